@@ -1,0 +1,187 @@
+// Command gen builds a multilingual archive of incident postmortems into a
+// static site and serves it.
+//
+//	gen build   [--source DIR] [--dest DIR] [--base-url URL] [--drafts]
+//	gen serve   [--source DIR] [--dest DIR] [--bind ADDR] [--port N] [--drafts]
+//	gen version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"gen/internal/build"
+	"gen/internal/diag"
+	"gen/internal/server"
+)
+
+// version is set at link time (-ldflags "-X main.version=…").
+var version = "dev"
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitContent = 1 // the site has errors, or the build could not be written
+	exitUsage   = 2
+)
+
+const usage = `gen builds a multilingual archive of incident postmortems into a static site.
+
+Usage:
+  gen build    build content/, layouts/ and i18n/ into public/
+  gen serve    build, then serve the site on http://127.0.0.1:1313
+  gen version  print the version
+  gen help [command]
+
+Run "gen <command> -h" for a command's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "build":
+		return cmdBuild(rest, stdout, stderr)
+	case "serve":
+		return cmdServe(rest, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "gen", version)
+		return exitOK
+	case "help", "-h", "--help":
+		if len(rest) > 0 {
+			return run([]string{rest[0], "-h"}, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "gen: unknown command %q\n\n%s", cmd, usage)
+		return exitUsage
+	}
+}
+
+// buildFlags are the flags build and serve share.
+type buildFlags struct {
+	source, dest string
+	drafts       bool
+}
+
+func (b *buildFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&b.source, "source", ".", "site folder with content/ (and optional layouts/, i18n/)")
+	fs.StringVar(&b.dest, "dest", "public", "output folder, replaced as a whole on success")
+	fs.BoolVar(&b.drafts, "drafts", false, "include incidents marked draft: true")
+}
+
+func (b *buildFlags) options(baseURL string) build.Options {
+	dest := b.dest
+	if !filepath.IsAbs(dest) {
+		dest = filepath.Join(b.source, dest)
+	}
+	return build.Options{Source: b.source, Dest: dest, BaseURL: baseURL, Drafts: b.drafts, Generator: "gen " + version}
+}
+
+// parse parses flags; ok=false means the command is done with code.
+func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gen %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+func cmdBuild(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	var bf buildFlags
+	bf.register(fs)
+	baseURL := fs.String("base-url", "http://127.0.0.1:1313/", "absolute URL the site will be served from")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: gen build [--source DIR] [--dest DIR] [--base-url URL] [--drafts]")
+		fs.PrintDefaults()
+	}
+	if code, ok := parse(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	return buildOnce(bf.options(*baseURL), stdout, stderr)
+}
+
+func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
+	res, err := build.Run(opts)
+	if err != nil {
+		report(stderr, err)
+		return exitContent
+	}
+	fmt.Fprintf(stdout, "built %d incidents in %d languages: %d pages, %.1f MB in %s (%s)\n",
+		res.Incidents, res.Languages, res.Pages, float64(res.Bytes)/1e6, opts.Dest, res.Took.Round(1e6))
+	return exitOK
+}
+
+// report prints every problem, one per line, and a count.
+func report(w io.Writer, err error) {
+	var list *diag.List
+	if errors.As(err, &list) {
+		for _, e := range list.Errors() {
+			fmt.Fprintln(w, e)
+		}
+		fmt.Fprintf(w, "build failed: %d errors; the previous output is unchanged\n", list.Len())
+		return
+	}
+	fmt.Fprintf(w, "build failed: %v\n", err)
+}
+
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var bf buildFlags
+	bf.register(fs)
+	bind := fs.String("bind", "127.0.0.1", "address to listen on")
+	port := fs.Int("port", 1313, "port to listen on")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: gen serve [--source DIR] [--dest DIR] [--bind ADDR] [--port N] [--drafts]")
+		fs.PrintDefaults()
+	}
+	if code, ok := parse(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
+	ln, err := server.Listen(addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "gen serve:", err)
+		return exitUsage
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	opts := bf.options(url)
+	if code := buildOnce(opts, stdout, stderr); code != exitOK {
+		ln.Close()
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", opts.Dest, url)
+	if err := server.Serve(ctx, ln, server.Handler(opts.Dest)); err != nil {
+		fmt.Fprintln(stderr, "gen serve:", err)
+		return exitContent
+	}
+	return exitOK
+}

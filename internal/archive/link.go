@@ -1,0 +1,451 @@
+package archive
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"gen/internal/content"
+	"gen/internal/diag"
+)
+
+// Options change what the link stage keeps.
+type Options struct {
+	Drafts bool // keep incidents marked draft: true
+}
+
+// similarWindow bounds how many neighbours in time, per shared term, are
+// considered as similar incidents, so ranking stays linear in the archive
+// size even when one product has thousands of incidents.
+const similarWindow = 16
+
+// maxSimilar is how many similar incidents a page lists.
+const maxSimilar = 5
+
+// Link builds the archive from loaded pages. langs is the set of site
+// languages. Every problem is reported; the archive is returned only when
+// there are none.
+func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error) {
+	var errs diag.List
+	groups := map[string][]*content.Page{}
+	var ids []string
+	for _, p := range pages {
+		if _, ok := groups[p.ID]; !ok {
+			ids = append(ids, p.ID)
+		}
+		groups[p.ID] = append(groups[p.ID], p)
+	}
+	sort.Strings(ids)
+
+	a := &Archive{Langs: langs, Terms: map[Taxonomy][]*Term{}}
+	byID := map[string]*Incident{}
+	hidden := map[string]bool{}
+	for _, id := range ids {
+		inc := linkIncident(id, groups[id], &errs)
+		if inc == nil {
+			continue
+		}
+		if inc.Draft && !opts.Drafts {
+			hidden[id] = true
+			continue
+		}
+		byID[id] = inc
+		a.Incidents = append(a.Incidents, inc)
+	}
+
+	linkRelated(a.Incidents, byID, hidden, ids, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+
+	// Oldest first for the sweeps below; the archive lists newest first.
+	sort.Slice(a.Incidents, func(i, j int) bool { return before(a.Incidents[i], a.Incidents[j]) })
+	for i, inc := range a.Incidents {
+		if i > 0 {
+			inc.Prev = a.Incidents[i-1]
+			a.Incidents[i-1].Next = inc
+		}
+		for k := range inc.Events {
+			a.Events = append(a.Events, EventRef{inc, k})
+		}
+	}
+	sort.SliceStable(a.Events, func(i, j int) bool {
+		return a.Events[i].Event("").Instant.Before(a.Events[j].Event("").Instant)
+	})
+	linkOverlaps(a.Incidents)
+	a.Terms = linkTerms(a.Incidents)
+	linkSimilar(a.Incidents, a.Terms)
+	slices.Reverse(a.Incidents)
+	return a, nil
+}
+
+func before(a, b *Incident) bool {
+	if !a.Begin.Equal(b.Begin) {
+		return a.Begin.Before(b.Begin)
+	}
+	return a.ID < b.ID
+}
+
+// linkIncident checks one incident's files and derives its facts. It
+// returns nil when the incident cannot be built.
+func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
+	var orig *content.Page
+	for _, p := range pages {
+		if !p.Meta.IsOriginal() {
+			continue
+		}
+		if orig != nil {
+			errs.Add(p.File, p.Meta.Begin.Line, p.Meta.Begin.Col,
+				"incident %s has two originals (%s and this file); keep the facts (timezone, begin, end, …) only in the original and remove them here", id, orig.File)
+			continue
+		}
+		orig = p
+	}
+	if orig == nil {
+		errs.Add(pages[0].File, 1, 1, "incident %s has no original: one of its files must hold the facts (timezone, begin, end, products, …) in its front matter", id)
+		return nil
+	}
+	m := &orig.Meta
+	inc := &Incident{
+		ID: id, Original: orig, Versions: map[string]*content.Page{},
+		Severity: m.Severity.V, Draft: m.Draft, Sources: m.Sources,
+		Timelines: map[string][]content.Event{},
+	}
+	for _, p := range pages {
+		inc.Versions[p.Lang] = p
+	}
+	at := func(p content.Pos, format string, args ...any) { errs.Add(orig.File, p.Line, p.Col, format, args...) }
+	need := func(s content.String, key, example string) bool {
+		if !s.Given() || s.V == "" {
+			at(content.Pos{Line: 1, Col: 1}, "the original needs `%s: %s` in its front matter", key, example)
+			return false
+		}
+		return true
+	}
+	need(m.Summary, "summary", "one or two sentences")
+	ok := need(m.Timezone, "timezone", "America/Los_Angeles")
+	if ok {
+		loc, err := time.LoadLocation(m.Timezone.V)
+		if err != nil || m.Timezone.V == "Local" || m.Timezone.V == "" {
+			at(m.Timezone.Pos, "unknown time zone %q; use an IANA zone name such as America/Los_Angeles, Europe/London or Asia/Taipei", m.Timezone.V)
+			ok = false
+		} else {
+			inc.Location = loc
+		}
+	}
+	if need(m.End, "end", "2017-03-13 10:52") && ok {
+		begin, err := content.ParseTime(m.Begin.V, inc.Location)
+		if err != nil {
+			at(m.Begin.Pos, "begin: %v", err)
+			ok = false
+		}
+		end, err := content.ParseTime(m.End.V, inc.Location)
+		if err != nil {
+			at(m.End.Pos, "end: %v", err)
+			ok = false
+		}
+		if ok && end.Before(begin) {
+			at(m.End.Pos, "end %s is before begin %s; an incident ends after it begins", m.End.V, m.Begin.V)
+			ok = false
+		}
+		if ok {
+			inc.Begin, inc.End, inc.Duration = begin.UTC(), end.UTC(), end.Sub(begin)
+			if d := begin.In(inc.Location).Format("2006-01-02"); !strings.HasPrefix(id, d+"-") {
+				at(m.Begin.Pos, "the incident begins on %s in %s but its id %q starts with another date; rename the folder to %s-%s",
+					d, inc.Location, id, d, id[min(11, len(id)):])
+			}
+		}
+	}
+	if m.Severity.Given() && !slices.Contains(content.Severities, m.Severity.V) {
+		at(m.Severity.Pos, "severity %q is not one of %s", m.Severity.V, strings.Join(content.Severities, ", "))
+	} else if !m.Severity.Given() {
+		at(content.Pos{Line: 1, Col: 1}, "the original needs `severity: minor|major|critical`")
+	}
+	if len(m.Products.V) == 0 {
+		at(m.Products.Pos, "the original needs at least one product: `products: [Name]`")
+	}
+	for _, p := range pages {
+		if p != orig {
+			checkTranslation(orig, p, errs)
+		}
+	}
+	if !ok {
+		return nil
+	}
+
+	// Timelines: the original's events, then each translation's, which must
+	// list the same instants.
+	placed := func(p *content.Page) ([]content.Event, bool) {
+		events, perrs := content.PlaceEvents(p.Timeline, inc.Location)
+		for _, e := range perrs {
+			errs.Add(p.File, e.Line, e.Col, "%s", e.Msg)
+		}
+		return events, len(perrs) == 0
+	}
+	events, good := placed(orig)
+	if !good {
+		return nil
+	}
+	inc.Events = events
+	inc.Timelines[orig.Lang] = events
+	for _, p := range pages {
+		if p == orig {
+			continue
+		}
+		tev, good := placed(p)
+		if good && compareTimelines(orig, events, p, tev, errs) {
+			inc.Timelines[p.Lang] = tev
+		}
+	}
+	return inc
+}
+
+// checkTranslation reports a translation that states a fact differently
+// from the original: facts live in one place, so a difference is a mistake
+// in one of the two files, never a silent override.
+func checkTranslation(orig, tr *content.Page, errs *diag.List) {
+	o, t := &orig.Meta, &tr.Meta
+	if !t.Title.Given() {
+		return // already reported by the load stage
+	}
+	if !t.Summary.Given() {
+		errs.Add(tr.File, 1, 1, "translation has no summary; add `summary: …` in %s", tr.Lang)
+	}
+	str := func(key string, tv, ov content.String) {
+		if tv.Given() && tv.V != ov.V {
+			errs.Add(tr.File, tv.Line, tv.Col, "%s %q contradicts the original %s:%d which says %q; facts live in the original: remove %s from the translation",
+				key, tv.V, orig.File, ov.Line, ov.V, key)
+		}
+	}
+	list := func(key string, tv, ov content.Strings) {
+		if tv.Given() && !slices.Equal(tv.Values(), ov.Values()) {
+			errs.Add(tr.File, tv.Line, tv.Col, "%s %v contradicts the original %s:%d which says %v; facts live in the original: remove %s from the translation",
+				key, tv.Values(), orig.File, ov.Line, ov.Values(), key)
+		}
+	}
+	str("timezone", t.Timezone, o.Timezone)
+	str("end", t.End, o.End)
+	str("severity", t.Severity, o.Severity)
+	list("products", t.Products, o.Products)
+	list("regions", t.Regions, o.Regions)
+	list("causes", t.Causes, o.Causes)
+	list("related", t.Related, o.Related)
+	if len(t.Sources) > 0 {
+		errs.Add(tr.File, t.Sources[0].Line, t.Sources[0].Col, "sources are facts and live in the original %s; remove them from the translation", orig.File)
+	}
+	if t.DraftPos.Given() && t.Draft != o.Draft {
+		errs.Add(tr.File, t.DraftPos.Line, t.DraftPos.Col, "draft: %v contradicts the original %s; drafts are set in the original", t.Draft, orig.File)
+	}
+}
+
+// compareTimelines reports a translation whose timeline instants differ from
+// the original's, naming both files and lines.
+func compareTimelines(orig *content.Page, want []content.Event, tr *content.Page, got []content.Event, errs *diag.List) bool {
+	same := true
+	for i := 0; i < max(len(want), len(got)); i++ {
+		switch {
+		case i >= len(got):
+			w := want[i]
+			line := tr.TimelinePos.Line
+			if len(got) > 0 {
+				line = got[len(got)-1].Line
+			}
+			errs.Add(tr.File, max(line, 1), 1, "timeline is missing the event at %s (%s:%d); translate every event of the original", w.Written, orig.File, w.Line)
+			same = false
+		case i >= len(want):
+			g := got[i]
+			errs.Add(tr.File, g.Line, g.Col, "timeline has an event at %s that the original %s does not have; remove it or add it to the original first", g.Written, orig.File)
+			same = false
+		case !got[i].Instant.Equal(want[i].Instant):
+			g, w := got[i], want[i]
+			errs.Add(tr.File, g.Line, g.Col, "timeline event %d is at %s but in the original (%s:%d) at %s; translations keep the original's times",
+				i+1, g.Instant.Format("2006-01-02 15:04 UTC"), orig.File, w.Line, w.Instant.Format("2006-01-02 15:04 UTC"))
+			same = false
+		}
+		if !same {
+			return false
+		}
+	}
+	return true
+}
+
+// linkRelated resolves related ids and makes the relation symmetric.
+func linkRelated(incs []*Incident, byID map[string]*Incident, hidden map[string]bool, allIDs []string, errs *diag.List) {
+	for _, inc := range incs {
+		for _, r := range inc.Original.Meta.Related.V {
+			other, ok := byID[r.V]
+			switch {
+			case ok && other == inc:
+				errs.Add(inc.Original.File, r.Line, r.Col, "an incident cannot be related to itself")
+			case ok:
+				addUnique(&inc.Related, other)
+				addUnique(&other.Related, inc)
+			case hidden[r.V]:
+				// A draft is not published; its links appear when it is.
+			default:
+				hint := "check the folder name under content/"
+				if near := diag.Nearest(r.V, allIDs); near != "" {
+					hint = fmt.Sprintf("did you mean %q?", near)
+				}
+				errs.Add(inc.Original.File, r.Line, r.Col, "related incident %q does not exist; %s", r.V, hint)
+			}
+		}
+	}
+	for _, inc := range incs {
+		sort.Slice(inc.Related, func(i, j int) bool { return before(inc.Related[i], inc.Related[j]) })
+	}
+}
+
+func addUnique(list *[]*Incident, inc *Incident) {
+	if !slices.Contains(*list, inc) {
+		*list = append(*list, inc)
+	}
+}
+
+// linkOverlaps finds incidents whose impact windows intersect. incs is
+// sorted by begin; a sweep keeps only incidents that have not ended yet, so
+// the work grows with the overlaps found, not with the square of the
+// archive. Windows that only touch (one ends as the next begins) do not
+// overlap.
+func linkOverlaps(incs []*Incident) {
+	var open []*Incident
+	for _, inc := range incs {
+		still := open[:0]
+		for _, o := range open {
+			if o.End.After(inc.Begin) {
+				still = append(still, o)
+			}
+		}
+		open = still
+		for _, o := range open {
+			if inc.End.After(inc.Begin) || inc.Begin.Before(o.End) {
+				o.Overlapping = append(o.Overlapping, inc)
+				inc.Overlapping = append(inc.Overlapping, o)
+			}
+		}
+		if inc.End.After(inc.Begin) {
+			open = append(open, inc)
+		}
+	}
+	for _, inc := range incs {
+		sort.Slice(inc.Overlapping, func(i, j int) bool { return before(inc.Overlapping[i], inc.Overlapping[j]) })
+	}
+}
+
+// linkTerms builds the product, region and cause pages' incident lists.
+// incs is sorted oldest first; term lists are newest first.
+func linkTerms(incs []*Incident) map[Taxonomy][]*Term {
+	out := map[Taxonomy][]*Term{}
+	for _, tax := range Taxonomies {
+		bySlug := map[string]*Term{}
+		for _, inc := range incs {
+			if inc.Terms == nil {
+				inc.Terms = map[Taxonomy][]*Term{}
+			}
+			for _, name := range termNames(inc.Original, tax) {
+				slug := Slug(name)
+				t, ok := bySlug[slug]
+				if !ok {
+					t = &Term{Taxonomy: tax, Name: name, Slug: slug}
+					bySlug[slug] = t
+					out[tax] = append(out[tax], t)
+				}
+				if !slices.Contains(inc.Terms[tax], t) {
+					inc.Terms[tax] = append(inc.Terms[tax], t)
+					t.Incidents = append(t.Incidents, inc)
+				}
+			}
+		}
+		for _, t := range out[tax] {
+			slices.Reverse(t.Incidents)
+		}
+		sort.Slice(out[tax], func(i, j int) bool { return out[tax][i].Slug < out[tax][j].Slug })
+	}
+	return out
+}
+
+func termNames(p *content.Page, tax Taxonomy) []string {
+	switch tax {
+	case Products:
+		return p.Meta.Products.Values()
+	case Regions:
+		return p.Meta.Regions.Values()
+	default:
+		return p.Meta.Causes.Values()
+	}
+}
+
+// linkSimilar ranks, for each incident, others that share terms: a shared
+// cause weighs most, then a product, then a region; closer in time wins a
+// tie. Only the nearest neighbours in each term's list are candidates.
+func linkSimilar(incs []*Incident, terms map[Taxonomy][]*Term) {
+	weight := map[Taxonomy]int{Causes: 100, Products: 10, Regions: 1}
+	pos := map[*Term]map[*Incident]int{}
+	for _, list := range terms {
+		for _, t := range list {
+			idx := make(map[*Incident]int, len(t.Incidents))
+			for i, inc := range t.Incidents {
+				idx[inc] = i
+			}
+			pos[t] = idx
+		}
+	}
+	for _, inc := range incs {
+		score := map[*Incident]int{}
+		for tax, list := range inc.Terms {
+			for _, t := range list {
+				i := pos[t][inc]
+				for j := max(0, i-similarWindow); j < min(len(t.Incidents), i+similarWindow+1); j++ {
+					if o := t.Incidents[j]; o != inc {
+						score[o] += weight[tax]
+					}
+				}
+			}
+		}
+		for _, o := range inc.Related {
+			delete(score, o) // listed already, under related
+		}
+		cands := make([]*Incident, 0, len(score))
+		for o := range score {
+			cands = append(cands, o)
+		}
+		gap := func(o *Incident) time.Duration { return max(o.Begin.Sub(inc.Begin), inc.Begin.Sub(o.Begin)) }
+		sort.Slice(cands, func(i, j int) bool {
+			a, b := cands[i], cands[j]
+			if score[a] != score[b] {
+				return score[a] > score[b]
+			}
+			if gap(a) != gap(b) {
+				return gap(a) < gap(b)
+			}
+			return a.ID < b.ID
+		})
+		inc.Similar = cands[:min(len(cands), maxSimilar)]
+	}
+}
+
+// Slug turns a term into a URL segment: lowercase letters and digits of any
+// script, other runs of characters become one hyphen ("Cloud Pub/Sub" →
+// "cloud-pub-sub").
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "-"
+	}
+	return b.String()
+}

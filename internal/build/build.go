@@ -1,0 +1,150 @@
+// Package build runs the pipeline once: load the content, link it into an
+// archive, render every file and write them into a staging folder that
+// replaces the output only when everything succeeded.
+package build
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"gen/i18n"
+	"gen/internal/archive"
+	"gen/internal/content"
+	"gen/internal/diag"
+	gi18n "gen/internal/i18n"
+	"gen/internal/output"
+	"gen/internal/render"
+	"gen/layouts"
+)
+
+// Options say what to build and where.
+type Options struct {
+	Source    string // site folder holding content/, and optionally layouts/ and i18n/
+	Dest      string // output folder
+	BaseURL   string // absolute URL the site is served from
+	Drafts    bool   // include draft incidents
+	Generator string // "gen <version>"
+}
+
+// Result summarises a successful build.
+type Result struct {
+	Incidents int
+	Languages int
+	Pages     int
+	Bytes     int64
+	Took      time.Duration
+}
+
+// Site is the loaded and linked site, before rendering.
+type Site struct {
+	Archive *archive.Archive
+	Bundle  *gi18n.Bundle
+	Layouts fs.FS
+}
+
+// Load reads the languages, layouts and content of the site in dir and
+// links them. Every problem of every stage is reported in one error.
+func Load(dir string, drafts bool) (*Site, error) {
+	var errs diag.List
+	langFS := siteFS(dir, "i18n", i18n.Files)
+	bundle, err := gi18n.Load(langFS, "i18n")
+	if err != nil {
+		errs.AddError(err)
+	}
+	if bundle == nil || len(bundle.Langs) == 0 {
+		return nil, errs.Err()
+	}
+	pages, err := content.Load(dir, bundle.Tags())
+	errs.AddError(err)
+	a, err := archive.Link(pages, bundle.Tags(), archive.Options{Drafts: drafts})
+	errs.AddError(err)
+	if errs.Len() > 0 {
+		return nil, errs.Err()
+	}
+	return &Site{Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files)}, nil
+}
+
+// Run builds the site into opts.Dest.
+func Run(opts Options) (*Result, error) {
+	start := time.Now()
+	site, err := Load(opts.Source, opts.Drafts)
+	if err != nil {
+		return nil, err
+	}
+	stage, err := output.Begin(opts.Dest)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := Render(site, opts, stage.WriteFile)
+	if err != nil {
+		stage.Abort()
+		return nil, err
+	}
+	size := stage.Size()
+	if err := stage.Commit(); err != nil {
+		return nil, err
+	}
+	return &Result{
+		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
+		Pages: pages, Bytes: size, Took: time.Since(start),
+	}, nil
+}
+
+// Render renders a loaded site, handing each file to emit.
+func Render(site *Site, opts Options, emit render.Emit) (int, error) {
+	r, err := render.New(site.Archive, site.Bundle, site.Layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator})
+	if err != nil {
+		return 0, err
+	}
+	return r.Render(emit)
+}
+
+// siteFS is the site's own folder name under dir laid over the defaults
+// built into gen: a site may override any one file, or none.
+func siteFS(dir, name string, defaults fs.FS) fs.FS {
+	own := filepath.Join(dir, name)
+	if info, err := os.Stat(own); err == nil && info.IsDir() {
+		return overlay{top: os.DirFS(own), bottom: defaults}
+	}
+	return defaults
+}
+
+// overlay reads from top, falling back to bottom for names top lacks.
+type overlay struct{ top, bottom fs.FS }
+
+func (o overlay) Open(name string) (fs.File, error) {
+	f, err := o.top.Open(name)
+	if err == nil {
+		return f, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return o.bottom.Open(name)
+}
+
+// ReadDir merges both listings, top winning on equal names, so that
+// fs.Glob sees the site's extra files and the defaults alike.
+func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	top, errTop := fs.ReadDir(o.top, name)
+	bottom, errBottom := fs.ReadDir(o.bottom, name)
+	if errTop != nil && errBottom != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, errTop)
+	}
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, e := range top {
+		seen[e.Name()] = true
+		out = append(out, e)
+	}
+	for _, e := range bottom {
+		if !seen[e.Name()] {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}

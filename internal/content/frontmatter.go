@@ -1,0 +1,281 @@
+package content
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"gen/internal/diag"
+)
+
+// Pos is a place in a source file; the zero Pos means "not given".
+type Pos struct{ Line, Col int }
+
+// Given reports whether the value was written in the file.
+func (p Pos) Given() bool { return p.Line > 0 }
+
+// String is a scalar front-matter value and where it was written.
+type String struct {
+	Pos
+	V string
+}
+
+// Strings is a list value; each item keeps its own position so that an error
+// can point at the one bad entry.
+type Strings struct {
+	Pos
+	V []String
+}
+
+// Values returns the plain strings of the list.
+func (s Strings) Values() []string {
+	out := make([]string, len(s.V))
+	for i, v := range s.V {
+		out[i] = v.V
+	}
+	return out
+}
+
+// Source is one entry of the sources list: a report the page is based on.
+type Source struct {
+	Pos
+	Title string
+	URL   string
+}
+
+// Meta is a file's front matter. The original of an incident holds the facts
+// (everything but Title and Summary); a translation holds only words and
+// inherits the facts.
+type Meta struct {
+	Title    String
+	Summary  String
+	Timezone String
+	Begin    String
+	End      String
+	Products Strings
+	Regions  Strings
+	Causes   Strings
+	Severity String
+	Related  Strings
+	Sources  []Source
+	Draft    bool
+	DraftPos Pos
+	// TranslatedFrom is the revision of the original a translation was made
+	// from; optional, for tracking stale translations.
+	TranslatedFrom String
+}
+
+// IsOriginal reports whether the file states the incident's facts: the
+// original is the one file with a begin time.
+func (m *Meta) IsOriginal() bool { return m.Begin.Given() }
+
+// knownKeys lists every front-matter key, for strict decoding and for
+// suggesting the nearest one when a key is misspelt.
+var knownKeys = []string{
+	"title", "summary", "timezone", "begin", "end", "products", "regions",
+	"causes", "severity", "related", "sources", "draft", "translated_from",
+}
+
+// Severities are the allowed values of the severity fact.
+var Severities = []string{"minor", "major", "critical"}
+
+// splitFrontMatter separates the YAML block between the leading "---" lines
+// from the Markdown body. bodyLine is the 1-based line on which the body
+// starts.
+func splitFrontMatter(src []byte) (yamlText, body []byte, bodyLine int, ok bool) {
+	if !bytes.HasPrefix(src, []byte("---\n")) {
+		return nil, src, 1, false
+	}
+	rest := src[4:]
+	line := 2
+	for off := 0; off <= len(rest); {
+		end := bytes.IndexByte(rest[off:], '\n')
+		var cur []byte
+		if end < 0 {
+			cur = rest[off:]
+		} else {
+			cur = rest[off : off+end]
+		}
+		if string(bytes.TrimRight(cur, " \t")) == "---" {
+			yamlText = rest[:off]
+			if end < 0 {
+				return yamlText, nil, line + 1, true
+			}
+			return yamlText, rest[off+end+1:], line + 1, true
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+		line++
+	}
+	return nil, src, 1, false
+}
+
+// decodeMeta reads front matter strictly: unknown keys, wrong types and
+// duplicate keys are errors that point at the offending line and column.
+// firstLine is the file line on which the YAML text starts.
+func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) Meta {
+	var m Meta
+	var doc yaml.Node
+	if err := yaml.Unmarshal(yamlText, &doc); err != nil {
+		line, msg := yamlErrorLine(err)
+		errs.Add(file, line+firstLine-1, 0, "front matter is not valid YAML: %s; write `key: value` lines between the two `---` lines", msg)
+		return m
+	}
+	if len(doc.Content) == 0 {
+		return m
+	}
+	root := doc.Content[0]
+	at := func(n *yaml.Node) Pos { return Pos{n.Line + firstLine - 1, n.Column} }
+	if root.Kind != yaml.MappingNode {
+		errs.Add(file, at(root).Line, at(root).Col, "front matter must be a mapping of keys to values, not a %s", kindName(root))
+		return m
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		kp := at(k)
+		if seen[k.Value] {
+			errs.Add(file, kp.Line, kp.Col, "key %q is given twice; keep one", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		str := func(dst *String) {
+			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+				errs.Add(file, at(v).Line, at(v).Col, "%s must be a single value, not a %s", k.Value, kindName(v))
+				return
+			}
+			*dst = String{at(v), strings.TrimSpace(v.Value)}
+		}
+		list := func(dst *Strings) {
+			*dst = Strings{Pos: at(v)}
+			if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+				// A lone value is a list of one: `products: BigQuery`.
+				dst.V = []String{{at(v), strings.TrimSpace(v.Value)}}
+				return
+			}
+			if v.Kind != yaml.SequenceNode {
+				errs.Add(file, at(v).Line, at(v).Col, "%s must be a list like [a, b], not a %s", k.Value, kindName(v))
+				return
+			}
+			for _, item := range v.Content {
+				if item.Kind != yaml.ScalarNode || strings.TrimSpace(item.Value) == "" {
+					errs.Add(file, at(item).Line, at(item).Col, "each entry of %s must be a non-empty name, not a %s", k.Value, kindName(item))
+					continue
+				}
+				dst.V = append(dst.V, String{at(item), strings.TrimSpace(item.Value)})
+			}
+		}
+		switch k.Value {
+		case "title":
+			str(&m.Title)
+		case "summary":
+			str(&m.Summary)
+		case "timezone":
+			str(&m.Timezone)
+		case "begin":
+			str(&m.Begin)
+		case "end":
+			str(&m.End)
+		case "severity":
+			str(&m.Severity)
+		case "translated_from":
+			str(&m.TranslatedFrom)
+		case "products":
+			list(&m.Products)
+		case "regions":
+			list(&m.Regions)
+		case "causes":
+			list(&m.Causes)
+		case "related":
+			list(&m.Related)
+		case "sources":
+			m.Sources = decodeSources(file, v, at, errs)
+		case "draft":
+			b, err := strconv.ParseBool(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil {
+				errs.Add(file, at(v).Line, at(v).Col, "draft must be true or false, not %q", v.Value)
+				continue
+			}
+			m.Draft, m.DraftPos = b, at(v)
+		default:
+			hint := "remove it"
+			if near := diag.Nearest(k.Value, knownKeys); near != "" {
+				hint = fmt.Sprintf("did you mean %q?", near)
+			}
+			errs.Add(file, kp.Line, kp.Col, "unknown front-matter key %q; %s (known keys: %s)", k.Value, hint, strings.Join(knownKeys, ", "))
+		}
+	}
+	return m
+}
+
+func decodeSources(file string, v *yaml.Node, at func(*yaml.Node) Pos, errs *diag.List) []Source {
+	if v.Kind != yaml.SequenceNode {
+		errs.Add(file, at(v).Line, at(v).Col, "sources must be a list of {title: …, url: …}, not a %s", kindName(v))
+		return nil
+	}
+	var out []Source
+	for _, item := range v.Content {
+		if item.Kind != yaml.MappingNode {
+			errs.Add(file, at(item).Line, at(item).Col, "each source must be {title: …, url: …}, not a %s", kindName(item))
+			continue
+		}
+		s := Source{Pos: at(item)}
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k, val := item.Content[i], item.Content[i+1]
+			if val.Kind != yaml.ScalarNode {
+				errs.Add(file, at(val).Line, at(val).Col, "source %s must be text, not a %s", k.Value, kindName(val))
+				continue
+			}
+			switch k.Value {
+			case "title":
+				s.Title = val.Value
+			case "url":
+				s.URL = val.Value
+			default:
+				errs.Add(file, at(k).Line, at(k).Col, "unknown source key %q; a source has title and url", k.Value)
+			}
+		}
+		if s.Title == "" {
+			errs.Add(file, s.Line, s.Col, "source has no title; give it `title: …`")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "empty value"
+		}
+		return "single value"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "document"
+}
+
+// yamlErrorLine pulls the line number out of a yaml.v3 error message
+// ("yaml: line 3: …"), which is the only place the library reports it.
+func yamlErrorLine(err error) (int, string) {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if i := strings.Index(rest, ":"); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				return n, strings.TrimSpace(rest[i+1:])
+			}
+		}
+	}
+	return 1, msg
+}

@@ -1,0 +1,287 @@
+// Package content is the load stage: it reads content/<id>/<lang>.md files,
+// splits and strictly decodes their front matter, parses the Markdown once
+// with goldmark and finds each page's timeline. It knows nothing of other
+// pages; grouping translations into incidents is the link stage's job.
+package content
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"golang.org/x/text/language"
+
+	"gen/internal/diag"
+)
+
+// MaxFileSize bounds one content file. Postmortems are a few pages long; a
+// file far beyond that is a mistake, and refusing it keeps memory bounded.
+const MaxFileSize = 4 << 20
+
+// Page is one content file: one incident in one language.
+type Page struct {
+	ID   string // the incident id: the folder name
+	Lang string // canonical BCP 47 tag: the file name without .md
+	File string // "content/<id>/<lang>.md", for messages
+
+	Meta     Meta
+	Body     []byte   // the Markdown after the front matter
+	BodyLine int      // file line on which Body starts
+	Doc      ast.Node // Body parsed by goldmark
+	// Timeline holds the items of the list under the {#timeline} heading.
+	Timeline    []Mark
+	TimelinePos Pos // the timeline heading; zero when there is none
+	// Sections are the ids of the body's headings, in order.
+	Sections []string
+
+	lineStarts []int // byte offsets of each Body line, for positions
+}
+
+// idPattern is the shape of an incident id: the local begin date, then a
+// lowercase slug.
+var idPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// Load reads every content file under dir/content. langs is the set of site
+// languages (one per i18n file); a file in another language is an error.
+// All problems are collected; the pages that could be read are returned
+// with them.
+func Load(dir string, langs []string) ([]*Page, error) {
+	var errs diag.List
+	root := filepath.Join(dir, "content")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("reading the content folder: %w", err)
+	}
+	siteLangs := map[string]bool{}
+	for _, l := range langs {
+		siteLangs[l] = true
+	}
+	type job struct{ id, lang, file, abs string }
+	var jobs []job
+	idsByFold := map[string]string{}
+	for _, e := range entries {
+		name := e.Name()
+		rel := path.Join("content", name)
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			errs.Add(rel, 0, 0, "is a symbolic link; incident folders must be real folders inside content/")
+			continue
+		}
+		if !e.IsDir() {
+			errs.Add(rel, 0, 0, "stray file in content/; each incident is a folder content/<YYYY-MM-DD-slug>/ holding <lang>.md files")
+			continue
+		}
+		if !idPattern.MatchString(name) {
+			errs.Add(rel, 0, 0, "incident folder name %q is not an id; name it <local begin date>-<slug>, e.g. 2017-03-13-bigquery-streaming-inserts (lowercase letters, digits, hyphens)", name)
+			continue
+		}
+		if other, dup := idsByFold[strings.ToLower(name)]; dup {
+			errs.Add(rel, 0, 0, "incident id differs from %q only in case; ids must be unique ignoring case", other)
+			continue
+		}
+		idsByFold[strings.ToLower(name)] = name
+		files, err := os.ReadDir(filepath.Join(root, name))
+		if err != nil {
+			errs.Add(rel, 0, 0, "cannot read folder: %v", err)
+			continue
+		}
+		for _, f := range files {
+			fname := f.Name()
+			frel := path.Join(rel, fname)
+			if strings.HasPrefix(fname, ".") || !strings.HasSuffix(fname, ".md") {
+				continue
+			}
+			if !f.Type().IsRegular() {
+				errs.Add(frel, 0, 0, "is not a regular file (symbolic links are not followed); put the text itself here")
+				continue
+			}
+			tagText := strings.TrimSuffix(fname, ".md")
+			tag, err := language.Parse(tagText)
+			if err != nil {
+				errs.Add(frel, 0, 0, "%q is not a BCP 47 language tag; name the file after its language, e.g. en.md or zh-TW.md", tagText)
+				continue
+			}
+			if tag.String() != tagText {
+				errs.Add(frel, 0, 0, "language tag %q is not in canonical form; rename the file to %s.md", tagText, tag)
+				continue
+			}
+			if !siteLangs[tagText] {
+				errs.Add(frel, 0, 0, "language %q has no i18n file; add i18n/%s.yaml or use one of: %s", tagText, tagText, strings.Join(langs, ", "))
+				continue
+			}
+			jobs = append(jobs, job{name, tagText, frel, filepath.Join(root, name, fname)})
+		}
+	}
+
+	pages := make([]*Page, len(jobs))
+	perPage := make([]diag.List, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				pages[i] = loadFile(j.abs, j.file, j.id, j.lang, &perPage[i])
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	out := pages[:0]
+	for i, p := range pages {
+		errs.AddError(perPage[i].Err())
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out, errs.Err()
+}
+
+// loadFile reads and parses one file. It returns nil when the file cannot
+// be used at all; otherwise the page, with any problems recorded in errs.
+func loadFile(abs, file, id, lang string, errs *diag.List) *Page {
+	info, err := os.Stat(abs)
+	if err != nil {
+		errs.Add(file, 0, 0, "cannot read: %v", err)
+		return nil
+	}
+	if info.Size() > MaxFileSize {
+		errs.Add(file, 0, 0, "file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(info.Size())/(1<<20), MaxFileSize>>20)
+		return nil
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		errs.Add(file, 0, 0, "cannot read: %v", err)
+		return nil
+	}
+	return Parse(file, id, lang, src, errs)
+}
+
+// Parse turns the bytes of one content file into a Page. file, id and lang
+// name the file for messages and grouping.
+func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(src, '\r') >= 0 {
+		src = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+	}
+	if !utf8.Valid(src) {
+		line, col := invalidUTF8At(src)
+		errs.Add(file, line, col, "text is not valid UTF-8; save the file as UTF-8")
+		return nil
+	}
+	if len(bytes.TrimSpace(src)) == 0 {
+		errs.Add(file, 1, 1, "file is empty; start it with front matter between `---` lines (title, summary, …)")
+		return nil
+	}
+	yamlText, body, bodyLine, ok := splitFrontMatter(src)
+	if !ok {
+		errs.Add(file, 1, 1, "no front matter; the file must start with a `---` line, then `title: …`, `summary: …`, then a closing `---`")
+		return nil
+	}
+	p := &Page{ID: id, Lang: lang, File: file, Body: body, BodyLine: bodyLine}
+	p.lineStarts = lineStarts(body)
+	p.Meta = decodeMeta(file, yamlText, 2, errs)
+	if !p.Meta.Title.Given() {
+		errs.Add(file, 1, 1, "front matter has no title; add `title: …`")
+	}
+	p.Doc = parseMarkdown(body)
+	for h := p.Doc.FirstChild(); h != nil; h = h.NextSibling() {
+		if _, ok := h.(*ast.Heading); ok {
+			p.Sections = append(p.Sections, headingID(h))
+		}
+	}
+	extractTimeline(p, func(pos Pos, format string, args ...any) {
+		errs.Add(file, pos.Line, pos.Col, format, args...)
+	})
+	return p
+}
+
+// pos converts a byte offset in Body to a file position (column in runes).
+func (p *Page) pos(off int) Pos {
+	i := sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	col := utf8.RuneCount(p.Body[p.lineStarts[i]:off]) + 1
+	return Pos{Line: p.BodyLine + i, Col: col}
+}
+
+func lineStarts(b []byte) []int {
+	starts := []int{0}
+	for i, c := range b {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func invalidUTF8At(b []byte) (line, col int) {
+	line, col = 1, 1
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		b = b[size:]
+	}
+	return line, col
+}
+
+// plainText is the text of a node and its descendants without markup.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			if c.Type() == ast.TypeBlock {
+				b.WriteByte('\n')
+			}
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.CodeSpan:
+			for ch := t.FirstChild(); ch != nil; ch = ch.NextSibling() {
+				if tx, ok := ch.(*ast.Text); ok {
+					b.Write(tx.Segment.Value(src))
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}
+
+// PlainText is the page body as text without markup, for the search index.
+func (p *Page) PlainText() string { return plainText(p.Doc, p.Body) }

@@ -1,0 +1,134 @@
+// Package diag carries build diagnostics: errors that point at a place in a
+// source file (file:line:col) and say what is wrong and what would be right.
+//
+// Every stage of the pipeline reports into a List instead of stopping at the
+// first problem, so one build shows the author every mistake at once.
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Error is one problem at one place in one source file.
+type Error struct {
+	File string // path relative to the site source, with forward slashes
+	Line int    // 1-based; 0 when the problem concerns the whole file
+	Col  int    // 1-based; 0 when unknown
+	Msg  string // what is wrong; "; " then what would be right
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	default:
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+}
+
+// List collects errors. The zero value is ready to use.
+type List struct {
+	errs []*Error
+}
+
+// Add records a problem at file:line:col.
+func (l *List) Add(file string, line, col int, format string, args ...any) {
+	l.errs = append(l.errs, &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// AddError records an already-built error; a plain error is kept as a
+// file-less message so nothing is swallowed.
+func (l *List) AddError(err error) {
+	if err == nil {
+		return
+	}
+	var de *Error
+	if errors.As(err, &de) {
+		l.errs = append(l.errs, de)
+		return
+	}
+	var dl *List
+	if errors.As(err, &dl) {
+		l.errs = append(l.errs, dl.errs...)
+		return
+	}
+	l.errs = append(l.errs, &Error{Msg: err.Error()})
+}
+
+// Len reports how many problems were recorded.
+func (l *List) Len() int { return len(l.errs) }
+
+// Errors returns the problems sorted by file, line and column.
+func (l *List) Errors() []*Error {
+	out := append([]*Error(nil), l.errs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return out
+}
+
+// Err returns the list as an error, or nil when it is empty.
+func (l *List) Err() error {
+	if l.Len() == 0 {
+		return nil
+	}
+	return l
+}
+
+// Error prints one problem per line, sorted.
+func (l *List) Error() string {
+	var b strings.Builder
+	for i, e := range l.Errors() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Nearest returns the candidate closest to word by edit distance, for
+// "did you mean" suggestions, or "" when none is reasonably close.
+func Nearest(word string, candidates []string) string {
+	best, bestDist := "", len(word)/2+2
+	for _, c := range candidates {
+		if d := distance(strings.ToLower(word), strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b, in runes.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

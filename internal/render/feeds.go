@@ -1,0 +1,242 @@
+package render
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"strings"
+	"time"
+
+	"gen/internal/archive"
+	"gen/internal/i18n"
+)
+
+// feedSize is how many of the newest incidents a feed carries.
+const feedSize = 50
+
+type atomFeed struct {
+	XMLName   xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Lang      string      `xml:"xml:lang,attr"`
+	Title     string      `xml:"title"`
+	ID        string      `xml:"id"`
+	Updated   string      `xml:"updated"`
+	Links     []atomLink  `xml:"link"`
+	Generator string      `xml:"generator,omitempty"`
+	Entries   []atomEntry `xml:"entry"`
+}
+
+type atomLink struct {
+	Rel      string `xml:"rel,attr,omitempty"`
+	Href     string `xml:"href,attr"`
+	Type     string `xml:"type,attr,omitempty"`
+	HrefLang string `xml:"hreflang,attr,omitempty"`
+}
+
+type atomEntry struct {
+	Title     string     `xml:"title"`
+	ID        string     `xml:"id"`
+	Updated   string     `xml:"updated"`
+	Published string     `xml:"published"`
+	Links     []atomLink `xml:"link"`
+	Summary   atomText   `xml:"summary"`
+	Author    atomAuthor `xml:"author"`
+	Category  []atomCat  `xml:"category"`
+}
+
+type atomText struct {
+	Lang string `xml:"xml:lang,attr,omitempty"`
+	Text string `xml:",chardata"`
+}
+
+type atomAuthor struct {
+	Name string `xml:"name"`
+}
+
+type atomCat struct {
+	Term  string `xml:"term,attr"`
+	Label string `xml:"label,attr,omitempty"`
+}
+
+// abs makes a site path absolute with the base URL.
+func (r *Renderer) abs(sitePath string) string {
+	return strings.TrimSuffix(r.site.BaseURL, "/") + sitePath
+}
+
+// feed writes /L/feed.xml: the newest incidents, titled in L.
+func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
+	title, err := l.T("site_title")
+	if err != nil {
+		return err
+	}
+	author, err := l.T("feed_author")
+	if err != nil {
+		return err
+	}
+	f := atomFeed{
+		Lang: l.Tag, Title: title, ID: r.abs(LangPath(l.Tag)), Generator: r.site.Generator,
+		Links: []atomLink{
+			{Rel: "self", Href: r.abs(FeedPath(l.Tag)), Type: "application/atom+xml"},
+			{Rel: "alternate", Href: r.abs(LangPath(l.Tag)), Type: "text/html"},
+		},
+		Updated: time.Unix(0, 0).UTC().Format(time.RFC3339),
+	}
+	incs := r.archive.Incidents[:min(feedSize, len(r.archive.Incidents))]
+	for _, inc := range incs {
+		v := r.incident(inc, l)
+		updated := inc.End.Format(time.RFC3339)
+		if updated > f.Updated {
+			f.Updated = updated
+		}
+		e := atomEntry{
+			Title: v.Title(), ID: r.abs(IncidentPath(l.Tag, inc.ID)), Updated: updated,
+			Published: inc.Begin.Format(time.RFC3339),
+			Links:     []atomLink{{Rel: "alternate", Href: r.abs(IncidentPath(l.Tag, inc.ID)), Type: "text/html", HrefLang: v.TextLang()}},
+			Summary:   atomText{Lang: v.TextLang(), Text: v.Summary()},
+			Author:    atomAuthor{Name: author},
+		}
+		for _, tax := range archive.Taxonomies {
+			for _, t := range v.TermLinks(tax) {
+				e.Category = append(e.Category, atomCat{Term: string(tax) + "/" + t.Slug, Label: t.Label()})
+			}
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	out, err := xml.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("feed %s: %w", l.Tag, err)
+	}
+	return emit(strings.TrimPrefix(FeedPath(l.Tag), "/"), append([]byte(xml.Header), out...))
+}
+
+type urlset struct {
+	XMLName xml.Name     `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+	XHTML   string       `xml:"xmlns:xhtml,attr"`
+	URLs    []sitemapURL `xml:"url"`
+}
+
+type sitemapURL struct {
+	Loc        string      `xml:"loc"`
+	LastMod    string      `xml:"lastmod,omitempty"`
+	Alternates []xhtmlLink `xml:"xhtml:link"`
+}
+
+type xhtmlLink struct {
+	Rel      string `xml:"rel,attr"`
+	HrefLang string `xml:"hreflang,attr"`
+	Href     string `xml:"href,attr"`
+}
+
+// sitemap writes /sitemap.xml: every page in every language, each with
+// its alternates in all languages (hreflang), as search engines expect.
+func (r *Renderer) sitemap(emit Emit) error {
+	type group struct {
+		path    func(lang string) string
+		lastmod string
+	}
+	groups := []group{
+		{path: LangPath},
+		{path: TimelinePath},
+	}
+	for _, inc := range r.archive.Incidents {
+		id := inc.ID
+		groups = append(groups, group{path: func(l string) string { return IncidentPath(l, id) }, lastmod: inc.End.Format("2006-01-02")})
+	}
+	for _, tax := range archive.Taxonomies {
+		groups = append(groups, group{path: func(l string) string { return TermsPath(l, tax) }})
+		for _, t := range r.archive.Terms[tax] {
+			slug := t.Slug
+			groups = append(groups, group{path: func(l string) string { return TermPath(l, tax, slug) }})
+		}
+	}
+	set := urlset{XHTML: "http://www.w3.org/1999/xhtml"}
+	def := r.bundle.Default().Tag
+	for _, g := range groups {
+		var alts []xhtmlLink
+		for _, l := range r.bundle.Langs {
+			alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: l.Tag, Href: r.abs(g.path(l.Tag))})
+		}
+		alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: "x-default", Href: r.abs(g.path(def))})
+		for _, l := range r.bundle.Langs {
+			set.URLs = append(set.URLs, sitemapURL{Loc: r.abs(g.path(l.Tag)), LastMod: g.lastmod, Alternates: alts})
+		}
+	}
+	out, err := xml.MarshalIndent(set, "", "  ")
+	if err != nil {
+		return fmt.Errorf("sitemap: %w", err)
+	}
+	return emit("sitemap.xml", append([]byte(xml.Header), out...))
+}
+
+// IncidentJSON is one incident in /incidents.json.
+type IncidentJSON struct {
+	ID              string                 `json:"id"`
+	OriginalLang    string                 `json:"original_lang"`
+	Timezone        string                 `json:"timezone"`
+	Begin           time.Time              `json:"begin"`
+	End             time.Time              `json:"end"`
+	DurationMinutes int                    `json:"duration_minutes"`
+	Severity        string                 `json:"severity"`
+	Products        []string               `json:"products"`
+	Regions         []string               `json:"regions"`
+	Causes          []string               `json:"causes"`
+	Related         []string               `json:"related"`
+	Sources         []SourceJSON           `json:"sources"`
+	Versions        map[string]VersionJSON `json:"versions"`
+	Events          []EventJSON            `json:"events"`
+}
+
+// SourceJSON is a source report.
+type SourceJSON struct {
+	Title string `json:"title"`
+	URL   string `json:"url,omitempty"`
+}
+
+// VersionJSON is the incident as a reader of one language gets it.
+type VersionJSON struct {
+	Title      string `json:"title"`
+	Summary    string `json:"summary"`
+	URL        string `json:"url"`
+	Translated bool   `json:"translated"`
+}
+
+// EventJSON is one timeline event.
+type EventJSON struct {
+	Anchor  string    `json:"anchor"`
+	Instant time.Time `json:"instant"`
+	Text    string    `json:"text"`
+}
+
+// exportJSON writes /incidents.json: every incident with its facts, UTC
+// times and per-language titles and URLs.
+func (r *Renderer) exportJSON(emit Emit) error {
+	out := make([]IncidentJSON, 0, len(r.archive.Incidents))
+	for _, inc := range r.archive.Incidents {
+		m := inc.Original.Meta
+		j := IncidentJSON{
+			ID: inc.ID, OriginalLang: inc.Original.Lang, Timezone: inc.Location.String(),
+			Begin: inc.Begin, End: inc.End, DurationMinutes: int(inc.Duration / time.Minute),
+			Severity: inc.Severity, Products: m.Products.Values(), Regions: m.Regions.Values(),
+			Causes: m.Causes.Values(), Related: []string{}, Sources: []SourceJSON{},
+			Versions: map[string]VersionJSON{}, Events: []EventJSON{},
+		}
+		for _, rel := range inc.Related {
+			j.Related = append(j.Related, rel.ID)
+		}
+		for _, s := range inc.Sources {
+			j.Sources = append(j.Sources, SourceJSON{s.Title, s.URL})
+		}
+		for _, l := range r.bundle.Langs {
+			v := r.incident(inc, l)
+			j.Versions[l.Tag] = VersionJSON{Title: v.Title(), Summary: v.Summary(), URL: r.abs(IncidentPath(l.Tag, inc.ID)), Translated: v.Translated()}
+		}
+		for _, e := range inc.Events {
+			j.Events = append(j.Events, EventJSON{Anchor: e.Anchor, Instant: e.Instant, Text: e.Text})
+		}
+		out = append(out, j)
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("incidents.json: %w", err)
+	}
+	return emit("incidents.json", append(data, '\n'))
+}

@@ -1,0 +1,65 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+)
+
+// pageKinds are the page templates; each is parsed together with base.html
+// and every partial, and defines the "main" block of the base.
+var pageKinds = []string{"home", "list", "incident", "terms", "term", "timeline", "404"}
+
+var funcs = template.FuncMap{
+	// datetime is the machine-readable UTC form for <time datetime>.
+	"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"utc":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"year":     func(t time.Time) int { return t.Year() },
+}
+
+// parseLayouts parses each page kind's template set from layouts, an FS in
+// which the site's own files already shadow the defaults.
+func parseLayouts(layouts fs.FS) (map[string]*template.Template, error) {
+	partials, err := fs.Glob(layouts, "partials/*.html")
+	if err != nil {
+		return nil, err
+	}
+	base := template.New("layouts").Funcs(funcs)
+	for _, name := range append([]string{"base.html"}, partials...) {
+		if err := parseFile(base, layouts, name); err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]*template.Template{}
+	for _, kind := range pageKinds {
+		t, err := base.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if err := parseFile(t, layouts, kind+".html"); err != nil {
+			return nil, err
+		}
+		out[kind] = t
+	}
+	return out, nil
+}
+
+func parseFile(t *template.Template, layouts fs.FS, name string) error {
+	src, err := fs.ReadFile(layouts, name)
+	if err != nil {
+		return fmt.Errorf("layouts/%s: %w", name, err)
+	}
+	if _, err := t.New(path.Base(name)).Parse(string(src)); err != nil {
+		// html/template says "template: incident.html:12: …"; name the file
+		// as the author knows it.
+		prefix := "layouts/"
+		if dir := path.Dir(name); dir != "." {
+			prefix += dir + "/"
+		}
+		return fmt.Errorf("%s%s", prefix, strings.TrimPrefix(err.Error(), "template: "))
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+// Package render is the render stage: it turns the linked archive into the
+// site's files — HTML pages through html/template layouts, Atom feeds, the
+// sitemap and the JSON export — in every site language. It hands each file
+// to an emit function as soon as it is made, so nothing holds the whole
+// site in memory.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/url"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"gen/internal/archive"
+	"gen/internal/diag"
+	"gen/internal/i18n"
+)
+
+// Emit receives one output file: its path relative to the site root, with
+// forward slashes, and its bytes. It may be called from several goroutines.
+type Emit func(path string, data []byte) error
+
+// Options configure a render.
+type Options struct {
+	BaseURL   string // absolute site URL, e.g. https://example.org/archive/
+	Generator string // "gen <version>", for the feed
+}
+
+// Renderer renders one archive.
+type Renderer struct {
+	archive *archive.Archive
+	bundle  *i18n.Bundle
+	site    *Site
+	tmpl    map[string]*template.Template
+	layouts fs.FS
+}
+
+// Path helpers: every URL of the site, before the base path is added.
+
+// LangPath is a language's incident list.
+func LangPath(lang string) string { return "/" + lang + "/" }
+
+// IncidentPath is an incident's page in a language.
+func IncidentPath(lang, id string) string { return "/" + lang + "/incidents/" + id + "/" }
+
+// TermsPath lists a taxonomy's terms.
+func TermsPath(lang string, tax archive.Taxonomy) string { return "/" + lang + "/" + string(tax) + "/" }
+
+// TermPath is one term's page.
+func TermPath(lang string, tax archive.Taxonomy, slug string) string {
+	return "/" + lang + "/" + string(tax) + "/" + url.PathEscape(slug) + "/"
+}
+
+// TimelinePath is the archive-wide timeline.
+func TimelinePath(lang string) string { return "/" + lang + "/timeline/" }
+
+// FeedPath is a language's Atom feed.
+func FeedPath(lang string) string { return "/" + lang + "/feed.xml" }
+
+// New prepares a renderer: it parses the layouts (the site's files in
+// layouts take the place of the defaults of the same name).
+func New(a *archive.Archive, bundle *i18n.Bundle, layouts fs.FS, opts Options) (*Renderer, error) {
+	base, err := url.Parse(opts.BaseURL)
+	if err != nil || !base.IsAbs() {
+		return nil, fmt.Errorf("base URL %q must be absolute, like https://example.org/ or http://127.0.0.1:1313/", opts.BaseURL)
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+	}
+	r := &Renderer{archive: a, bundle: bundle, layouts: layouts}
+	r.site = &Site{
+		BasePath:   strings.TrimSuffix(base.Path, "/"),
+		BaseURL:    base.String(),
+		Langs:      bundle.Langs,
+		Taxonomies: archive.Taxonomies,
+		Generator:  opts.Generator,
+	}
+	r.tmpl, err = parseLayouts(layouts)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Render makes every file of the site and passes it to emit. It returns the
+// number of HTML pages.
+func (r *Renderer) Render(emit Emit) (int, error) {
+	var errs diag.List
+	var mu sync.Mutex
+	pages := 0
+	fail := func(err error) {
+		mu.Lock()
+		errs.AddError(err)
+		mu.Unlock()
+	}
+	page := func(p *Page) {
+		out, err := r.execute(p)
+		if err == nil {
+			err = emit(strings.TrimPrefix(p.Path, "/")+"index.html", out)
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+		mu.Lock()
+		pages++
+		mu.Unlock()
+	}
+
+	// Incident pages are most of the work: spread them over the cores.
+	jobs := make(chan *Page, 64)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range jobs {
+				page(p)
+			}
+		}()
+	}
+	for _, l := range r.bundle.Langs {
+		for _, inc := range r.archive.Incidents {
+			v := r.incident(inc, l)
+			jobs <- r.newPage(l, "incident", v.Title(), IncidentPath(l.Tag, inc.ID), func(p *Page) { p.Incident = v })
+		}
+	}
+	close(jobs)
+
+	for _, l := range r.bundle.Langs {
+		list, _ := l.T("nav_incidents")
+		page(r.newPage(l, "list", list, LangPath(l.Tag), func(p *Page) { p.Incidents = r.incidents(r.archive.Incidents, l) }))
+		tl, _ := l.T("nav_timeline")
+		page(r.newPage(l, "timeline", tl, TimelinePath(l.Tag), func(p *Page) { p.Months = r.months(l) }))
+		for _, tax := range archive.Taxonomies {
+			title, _ := l.T("nav_" + string(tax))
+			terms := r.terms(r.archive.Terms[tax], l)
+			page(r.newPage(l, "terms", title, TermsPath(l.Tag, tax), func(p *Page) { p.Taxonomy, p.Terms = tax, terms }))
+			for _, t := range terms {
+				page(r.newPage(l, "term", t.Label(), TermPath(l.Tag, tax, t.Slug), func(p *Page) { p.Taxonomy, p.Term = tax, t }))
+			}
+		}
+		if err := r.feed(l, emit); err != nil {
+			fail(err)
+		}
+	}
+	def := r.bundle.Default()
+	home := r.newPage(def, "home", "", "/", nil)
+	home.Alternates = nil
+	page(home)
+	notFound := r.newPage(def, "404", "404", "/", nil)
+	notFound.Alternates = nil
+	if out, err := r.execute(notFound); err != nil {
+		fail(err)
+	} else if err := emit("404.html", out); err != nil {
+		fail(err)
+	}
+	wg.Wait()
+
+	if err := r.sitemap(emit); err != nil {
+		fail(err)
+	}
+	if err := r.exportJSON(emit); err != nil {
+		fail(err)
+	}
+	if err := r.copyStatic(emit); err != nil {
+		fail(err)
+	}
+	return pages, errs.Err()
+}
+
+// newPage fills what every page has; fill sets the kind's own data.
+func (r *Renderer) newPage(l *i18n.Lang, kind, title, sitePath string, fill func(*Page)) *Page {
+	p := &Page{Site: r.site, L: l, Kind: kind, Title: title, Path: sitePath}
+	for _, other := range r.bundle.Langs {
+		alt := sitePath
+		if kind != "home" {
+			alt = "/" + other.Tag + strings.TrimPrefix(sitePath, "/"+l.Tag)
+		}
+		p.Alternates = append(p.Alternates, Alternate{Lang: other, URL: r.site.URL(alt), AbsURL: r.abs(alt), Current: other == l})
+	}
+	if fill != nil {
+		fill(p)
+	}
+	return p
+}
+
+func (r *Renderer) execute(p *Page) ([]byte, error) {
+	t, ok := r.tmpl[p.Kind]
+	if !ok {
+		return nil, fmt.Errorf("layouts: no template for %s pages (%s.html)", p.Kind, p.Kind)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, p.Kind+".html", p); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", p.Path, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func (r *Renderer) incident(inc *archive.Incident, l *i18n.Lang) *Incident {
+	if inc == nil {
+		return nil
+	}
+	return &Incident{Incident: inc, L: l, site: r.site, r: r}
+}
+
+func (r *Renderer) incidents(list []*archive.Incident, l *i18n.Lang) []*Incident {
+	out := make([]*Incident, len(list))
+	for i, inc := range list {
+		out[i] = r.incident(inc, l)
+	}
+	return out
+}
+
+func (r *Renderer) term(t *archive.Term, l *i18n.Lang) *Term { return &Term{Term: t, L: l, r: r} }
+
+// terms returns a taxonomy's terms sorted by label in the page language.
+func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) []*Term {
+	out := make([]*Term, len(list))
+	for i, t := range list {
+		out[i] = r.term(t, l)
+	}
+	i18n.Sort(l, out, (*Term).Label)
+	return out
+}
+
+// months groups the archive-wide timeline by UTC month, oldest first.
+func (r *Renderer) months(l *i18n.Lang) []*Month {
+	var out []*Month
+	for _, ref := range r.archive.Events {
+		e := ref.Event(l.Tag)
+		start := time.Date(e.Instant.Year(), e.Instant.Month(), 1, 0, 0, 0, 0, time.UTC)
+		if len(out) == 0 || !out[len(out)-1].Start.Equal(start) {
+			out = append(out, &Month{Start: start})
+		}
+		m := out[len(out)-1]
+		m.Events = append(m.Events, &TimelineEvent{
+			Event: e, Incident: r.incident(ref.Incident, l),
+			IsBegin: ref.Index == 0, IsLast: ref.Index == len(ref.Incident.Events)-1,
+		})
+	}
+	return out
+}
+
+// copyStatic copies the layouts' static files (CSS, the language script).
+func (r *Renderer) copyStatic(emit Emit) error {
+	names, err := fs.Glob(r.layouts, "static/*")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		data, err := fs.ReadFile(r.layouts, name)
+		if err != nil {
+			return fmt.Errorf("layouts: %w", err)
+		}
+		if err := emit(path.Base(name), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

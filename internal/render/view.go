@@ -1,0 +1,170 @@
+package render
+
+import (
+	"html/template"
+	"time"
+
+	"gen/internal/archive"
+	"gen/internal/content"
+	"gen/internal/i18n"
+)
+
+// Page is what every template receives.
+type Page struct {
+	Site  *Site
+	L     *i18n.Lang // the page's language
+	Kind  string     // home, list, incident, terms, term, timeline, 404
+	Title string
+	Path  string // site path of this page, e.g. "/en/incidents/<id>/"
+	// Alternates is this page in every site language (itself included).
+	Alternates []Alternate
+
+	Incident  *Incident   // incident pages
+	Incidents []*Incident // lists
+	Taxonomy  archive.Taxonomy
+	Terms     []*Term  // terms index
+	Term      *Term    // term page
+	Months    []*Month // timeline page
+}
+
+// Site is what all pages share.
+type Site struct {
+	BasePath string // URL path prefix without trailing slash: "" or "/archive"
+	BaseURL  string // absolute, with trailing slash
+	Langs    []*i18n.Lang
+	// Taxonomies lists products, regions, causes for navigation.
+	Taxonomies []archive.Taxonomy
+	Generator  string
+}
+
+// Alternate is one language version of a page.
+type Alternate struct {
+	Lang    *i18n.Lang
+	URL     string // with the base path
+	AbsURL  string // absolute, for <link rel="alternate">
+	Current bool
+}
+
+// URL prefixes a site path with the base path.
+func (s *Site) URL(path string) string { return s.BasePath + path }
+
+// Incident is an incident seen in one language.
+type Incident struct {
+	*archive.Incident
+	L    *i18n.Lang
+	site *Site
+	r    *Renderer
+}
+
+func (v *Incident) page() (*content.Page, bool) { return v.Incident.Page(v.L.Tag) }
+
+// Title is the incident's title in the page language, or in the original's.
+func (v *Incident) Title() string { p, _ := v.page(); return p.Meta.Title.V }
+
+// Summary is the one- or two-sentence summary, like Title.
+func (v *Incident) Summary() string {
+	p, _ := v.page()
+	if p.Meta.Summary.V == "" {
+		return v.Original.Meta.Summary.V
+	}
+	return p.Meta.Summary.V
+}
+
+// Translated reports whether the incident exists in the page language.
+func (v *Incident) Translated() bool { _, ok := v.page(); return ok }
+
+// TextLang is the language the text is shown in (for lang attributes).
+func (v *Incident) TextLang() string { p, _ := v.page(); return p.Lang }
+
+// OriginalLang is the language the incident was written in.
+func (v *Incident) OriginalLang() *i18n.Lang { return v.r.bundle.Get(v.Original.Lang) }
+
+// URL is the incident page in the page language.
+func (v *Incident) URL() string { return v.site.URL(IncidentPath(v.L.Tag, v.ID)) }
+
+// LocalBegin and LocalEnd are the window in the incident's own zone.
+func (v *Incident) LocalBegin() time.Time { return v.Begin.In(v.Location) }
+
+// LocalEnd is the end in the incident's own zone.
+func (v *Incident) LocalEnd() time.Time { return v.End.In(v.Location) }
+
+// Zone is the IANA name of the incident's zone.
+func (v *Incident) Zone() string { return v.Location.String() }
+
+// Body is the incident's Markdown rendered for the page language.
+func (v *Incident) Body() (template.HTML, error) {
+	p, _ := v.page()
+	html, err := renderBody(p, v.Timeline(v.L.Tag), v.Location, v.L)
+	return template.HTML(html), err // #nosec: goldmark output with raw HTML escaped
+}
+
+// Events lists the timeline in the page language.
+func (v *Incident) Events() []content.Event { return v.Timeline(v.L.Tag) }
+
+// TermLinks are the incident's terms of one taxonomy.
+func (v *Incident) TermLinks(tax archive.Taxonomy) []*Term {
+	out := make([]*Term, len(v.Terms[tax]))
+	for i, t := range v.Terms[tax] {
+		out[i] = v.r.term(t, v.L)
+	}
+	return out
+}
+
+// wrap makes views of incidents in the same language.
+func (v *Incident) wrap(list []*archive.Incident) []*Incident { return v.r.incidents(list, v.L) }
+
+// RelatedIncidents, OverlappingIncidents, SimilarIncidents are cross-links.
+func (v *Incident) RelatedIncidents() []*Incident { return v.wrap(v.Related) }
+
+// OverlappingIncidents are incidents whose impact windows intersect this one.
+func (v *Incident) OverlappingIncidents() []*Incident { return v.wrap(v.Overlapping) }
+
+// SimilarIncidents share a cause, product or region.
+func (v *Incident) SimilarIncidents() []*Incident { return v.wrap(v.Similar) }
+
+// PrevIncident is the incident before this one in time, or nil.
+func (v *Incident) PrevIncident() *Incident { return v.r.incident(v.Prev, v.L) }
+
+// NextIncident is the incident after this one in time, or nil.
+func (v *Incident) NextIncident() *Incident { return v.r.incident(v.Next, v.L) }
+
+// Term is a term seen in one language.
+type Term struct {
+	*archive.Term
+	L *i18n.Lang
+	r *Renderer
+}
+
+// Label is the term's display name: a translation from the i18n file
+// (key "term.<taxonomy>.<slug>") when there is one, else the name.
+func (t *Term) Label() string {
+	key := "term." + string(t.Taxonomy) + "." + t.Slug
+	if t.L.HasKey(key) {
+		s, _ := t.L.T(key)
+		return s
+	}
+	return t.Name
+}
+
+// URL is the term's page in the page language.
+func (t *Term) URL() string { return t.r.site.URL(TermPath(t.L.Tag, t.Taxonomy, t.Slug)) }
+
+// List is the term's incidents, newest first.
+func (t *Term) List() []*Incident { return t.r.incidents(t.Incidents, t.L) }
+
+// Month groups timeline events by the UTC month they happened in.
+type Month struct {
+	Start  time.Time
+	Events []*TimelineEvent
+}
+
+// TimelineEvent is one entry of the archive-wide timeline.
+type TimelineEvent struct {
+	content.Event
+	Incident *Incident
+	IsBegin  bool // the first event of its incident
+	IsLast   bool // the last event of its incident
+}
+
+// URL links to the event's anchor on its incident page.
+func (e *TimelineEvent) URL() string { return e.Incident.URL() + "#" + e.Anchor }
