@@ -1,11 +1,14 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"html"
 	"time"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -14,59 +17,83 @@ import (
 	"gen/internal/i18n"
 )
 
-// bodyRenderer prints one page's Markdown tree with the page's timeline
-// events placed in time and formatted for the reader's language. A fresh
-// one is made per page because the events differ; goldmark renderers are
-// cheap to assemble.
-type bodyRenderer struct {
+// pageWriter carries one page's context to the node renderers: goldmark
+// hands the writer it was given to every render function, so one shared
+// renderer serves all pages concurrently.
+type pageWriter struct {
+	*bufio.Writer
 	events []content.Event
 	loc    *time.Location
 	lang   *i18n.Lang
 }
 
-// renderBody turns a parsed page into HTML. Raw HTML written in the
-// Markdown is shown as text, never passed through.
+// bodyRenderer adds gen's nodes to goldmark's HTML: timeline events placed
+// in time, and raw HTML shown as text.
+type bodyRenderer struct{}
+
+// markdownHTML renders the Markdown features the load stage parses (GFM,
+// footnotes, CJK line breaks) plus gen's own nodes.
+var markdownHTML = renderer.NewRenderer(renderer.WithNodeRenderers(
+	util.Prioritized(ghtml.NewRenderer(
+		ghtml.WithEastAsianLineBreaks(ghtml.EastAsianLineBreaksSimple),
+		ghtml.WithWriter(ghtml.NewWriter(ghtml.WithEscapedSpace())),
+	), 1000),
+	util.Prioritized(extension.NewTableHTMLRenderer(), 500),
+	util.Prioritized(extension.NewStrikethroughHTMLRenderer(), 500),
+	util.Prioritized(extension.NewTaskCheckBoxHTMLRenderer(), 500),
+	util.Prioritized(extension.NewFootnoteHTMLRenderer(), 500),
+	util.Prioritized(bodyRenderer{}, 100),
+))
+
+// renderBody turns a parsed page into HTML, with its timeline events
+// formatted for lang. Raw HTML written in the Markdown is shown as text.
 func renderBody(p *content.Page, events []content.Event, loc *time.Location, lang *i18n.Lang) ([]byte, error) {
-	br := &bodyRenderer{events: events, loc: loc, lang: lang}
-	r := renderer.NewRenderer(renderer.WithNodeRenderers(
-		util.Prioritized(ghtml.NewRenderer(), 1000),
-		util.Prioritized(br, 100),
-	))
 	var buf bytes.Buffer
-	if err := r.Render(&buf, p.Body, p.Doc); err != nil {
+	w := &pageWriter{Writer: bufio.NewWriter(&buf), events: events, loc: loc, lang: lang}
+	if err := markdownHTML.Render(w, p.Body, p.Doc); err != nil {
+		return nil, fmt.Errorf("%s: rendering Markdown: %w", p.File, err)
+	}
+	if err := w.Flush(); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
 // RegisterFuncs implements renderer.NodeRenderer.
-func (br *bodyRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+func (br bodyRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(content.KindEventTime, br.eventTime)
 	reg.Register(ast.KindListItem, br.listItem)
 	reg.Register(ast.KindRawHTML, br.rawHTML)
 	reg.Register(ast.KindHTMLBlock, br.htmlBlock)
 }
 
-func (br *bodyRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (br bodyRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	pw := w.(*pageWriter)
 	i := n.(*content.EventTime).Index
-	if !entering || i >= len(br.events) {
+	if !entering || i >= len(pw.events) {
 		return ast.WalkContinue, nil
 	}
-	e := br.events[i]
+	e := pw.events[i]
+	shown := pw.lang.Time(e.Instant, pw.loc)
+	if e.Date != "" {
+		// The author started a new day here: say which.
+		shown = pw.lang.DateShort(e.Instant.In(pw.loc)) + " " + shown
+	}
 	_, _ = w.WriteString(`<a class="event-time" href="#` + e.Anchor + `"><time datetime="` + e.Instant.Format(time.RFC3339) +
-		`" title="` + e.Instant.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(br.lang.Time(e.Instant, br.loc)) + `</time></a> `)
+		`" title="` + e.Instant.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(shown) + `</time></a> `)
 	return ast.WalkContinue, nil
 }
 
 // listItem gives timeline items their event's anchor id; other items are
 // printed as goldmark would.
-func (br *bodyRenderer) listItem(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (br bodyRenderer) listItem(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		_, _ = w.WriteString("</li>\n")
 		return ast.WalkContinue, nil
 	}
-	if i, ok := content.EventItemIndex(n); ok && i < len(br.events) {
-		_, _ = w.WriteString(`<li class="event" id="` + br.events[i].Anchor + `">`)
+	events := w.(*pageWriter).events
+	if i, ok := content.EventItemIndex(n); ok && i < len(events) {
+		_, _ = w.WriteString(`<li class="event" id="` + events[i].Anchor + `">`)
 	} else {
 		_, _ = w.WriteString("<li")
 		if n.Attributes() != nil {
@@ -82,7 +109,7 @@ func (br *bodyRenderer) listItem(w util.BufWriter, _ []byte, n ast.Node, enterin
 	return ast.WalkContinue, nil
 }
 
-func (br *bodyRenderer) rawHTML(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (br bodyRenderer) rawHTML(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		segs := n.(*ast.RawHTML).Segments
 		for i := 0; i < segs.Len(); i++ {
@@ -93,7 +120,7 @@ func (br *bodyRenderer) rawHTML(w util.BufWriter, source []byte, n ast.Node, ent
 	return ast.WalkSkipChildren, nil
 }
 
-func (br *bodyRenderer) htmlBlock(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (br bodyRenderer) htmlBlock(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
