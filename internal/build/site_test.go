@@ -1,0 +1,425 @@
+package build_test
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"gen/internal/build"
+)
+
+// The bundled archive: the repository's own content/, i18n/ and layouts/.
+const repoRoot = "../.."
+
+var (
+	siteLangs = []string{"en", "ja", "zh-TW"}
+	seedIDs   = []string{
+		"2016-10-31-pubsub-subscription-creation",
+		"2017-03-13-bigquery-streaming-inserts",
+		"2020-08-19-blob-storage-metadata-overload",
+		"2024-08-12-europe-west2-connectivity",
+	}
+)
+
+// buildSeed builds the bundled archive into a temp folder.
+func buildSeed(t *testing.T, baseURL string) string {
+	t.Helper()
+	dest := filepath.Join(t.TempDir(), "public")
+	res, err := build.Run(build.Options{Source: repoRoot, Dest: dest, BaseURL: baseURL, Generator: "gen test"})
+	if err != nil {
+		t.Fatalf("building the bundled archive: %v", err)
+	}
+	if res.Incidents != len(seedIDs) || res.Languages != len(siteLangs) {
+		t.Fatalf("built %d incidents in %d languages, want %d in %d", res.Incidents, res.Languages, len(seedIDs), len(siteLangs))
+	}
+	return dest
+}
+
+func parseHTML(t *testing.T, file string) *html.Node {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := html.Parse(f)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return doc
+}
+
+func attr(n *html.Node, name string) string {
+	for _, a := range n.Attr {
+		if a.Key == name {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasClass(n *html.Node, class string) bool {
+	return slices.Contains(strings.Fields(attr(n, "class")), class)
+}
+
+// findAll returns the elements under n for which match is true.
+func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && match(n) {
+			out = append(out, n)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+func tag(name string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return n.Data == name }
+}
+
+func text(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func htmlFiles(t *testing.T, dest string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dest, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".html") {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestSeedIncidentsInEveryLanguage(t *testing.T) {
+	dest := buildSeed(t, "http://127.0.0.1:1313/")
+	for _, lang := range siteLangs {
+		for _, id := range seedIDs {
+			file := filepath.Join(dest, lang, "incidents", id, "index.html")
+			doc := parseHTML(t, file)
+			htmlEl := findAll(doc, tag("html"))[0]
+			if got := attr(htmlEl, "lang"); got != lang {
+				t.Errorf("%s/%s: <html lang=%q>, want %q", lang, id, got, lang)
+			}
+			h1 := findAll(doc, tag("h1"))
+			if len(h1) != 1 || text(h1[0]) == "" {
+				t.Errorf("%s/%s: want one non-empty <h1>, got %d", lang, id, len(h1))
+			}
+			if len(findAll(doc, tag("main"))) != 1 || len(findAll(doc, tag("nav"))) == 0 {
+				t.Errorf("%s/%s: missing <main> or <nav> landmarks", lang, id)
+			}
+			events := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "event") })
+			if len(events) < 3 {
+				t.Errorf("%s/%s: %d timeline events, want at least 3", lang, id, len(events))
+			}
+			for _, e := range events {
+				if !strings.HasPrefix(attr(e, "id"), "t-") || len(findAll(e, tag("time"))) == 0 {
+					t.Errorf("%s/%s: timeline event without anchor or <time>: %s", lang, id, text(e))
+				}
+			}
+		}
+	}
+}
+
+func TestFallbackNoticeForMissingTranslation(t *testing.T) {
+	dest := buildSeed(t, "http://127.0.0.1:1313/")
+	notice := func(lang, id string) (*html.Node, *html.Node) {
+		doc := parseHTML(t, filepath.Join(dest, lang, "incidents", id, "index.html"))
+		article := findAll(doc, tag("article"))[0]
+		ns := findAll(doc, func(n *html.Node) bool { return hasClass(n, "notice") })
+		if len(ns) == 0 {
+			return article, nil
+		}
+		return article, ns[0]
+	}
+	// The 2024 incident has no Japanese text: the ja page shows the English
+	// original, marked as such, with a notice in Japanese.
+	article, n := notice("ja", "2024-08-12-europe-west2-connectivity")
+	if n == nil {
+		t.Fatal("ja page of an untranslated incident has no notice")
+	}
+	if attr(n, "lang") != "ja" || !strings.Contains(text(n), "翻訳されていません") || !strings.Contains(text(n), "English") {
+		t.Errorf("notice = %q (lang %q), want a Japanese notice naming English", text(n), attr(n, "lang"))
+	}
+	if attr(article, "lang") != "en" {
+		t.Errorf("untranslated article lang = %q, want en", attr(article, "lang"))
+	}
+	// Translated pages have no notice.
+	for _, c := range [][2]string{{"ja", "2017-03-13-bigquery-streaming-inserts"}, {"en", "2020-08-19-blob-storage-metadata-overload"}, {"zh-TW", "2024-08-12-europe-west2-connectivity"}} {
+		if _, n := notice(c[0], c[1]); n != nil {
+			t.Errorf("%s/%s is translated but shows notice %q", c[0], c[1], text(n))
+		}
+	}
+}
+
+func TestHreflangCompleteAndSymmetric(t *testing.T) {
+	dest := buildSeed(t, "https://example.org/archive/")
+	alternates := map[string]map[string]string{} // page URL → lang → URL
+	for _, file := range htmlFiles(t, dest) {
+		rel, _ := filepath.Rel(dest, file)
+		if rel == "index.html" || rel == "404.html" {
+			continue // language-neutral pages
+		}
+		self := "https://example.org/archive/" + strings.TrimSuffix(filepath.ToSlash(rel), "index.html")
+		alts := map[string]string{}
+		for _, l := range findAll(parseHTML(t, file), func(n *html.Node) bool {
+			return n.Data == "link" && attr(n, "rel") == "alternate" && attr(n, "hreflang") != ""
+		}) {
+			alts[attr(l, "hreflang")] = attr(l, "href")
+		}
+		if len(alts) != len(siteLangs) {
+			t.Errorf("%s: hreflang alternates %v, want one per language %v", rel, alts, siteLangs)
+		}
+		lang := strings.Split(filepath.ToSlash(rel), "/")[0]
+		if alts[lang] != self {
+			t.Errorf("%s: alternate for its own language is %q, want %q", rel, alts[lang], self)
+		}
+		alternates[self] = alts
+	}
+	for self, alts := range alternates {
+		for lang, other := range alts {
+			back, ok := alternates[other]
+			if !ok {
+				t.Errorf("%s: alternate %s (%s) is not a built page", self, other, lang)
+				continue
+			}
+			if !slices.Contains(mapsValues(back), self) {
+				t.Errorf("%s links %s as %s, which does not link back", self, other, lang)
+			}
+		}
+	}
+}
+
+func mapsValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestInternalLinksResolveUnderBasePath(t *testing.T) {
+	dest := buildSeed(t, "https://example.org/archive/")
+	checked := 0
+	for _, file := range htmlFiles(t, dest) {
+		doc := parseHTML(t, file)
+		for _, n := range findAll(doc, func(n *html.Node) bool { return attr(n, "href") != "" || attr(n, "src") != "" }) {
+			ref := attr(n, "href") + attr(n, "src")
+			u, err := url.Parse(ref)
+			if err != nil {
+				t.Errorf("%s: bad URL %q", file, ref)
+				continue
+			}
+			if u.Host != "" && u.Host != "example.org" || u.Path == "" {
+				continue // external, or a fragment on the same page
+			}
+			if !strings.HasPrefix(u.Path, "/archive/") {
+				t.Errorf("%s: internal link %q is not under the base path /archive/", file, ref)
+				continue
+			}
+			target := filepath.Join(dest, filepath.FromSlash(strings.TrimPrefix(u.Path, "/archive/")))
+			if strings.HasSuffix(u.Path, "/") {
+				target = filepath.Join(target, "index.html")
+			}
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s: link %q points at nothing", file, ref)
+			}
+			checked++
+		}
+	}
+	if checked < 500 {
+		t.Errorf("checked only %d links; the site should have many more", checked)
+	}
+}
+
+func TestDurationsAndTimes(t *testing.T) {
+	dest := buildSeed(t, "http://127.0.0.1:1313/")
+	facts := func(lang, id string) string {
+		doc := parseHTML(t, filepath.Join(dest, lang, "incidents", id, "index.html"))
+		return text(findAll(doc, func(n *html.Node) bool { return hasClass(n, "facts") })[0])
+	}
+	cases := []struct{ lang, id, want string }{
+		{"en", "2017-03-13-bigquery-streaming-inserts", "30 min"},
+		{"en", "2016-10-31-pubsub-subscription-creation", "2 h 4 min"},
+		{"zh-TW", "2016-10-31-pubsub-subscription-creation", "2 小時 4 分鐘"},
+		{"ja", "2016-10-31-pubsub-subscription-creation", "2 時間 4 分"},
+		// Crosses midnight: begins on the 19th local time, ends on the 20th.
+		{"en", "2020-08-19-blob-storage-metadata-overload", "6 h 35 min"},
+		{"en", "2020-08-19-blob-storage-metadata-overload", "August 19, 2020 20:55 PDT · 03:55 UTC"},
+		{"en", "2020-08-19-blob-storage-metadata-overload", "August 20, 2020 03:30 PDT · 10:30 UTC"},
+		{"zh-TW", "2017-03-13-bigquery-streaming-inserts", "2017年3月13日 10:22 PDT · 17:22 UTC"},
+	}
+	for _, c := range cases {
+		if got := facts(c.lang, c.id); !strings.Contains(got, c.want) {
+			t.Errorf("%s/%s facts = %q, want it to contain %q", c.lang, c.id, got, c.want)
+		}
+	}
+	// The timeline item after midnight carries its date and its UTC instant.
+	doc := parseHTML(t, filepath.Join(dest, "en", "incidents", "2020-08-19-blob-storage-metadata-overload", "index.html"))
+	var found bool
+	for _, tm := range findAll(doc, tag("time")) {
+		if attr(tm, "datetime") == "2020-08-20T07:00:00Z" && strings.Contains(text(tm), "2020-08-20 00:00 PDT") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no <time datetime=2020-08-20T07:00:00Z> showing the new day 2020-08-20 00:00 PDT")
+	}
+}
+
+func TestPluralsInEveryLanguage(t *testing.T) {
+	dest := buildSeed(t, "http://127.0.0.1:1313/")
+	lead := func(rel string) string {
+		doc := parseHTML(t, filepath.Join(dest, filepath.FromSlash(rel)))
+		return text(findAll(doc, func(n *html.Node) bool { return hasClass(n, "lead") })[0])
+	}
+	cases := map[string]string{
+		"en/index.html":                      "4 incidents",
+		"en/products/bigquery/index.html":    "1 incident",
+		"zh-TW/index.html":                   "4 起事故",
+		"zh-TW/products/bigquery/index.html": "1 起事故",
+		"ja/index.html":                      "4 件のインシデント",
+		"ja/products/bigquery/index.html":    "1 件のインシデント",
+	}
+	for rel, want := range cases {
+		if got := lead(rel); got != want {
+			t.Errorf("%s: %q, want %q", rel, got, want)
+		}
+	}
+}
+
+func TestFeedsSitemapAndJSON(t *testing.T) {
+	dest := buildSeed(t, "https://example.org/archive/")
+	for _, lang := range siteLangs {
+		data, err := os.ReadFile(filepath.Join(dest, lang, "feed.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var feed struct {
+			XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+			ID      string   `xml:"id"`
+			Updated string   `xml:"updated"`
+			Entries []struct {
+				Title string `xml:"title"`
+				ID    string `xml:"id"`
+				Link  struct {
+					Href string `xml:"href,attr"`
+				} `xml:"link"`
+			} `xml:"entry"`
+		}
+		if err := xml.Unmarshal(data, &feed); err != nil {
+			t.Fatalf("%s feed: %v", lang, err)
+		}
+		if len(feed.Entries) != len(seedIDs) || feed.Updated == "" {
+			t.Errorf("%s feed: %d entries, updated %q", lang, len(feed.Entries), feed.Updated)
+		}
+		for _, e := range feed.Entries {
+			if !strings.HasPrefix(e.Link.Href, "https://example.org/archive/"+lang+"/incidents/") || e.Title == "" {
+				t.Errorf("%s feed entry %+v: want an absolute link under the base URL and a title", lang, e)
+			}
+		}
+	}
+
+	data, err := os.ReadFile(filepath.Join(dest, "sitemap.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sm struct {
+		URLs []struct {
+			Loc   string `xml:"loc"`
+			Links []struct {
+				HrefLang string `xml:"hreflang,attr"`
+				Href     string `xml:"href,attr"`
+			} `xml:"http://www.w3.org/1999/xhtml link"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal(data, &sm); err != nil {
+		t.Fatalf("sitemap: %v", err)
+	}
+	htmlPages := 0
+	for _, f := range htmlFiles(t, dest) {
+		if rel, _ := filepath.Rel(dest, f); rel != "index.html" && rel != "404.html" {
+			htmlPages++
+		}
+	}
+	if len(sm.URLs) != htmlPages {
+		t.Errorf("sitemap has %d URLs, the site %d language pages", len(sm.URLs), htmlPages)
+	}
+	for _, u := range sm.URLs {
+		if len(u.Links) != len(siteLangs)+1 {
+			t.Errorf("sitemap %s: %d alternates, want %d (each language and x-default)", u.Loc, len(u.Links), len(siteLangs)+1)
+		}
+		rel := strings.TrimPrefix(u.Loc, "https://example.org/archive/")
+		if _, err := os.Stat(filepath.Join(dest, filepath.FromSlash(rel), "index.html")); err != nil {
+			t.Errorf("sitemap lists %s, which was not built", u.Loc)
+		}
+	}
+
+	data, err = os.ReadFile(filepath.Join(dest, "incidents.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var incidents []struct {
+		ID              string `json:"id"`
+		OriginalLang    string `json:"original_lang"`
+		Begin           string `json:"begin"`
+		DurationMinutes int    `json:"duration_minutes"`
+		Versions        map[string]struct {
+			Title      string `json:"title"`
+			URL        string `json:"url"`
+			Translated bool   `json:"translated"`
+		} `json:"versions"`
+	}
+	if err := json.Unmarshal(data, &incidents); err != nil {
+		t.Fatalf("incidents.json: %v", err)
+	}
+	byID := map[string]int{}
+	for i, inc := range incidents {
+		byID[inc.ID] = i
+		if len(inc.Versions) != len(siteLangs) || !strings.HasSuffix(inc.Begin, "Z") {
+			t.Errorf("incidents.json %s: %d versions, begin %q (want UTC)", inc.ID, len(inc.Versions), inc.Begin)
+		}
+		for lang, v := range inc.Versions {
+			if path.Base(strings.TrimSuffix(v.URL, "/")) != inc.ID || !strings.Contains(v.URL, "/"+lang+"/") {
+				t.Errorf("incidents.json %s/%s: url %q", inc.ID, lang, v.URL)
+			}
+		}
+	}
+	if got := incidents[byID["2020-08-19-blob-storage-metadata-overload"]]; got.OriginalLang != "zh-TW" || got.DurationMinutes != 395 {
+		t.Errorf("2020 incident: original %q, %d min; want zh-TW, 395", got.OriginalLang, got.DurationMinutes)
+	}
+	if v := incidents[byID["2024-08-12-europe-west2-connectivity"]].Versions["ja"]; v.Translated {
+		t.Error("2024 incident has no ja text but incidents.json says translated")
+	}
+}
