@@ -72,14 +72,45 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 			a.Events = append(a.Events, EventRef{inc, k})
 		}
 	}
-	sort.SliceStable(a.Events, func(i, j int) bool {
-		return a.Events[i].Event("").Instant.Before(a.Events[j].Event("").Instant)
-	})
+	sortEvents(a.Events)
 	linkOverlaps(a.Incidents)
 	a.Terms = linkTerms(a.Incidents)
 	linkSimilar(a.Incidents, a.Terms)
 	slices.Reverse(a.Incidents)
+	checkLinks(a, byID, hidden, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// EventsOf lists the timeline events of incs, oldest first: the timeline
+// of one product, region or cause.
+func EventsOf(incs []*Incident) []EventRef {
+	var out []EventRef
+	for _, inc := range incs {
+		for k := range inc.Events {
+			out = append(out, EventRef{inc, k})
+		}
+	}
+	sortEvents(out)
+	return out
+}
+
+// sortEvents orders events by instant; events at the same instant keep
+// incident order, then list order.
+func sortEvents(events []EventRef) {
+	sort.SliceStable(events, func(i, j int) bool {
+		a, b := events[i], events[j]
+		ta, tb := a.Incident.Events[a.Index].Instant, b.Incident.Events[b.Index].Instant
+		if !ta.Equal(tb) {
+			return ta.Before(tb)
+		}
+		if a.Incident != b.Incident {
+			return before(a.Incident, b.Incident)
+		}
+		return a.Index < b.Index
+	})
 }
 
 func before(a, b *Incident) bool {

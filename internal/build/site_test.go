@@ -229,37 +229,60 @@ func mapsValues(m map[string]string) []string {
 	return out
 }
 
-func TestInternalLinksResolveUnderBasePath(t *testing.T) {
+// TestEveryLinkResolves follows every internal href and src of every page,
+// relative ones included, to a built file and, for fragments, to an
+// element with that id.
+func TestEveryLinkResolves(t *testing.T) {
 	dest := buildSeed(t, "https://example.org/archive/")
-	checked := 0
+	base, _ := url.Parse("https://example.org/archive/")
+	ids := map[string]map[string]bool{} // built file → element ids
+	docs := map[string]*html.Node{}
 	for _, file := range htmlFiles(t, dest) {
 		doc := parseHTML(t, file)
+		docs[file] = doc
+		ids[file] = map[string]bool{}
+		for _, n := range findAll(doc, func(n *html.Node) bool { return attr(n, "id") != "" }) {
+			ids[file][attr(n, "id")] = true
+		}
+	}
+	checked, fragments := 0, 0
+	for file, doc := range docs {
+		rel, _ := filepath.Rel(dest, file)
+		pageURL := base.ResolveReference(&url.URL{Path: strings.TrimSuffix(filepath.ToSlash(rel), "index.html")})
 		for _, n := range findAll(doc, func(n *html.Node) bool { return attr(n, "href") != "" || attr(n, "src") != "" }) {
 			ref := attr(n, "href") + attr(n, "src")
 			u, err := url.Parse(ref)
 			if err != nil {
-				t.Errorf("%s: bad URL %q", file, ref)
+				t.Errorf("%s: bad URL %q", rel, ref)
 				continue
 			}
-			if u.Host != "" && u.Host != "example.org" || u.Path == "" {
-				continue // external, or a fragment on the same page
+			target := pageURL.ResolveReference(u)
+			if target.Host != base.Host {
+				continue // external
 			}
-			if !strings.HasPrefix(u.Path, "/archive/") {
-				t.Errorf("%s: internal link %q is not under the base path /archive/", file, ref)
+			if !strings.HasPrefix(target.Path, base.Path) {
+				t.Errorf("%s: link %q leaves the base path %s", rel, ref, base.Path)
 				continue
 			}
-			target := filepath.Join(dest, filepath.FromSlash(strings.TrimPrefix(u.Path, "/archive/")))
-			if strings.HasSuffix(u.Path, "/") {
-				target = filepath.Join(target, "index.html")
+			targetFile := filepath.Join(dest, filepath.FromSlash(strings.TrimPrefix(target.Path, base.Path)))
+			if strings.HasSuffix(target.Path, "/") {
+				targetFile = filepath.Join(targetFile, "index.html")
 			}
-			if _, err := os.Stat(target); err != nil {
-				t.Errorf("%s: link %q points at nothing", file, ref)
+			if _, err := os.Stat(targetFile); err != nil {
+				t.Errorf("%s: link %q points at nothing (%s)", rel, ref, target.Path)
+				continue
 			}
 			checked++
+			if target.Fragment != "" && strings.HasSuffix(targetFile, ".html") {
+				fragments++
+				if !ids[targetFile][target.Fragment] {
+					t.Errorf("%s: link %q: %s has no element with id %q", rel, ref, target.Path, target.Fragment)
+				}
+			}
 		}
 	}
-	if checked < 500 {
-		t.Errorf("checked only %d links; the site should have many more", checked)
+	if checked < 1000 || fragments < 100 {
+		t.Errorf("checked only %d links and %d fragments; the site has many more", checked, fragments)
 	}
 }
 

@@ -43,6 +43,8 @@ type Page struct {
 	TimelinePos Pos // the timeline heading; zero when there is none
 	// Sections are the ids of the body's headings, in order.
 	Sections []string
+	// Links are the link destinations written in the body, for checking.
+	Links []Link
 
 	lineStarts []int // byte offsets of each Body line, for positions
 }
@@ -209,10 +211,46 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 			p.Sections = append(p.Sections, headingID(h))
 		}
 	}
+	p.Links = collectLinks(p)
 	extractTimeline(p, func(pos Pos, format string, args ...any) {
 		errs.Add(file, pos.Line, pos.Col, format, args...)
 	})
 	return p
+}
+
+// Link is a link written in a page's Markdown.
+type Link struct {
+	Pos
+	Dest string
+}
+
+// collectLinks lists the body's links with the position of their text.
+func collectLinks(p *Page) []Link {
+	var out []Link
+	_ = ast.Walk(p.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if l, ok := n.(*ast.Link); ok && entering {
+			out = append(out, Link{Pos: p.pos(inlineStart(l)), Dest: string(l.Destination)})
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// inlineStart finds a source offset for an inline node: its first text,
+// or the start of the block it is in.
+func inlineStart(n ast.Node) int {
+	for c := n.FirstChild(); c != nil; c = c.FirstChild() {
+		if t, ok := c.(*ast.Text); ok {
+			// The text starts after "[".
+			return max(t.Segment.Start-1, 0)
+		}
+	}
+	for b := n.Parent(); b != nil; b = b.Parent() {
+		if b.Type() == ast.TypeBlock && b.Lines().Len() > 0 {
+			return b.Lines().At(0).Start
+		}
+	}
+	return 0
 }
 
 // pos converts a byte offset in Body to a file position (column in runes).

@@ -17,7 +17,21 @@ var funcs = template.FuncMap{
 	// datetime is the machine-readable UTC form for <time datetime>.
 	"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"utc":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-	"year":     func(t time.Time) int { return t.Year() },
+	// dict passes several values to a partial: dict "Page" . "Years" .Years.
+	"dict": func(pairs ...any) (map[string]any, error) {
+		if len(pairs)%2 != 0 {
+			return nil, fmt.Errorf("dict needs pairs of name and value")
+		}
+		m := make(map[string]any, len(pairs)/2)
+		for i := 0; i < len(pairs); i += 2 {
+			name, ok := pairs[i].(string)
+			if !ok {
+				return nil, fmt.Errorf("dict: name %v is not text", pairs[i])
+			}
+			m[name] = pairs[i+1]
+		}
+		return m, nil
+	},
 }
 
 // parseLayouts parses each page kind's template set from layouts, an FS in

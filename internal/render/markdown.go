@@ -22,6 +22,7 @@ import (
 // renderer serves all pages concurrently.
 type pageWriter struct {
 	*bufio.Writer
+	id     string // the incident's id
 	events []content.Event
 	loc    *time.Location
 	lang   *i18n.Lang
@@ -49,7 +50,7 @@ var markdownHTML = renderer.NewRenderer(renderer.WithNodeRenderers(
 // formatted for lang. Raw HTML written in the Markdown is shown as text.
 func renderBody(p *content.Page, events []content.Event, loc *time.Location, lang *i18n.Lang) ([]byte, error) {
 	var buf bytes.Buffer
-	w := &pageWriter{Writer: bufio.NewWriter(&buf), events: events, loc: loc, lang: lang}
+	w := &pageWriter{Writer: bufio.NewWriter(&buf), id: p.ID, events: events, loc: loc, lang: lang}
 	if err := markdownHTML.Render(w, p.Body, p.Doc); err != nil {
 		return nil, fmt.Errorf("%s: rendering Markdown: %w", p.File, err)
 	}
@@ -79,7 +80,9 @@ func (br bodyRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, enterin
 		// The author started a new day here: say which.
 		shown = pw.lang.DateShort(e.Instant.In(pw.loc)) + " " + shown
 	}
-	_, _ = w.WriteString(`<a class="event-time" href="#` + e.Anchor + `"><time datetime="` + e.Instant.Format(time.RFC3339) +
+	// The time links to the same moment on the archive-wide timeline; the
+	// item's own id is the event's permalink.
+	_, _ = w.WriteString(`<a class="event-time" href="../../timeline/#` + TimelineID(pw.id, e.Anchor) + `"><time datetime="` + e.Instant.Format(time.RFC3339) +
 		`" title="` + e.Instant.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(shown) + `</time></a> `)
 	return ast.WalkContinue, nil
 }

@@ -138,13 +138,16 @@ func (r *Renderer) Render(emit Emit) (int, error) {
 		list, _ := l.T("nav_incidents")
 		page(r.newPage(l, "list", list, LangPath(l.Tag), func(p *Page) { p.Incidents = r.incidents(r.archive.Incidents, l) }))
 		tl, _ := l.T("nav_timeline")
-		page(r.newPage(l, "timeline", tl, TimelinePath(l.Tag), func(p *Page) { p.Months = r.months(l) }))
+		page(r.newPage(l, "timeline", tl, TimelinePath(l.Tag), func(p *Page) { p.Years = r.years(r.archive.Events, l) }))
 		for _, tax := range archive.Taxonomies {
 			title, _ := l.T("nav_" + string(tax))
 			terms := r.terms(r.archive.Terms[tax], l)
 			page(r.newPage(l, "terms", title, TermsPath(l.Tag, tax), func(p *Page) { p.Taxonomy, p.Terms = tax, terms }))
 			for _, t := range terms {
-				page(r.newPage(l, "term", t.Label(), TermPath(l.Tag, tax, t.Slug), func(p *Page) { p.Taxonomy, p.Term = tax, t }))
+				page(r.newPage(l, "term", t.Label(), TermPath(l.Tag, tax, t.Slug), func(p *Page) {
+					p.Taxonomy, p.Term = tax, t
+					p.Years = r.years(archive.EventsOf(t.Incidents), l)
+				}))
 			}
 		}
 		if err := r.feed(l, emit); err != nil {
@@ -178,7 +181,7 @@ func (r *Renderer) Render(emit Emit) (int, error) {
 
 // newPage fills what every page has; fill sets the kind's own data.
 func (r *Renderer) newPage(l *i18n.Lang, kind, title, sitePath string, fill func(*Page)) *Page {
-	p := &Page{Site: r.site, L: l, Kind: kind, Title: title, Path: sitePath}
+	p := &Page{Site: r.site, L: l, Kind: kind, Title: title, Path: sitePath, r: r}
 	for _, other := range r.bundle.Langs {
 		alt := sitePath
 		if kind != "home" {
@@ -231,18 +234,28 @@ func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) []*Term {
 	return out
 }
 
-// months groups the archive-wide timeline by UTC month, oldest first.
-func (r *Renderer) months(l *i18n.Lang) []*Month {
-	var out []*Month
-	for _, ref := range r.archive.Events {
+// years groups timeline events by UTC year and month, oldest first.
+func (r *Renderer) years(events []archive.EventRef, l *i18n.Lang) []*Year {
+	var out []*Year
+	views := map[*archive.Incident]*Incident{}
+	for _, ref := range events {
 		e := ref.Event(l.Tag)
-		start := time.Date(e.Instant.Year(), e.Instant.Month(), 1, 0, 0, 0, 0, time.UTC)
-		if len(out) == 0 || !out[len(out)-1].Start.Equal(start) {
-			out = append(out, &Month{Start: start})
+		if len(out) == 0 || out[len(out)-1].Year != e.Instant.Year() {
+			out = append(out, &Year{Year: e.Instant.Year()})
 		}
-		m := out[len(out)-1]
+		y := out[len(out)-1]
+		start := time.Date(e.Instant.Year(), e.Instant.Month(), 1, 0, 0, 0, 0, time.UTC)
+		if len(y.Months) == 0 || !y.Months[len(y.Months)-1].Start.Equal(start) {
+			y.Months = append(y.Months, &Month{Start: start})
+		}
+		m := y.Months[len(y.Months)-1]
+		v, ok := views[ref.Incident]
+		if !ok {
+			v = r.incident(ref.Incident, l)
+			views[ref.Incident] = v
+		}
 		m.Events = append(m.Events, &TimelineEvent{
-			Event: e, Incident: r.incident(ref.Incident, l),
+			Event: e, Incident: v,
 			IsBegin: ref.Index == 0, IsLast: ref.Index == len(ref.Incident.Events)-1,
 		})
 	}

@@ -23,9 +23,14 @@ type Page struct {
 	Incidents []*Incident // lists
 	Taxonomy  archive.Taxonomy
 	Terms     []*Term  // terms index
-	Term      *Term    // term page
-	Months    []*Month // timeline page
+	Term      *Term   // term page
+	Years     []*Year // timeline and term pages: events by year and month
+
+	r *Renderer
 }
+
+// TermsOf lists a taxonomy's terms in the page language's order.
+func (p *Page) TermsOf(tax archive.Taxonomy) []*Term { return p.r.terms(p.r.archive.Terms[tax], p.L) }
 
 // Site is what all pages share.
 type Site struct {
@@ -152,6 +157,12 @@ func (t *Term) URL() string { return t.r.site.URL(TermPath(t.L.Tag, t.Taxonomy, 
 // List is the term's incidents, newest first.
 func (t *Term) List() []*Incident { return t.r.incidents(t.Incidents, t.L) }
 
+// Year groups a timeline's months by UTC year.
+type Year struct {
+	Year   int
+	Months []*Month
+}
+
 // Month groups timeline events by the UTC month they happened in.
 type Month struct {
 	Start  time.Time
@@ -168,3 +179,10 @@ type TimelineEvent struct {
 
 // URL links to the event's anchor on its incident page.
 func (e *TimelineEvent) URL() string { return e.Incident.URL() + "#" + e.Anchor }
+
+// ID is the event's fragment id on timeline pages: several incidents can
+// have an event in the same minute, so the incident id is part of it.
+func (e *TimelineEvent) ID() string { return TimelineID(e.Incident.ID, e.Anchor) }
+
+// TimelineID is the fragment id of an incident's event on timeline pages.
+func TimelineID(incidentID, anchor string) string { return incidentID + "-" + anchor }
