@@ -22,7 +22,7 @@ type Page struct {
 	Incident  *Incident   // incident pages
 	Incidents []*Incident // lists
 	Taxonomy  archive.Taxonomy
-	Terms     []*Term  // terms index
+	Terms     []*Term // terms index
 	Term      *Term   // term page
 	Years     []*Year // timeline and term pages: events by year and month
 
