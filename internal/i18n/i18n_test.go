@@ -1,0 +1,131 @@
+package i18n_test
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	langfiles "gen/i18n"
+	"gen/internal/i18n"
+)
+
+func bundled(t *testing.T) *i18n.Bundle {
+	t.Helper()
+	b, err := i18n.Load(langfiles.Files, "i18n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestBundledLanguages(t *testing.T) {
+	b := bundled(t)
+	if got := strings.Join(b.Tags(), ","); got != "en,ja,zh-TW" {
+		t.Fatalf("languages = %s", got)
+	}
+	cases := []struct {
+		lang string
+		n    int
+		want string
+	}{
+		{"en", 1, "1 incident"}, {"en", 4, "4 incidents"}, {"en", 0, "0 incidents"}, {"en", 1000, "1,000 incidents"},
+		{"zh-TW", 1, "1 起事故"}, {"zh-TW", 4, "4 起事故"},
+		{"ja", 1, "1 件のインシデント"}, {"ja", 4, "4 件のインシデント"},
+	}
+	for _, c := range cases {
+		got, err := b.Get(c.lang).N("incidents_count", c.n)
+		if err != nil || got != c.want {
+			t.Errorf("%s N(%d) = %q, %v; want %q", c.lang, c.n, got, err, c.want)
+		}
+	}
+}
+
+// A language with more plural forms than the bundled ones proves the forms
+// come from CLDR's rules, not from "1 or not 1".
+func TestCLDRPluralForms(t *testing.T) {
+	files := fstest.MapFS{"ru.yaml": {Data: []byte(`name: Русский
+date: "{day}.{mon2}.{year}"
+time: "{local} {zone} · {utc} UTC"
+months: [января, февраля, марта, апреля, мая, июня, июля, августа, сентября, октября, ноября, декабря]
+duration: {hours: "{n} ч", minutes: "{n} мин"}
+strings:
+  incidents_count: {one: "{n} инцидент", few: "{n} инцидента", many: "{n} инцидентов", other: "{n} инцидента"}
+`)}}
+	b, err := i18n.Load(files, "i18n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ru := b.Get("ru")
+	for n, want := range map[int]string{1: "1 инцидент", 2: "2 инцидента", 5: "5 инцидентов", 21: "21 инцидент", 22: "22 инцидента", 11: "11 инцидентов"} {
+		if got, _ := ru.N("incidents_count", n); got != want {
+			t.Errorf("ru N(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestDatesDurationsAndTimes(t *testing.T) {
+	b := bundled(t)
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	begin := time.Date(2017, 3, 13, 17, 22, 0, 0, time.UTC)
+	cases := []struct{ lang, got, want string }{
+		{"en", b.Get("en").Date(begin.In(la)), "March 13, 2017"},
+		{"zh-TW", b.Get("zh-TW").Date(begin.In(la)), "2017年3月13日"},
+		{"ja", b.Get("ja").Date(begin.In(la)), "2017年3月13日"},
+		{"en", b.Get("en").Duration(2*time.Hour + 4*time.Minute), "2 h 4 min"},
+		{"zh-TW", b.Get("zh-TW").Duration(2*time.Hour + 4*time.Minute), "2 小時 4 分鐘"},
+		{"ja", b.Get("ja").Duration(30 * time.Minute), "30 分"},
+		{"en", b.Get("en").Duration(26*time.Hour + 30*time.Second), "1 day 2 h 1 min"},
+		{"en", b.Get("en").Time(begin, la), "10:22 PDT · 17:22 UTC"},
+		// The zone's abbreviation is the one in force on that date.
+		{"en", b.Get("en").Time(time.Date(2017, 1, 13, 18, 22, 0, 0, time.UTC), la), "10:22 PST · 18:22 UTC"},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s: %q, want %q", c.lang, c.got, c.want)
+		}
+	}
+}
+
+func TestMatchAcceptLanguage(t *testing.T) {
+	b := bundled(t)
+	for header, want := range map[string]string{
+		"zh-TW,zh;q=0.9,en;q=0.8": "zh-TW",
+		"zh-Hant-HK":              "zh-TW",
+		"ja-JP":                   "ja",
+		"fr-FR,en;q=0.5":          "en",
+		"de":                      "en",
+		"":                        "en",
+	} {
+		if got := b.Match(header).Tag; got != want {
+			t.Errorf("Match(%q) = %s, want %s", header, got, want)
+		}
+	}
+}
+
+func TestCollationOrdersTermsForTheLanguage(t *testing.T) {
+	b := bundled(t)
+	words := []string{"zebra", "Äpfel", "apple", "Banana"}
+	i18n.Sort(b.Get("en"), words, func(s string) string { return s })
+	// Byte order would give Banana,apple,zebra,Äpfel.
+	if got := strings.Join(words, ","); got != "Äpfel,apple,Banana,zebra" {
+		t.Errorf("en order = %s", got)
+	}
+}
+
+func TestMissingStringIsAnError(t *testing.T) {
+	files := fstest.MapFS{
+		"en.yaml": {Data: []byte("name: English\ndate: x\ntime: x\nmonths: [a,b,c,d,e,f,g,h,i,j,k,l]\nstrings: {a: A, b: B}\n")},
+		"fr.yaml": {Data: []byte("name: Français\ndate: x\ntime: x\nmonths: [a,b,c,d,e,f,g,h,i,j,k,l]\nstrings: {a: A}\n")},
+		"de.yaml": {Data: []byte("name: Deutsch\ndate: x\nbogus: 1\n")},
+	}
+	_, err := i18n.Load(files, "i18n")
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	for _, want := range []string{"i18n/fr.yaml:1:1: missing strings that other languages have: b", "i18n/de.yaml:3:", "bogus"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
