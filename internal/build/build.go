@@ -48,7 +48,9 @@ type Site struct {
 
 // Load reads the languages, layouts and content of the site in dir and
 // links them. Every problem of every stage is reported in one error.
-func Load(dir string, drafts bool) (*Site, error) {
+func Load(dir string, drafts bool) (*Site, error) { return load(dir, drafts, nil) }
+
+func load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	var errs diag.List
 	langFS := siteFS(dir, "i18n", i18n.Files)
 	bundle, err := gi18n.Load(langFS, "i18n")
@@ -58,7 +60,7 @@ func Load(dir string, drafts bool) (*Site, error) {
 	if bundle == nil || len(bundle.Langs) == 0 {
 		return nil, errs.Err()
 	}
-	pages, err := content.Load(dir, bundle.Tags())
+	pages, err := content.Load(dir, bundle.Tags(), cache)
 	errs.AddError(err)
 	a, err := archive.Link(pages, bundle.Tags(), archive.Options{Drafts: drafts})
 	errs.AddError(err)
@@ -79,7 +81,7 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages, err := Render(site, opts, stage.WriteFile)
+	pages, err := Render(site, opts, nil, stage.WriteFile)
 	if err != nil {
 		stage.Abort()
 		return nil, err
@@ -94,13 +96,14 @@ func Run(opts Options) (*Result, error) {
 	}, nil
 }
 
-// Render renders a loaded site, handing each file to emit.
-func Render(site *Site, opts Options, emit render.Emit) (int, error) {
+// Render renders the pages of a loaded site in scope (nil: all), handing
+// each file to emit.
+func Render(site *Site, opts Options, scope *render.Scope, emit render.Emit) (int, error) {
 	r, err := render.New(site.Archive, site.Bundle, site.Layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator})
 	if err != nil {
 		return 0, err
 	}
-	return r.Render(emit)
+	return r.RenderScope(scope, emit)
 }
 
 // siteFS is the site's own folder name under dir laid over the defaults

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -53,11 +54,36 @@ type Page struct {
 // lowercase slug.
 var idPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
+// Cache keeps parsed files between builds of a long-running server, so a
+// rebuild parses only the files that changed. A file is parsed again when
+// its size or modification time differs, or when it was forgotten.
+type Cache struct {
+	mu    sync.Mutex
+	files map[string]cachedFile
+}
+
+type cachedFile struct {
+	mod  time.Time
+	size int64
+	page *Page
+	errs diag.List
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{files: map[string]cachedFile{}} }
+
+// Forget drops a file, so the next load parses it again.
+func (c *Cache) Forget(abs string) {
+	c.mu.Lock()
+	delete(c.files, abs)
+	c.mu.Unlock()
+}
+
 // Load reads every content file under dir/content. langs is the set of site
 // languages (one per i18n file); a file in another language is an error.
 // All problems are collected; the pages that could be read are returned
-// with them.
-func Load(dir string, langs []string) ([]*Page, error) {
+// with them. cache may be nil.
+func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 	var errs diag.List
 	root := filepath.Join(dir, "content")
 	entries, err := os.ReadDir(root)
@@ -137,7 +163,7 @@ func Load(dir string, langs []string) ([]*Page, error) {
 			defer wg.Done()
 			for i := range next {
 				j := jobs[i]
-				pages[i] = loadFile(j.abs, j.file, j.id, j.lang, &perPage[i])
+				pages[i] = cache.load(j.abs, j.file, j.id, j.lang, &perPage[i])
 			}
 		}()
 	}
@@ -156,6 +182,33 @@ func Load(dir string, langs []string) ([]*Page, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out, errs.Err()
+}
+
+// load parses a file, or returns the page parsed before when the file has
+// not changed since.
+func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
+	if c == nil {
+		return loadFile(abs, file, id, lang, errs)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		errs.Add(file, 0, 0, "cannot read: %v", err)
+		return nil
+	}
+	c.mu.Lock()
+	hit, ok := c.files[abs]
+	c.mu.Unlock()
+	if ok && hit.mod.Equal(info.ModTime()) && hit.size == info.Size() {
+		errs.AddError(hit.errs.Err())
+		return hit.page
+	}
+	var own diag.List
+	page := loadFile(abs, file, id, lang, &own)
+	c.mu.Lock()
+	c.files[abs] = cachedFile{mod: info.ModTime(), size: info.Size(), page: page, errs: own}
+	c.mu.Unlock()
+	errs.AddError(own.Err())
+	return page
 }
 
 // loadFile reads and parses one file. It returns nil when the file cannot

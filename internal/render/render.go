@@ -89,9 +89,26 @@ func New(a *archive.Archive, bundle *i18n.Bundle, layouts fs.FS, opts Options) (
 	return r, nil
 }
 
+// Scope limits a render to the pages a change touches. The nil Scope means
+// everything.
+type Scope struct {
+	Incidents map[string]bool // incident pages to render, by id
+	Terms     map[string]bool // term pages to render, by "taxonomy/slug"
+}
+
+func (s *Scope) incident(id string) bool { return s == nil || s.Incidents[id] }
+
+func (s *Scope) term(tax archive.Taxonomy, slug string) bool {
+	return s == nil || s.Terms[string(tax)+"/"+slug]
+}
+
 // Render makes every file of the site and passes it to emit. It returns the
 // number of HTML pages.
-func (r *Renderer) Render(emit Emit) (int, error) {
+func (r *Renderer) Render(emit Emit) (int, error) { return r.RenderScope(nil, emit) }
+
+// RenderScope makes the files in scope: the incident and term pages it
+// names, and every page that lists or summarises the whole archive.
+func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 	var errs diag.List
 	var mu sync.Mutex
 	pages := 0
@@ -103,7 +120,9 @@ func (r *Renderer) Render(emit Emit) (int, error) {
 	page := func(p *Page) {
 		out, err := r.execute(p)
 		if err == nil {
-			err = emit(strings.TrimPrefix(p.Path, "/")+"index.html", out)
+			// Paths are URLs, escaped; files are named by what they decode to.
+			name, _ := url.PathUnescape(strings.TrimPrefix(p.Path, "/"))
+			err = emit(name+"index.html", out)
 		}
 		if err != nil {
 			fail(err)
@@ -128,6 +147,9 @@ func (r *Renderer) Render(emit Emit) (int, error) {
 	}
 	for _, l := range r.bundle.Langs {
 		for _, inc := range r.archive.Incidents {
+			if !scope.incident(inc.ID) {
+				continue
+			}
 			v := r.incident(inc, l)
 			jobs <- r.newPage(l, "incident", v.Title(), IncidentPath(l.Tag, inc.ID), func(p *Page) { p.Incident = v })
 		}
@@ -144,6 +166,9 @@ func (r *Renderer) Render(emit Emit) (int, error) {
 			terms := r.terms(r.archive.Terms[tax], l)
 			page(r.newPage(l, "terms", title, TermsPath(l.Tag, tax), func(p *Page) { p.Taxonomy, p.Terms = tax, terms }))
 			for _, t := range terms {
+				if !scope.term(tax, t.Slug) {
+					continue
+				}
 				page(r.newPage(l, "term", t.Label(), TermPath(l.Tag, tax, t.Slug), func(p *Page) {
 					p.Taxonomy, p.Term = tax, t
 					p.Years = r.years(archive.EventsOf(t.Incidents), l)

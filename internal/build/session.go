@@ -1,0 +1,147 @@
+package build
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"gen/internal/archive"
+	"gen/internal/content"
+	"gen/internal/render"
+)
+
+// Session keeps a site built in memory between changes, for the authoring
+// server: a change to one incident re-parses that file and re-renders only
+// the pages that show it; a change to layouts or languages rebuilds all.
+// A Session is not safe for concurrent use.
+type Session struct {
+	opts  Options
+	cache *content.Cache
+	site  *Site             // the last good build's site
+	files map[string][]byte // the last good build's output
+}
+
+// NewSession starts a session for the site in opts.Source. opts.Dest is
+// not used: output stays in memory.
+func NewSession(opts Options) *Session {
+	return &Session{opts: opts, cache: content.NewCache()}
+}
+
+// Update brings the output up to date after changes to the given source
+// files (absolute or relative to the source folder); nil means unknown and
+// rebuilds everything. On error the last good output is kept and returned
+// again by Files. The returned map must not be modified.
+func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
+	start := time.Now()
+	src, _ := filepath.Abs(s.opts.Source)
+	full := s.site == nil || changed == nil
+	touched := map[string]bool{} // incident ids whose files changed
+	for _, p := range changed {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(src, p)
+		}
+		s.cache.Forget(abs)
+		rel, err := filepath.Rel(src, abs)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if err != nil || parts[0] != "content" {
+			full = true // layouts, languages, or something unknown
+			continue
+		}
+		if len(parts) > 1 {
+			touched[parts[1]] = true
+		}
+	}
+
+	site, err := load(s.opts.Source, s.opts.Drafts, s.cache)
+	if err != nil {
+		return s.files, nil, err
+	}
+	var scope *render.Scope
+	files := map[string][]byte{}
+	if !full {
+		scope = affected(touched, s.site.Archive, site.Archive)
+		for path, data := range s.files {
+			if keep(path, scope) {
+				files[path] = data
+			}
+		}
+	}
+	var mu sync.Mutex
+	pages, err := Render(site, s.opts, scope, func(path string, data []byte) error {
+		mu.Lock()
+		files[path] = data
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return s.files, nil, err
+	}
+	s.site, s.files = site, files
+	var size int64
+	for _, data := range files {
+		size += int64(len(data))
+	}
+	return files, &Result{
+		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
+		Pages: pages, Bytes: size, Took: time.Since(start),
+	}, nil
+}
+
+// Site returns the last good build's site, or nil.
+func (s *Session) Site() *Site { return s.site }
+
+// affected finds the pages a change to the touched incidents can alter:
+// their own, those of every incident that shows them (as related,
+// overlapping, similar, previous or next) before or after the change, and
+// the pages of every term they had or have.
+func affected(touched map[string]bool, before, after *archive.Archive) *render.Scope {
+	scope := &render.Scope{Incidents: map[string]bool{}, Terms: map[string]bool{}}
+	for id := range touched {
+		scope.Incidents[id] = true
+	}
+	for _, a := range []*archive.Archive{before, after} {
+		for _, inc := range a.Incidents {
+			links := append(append(append([]*archive.Incident{inc.Prev, inc.Next}, inc.Related...), inc.Overlapping...), inc.Similar...)
+			for _, other := range links {
+				if other == nil {
+					continue
+				}
+				if touched[other.ID] {
+					scope.Incidents[inc.ID] = true
+				}
+				if touched[inc.ID] {
+					scope.Incidents[other.ID] = true
+				}
+			}
+			if touched[inc.ID] {
+				for tax, terms := range inc.Terms {
+					for _, t := range terms {
+						scope.Terms[string(tax)+"/"+t.Slug] = true
+					}
+				}
+			}
+		}
+	}
+	return scope
+}
+
+// keep reports whether an output file of the previous build is still
+// current: an incident or term page outside the scope. Everything else
+// (lists, timelines, feeds, sitemap, export) is rendered again.
+func keep(path string, scope *render.Scope) bool {
+	parts := strings.Split(path, "/")
+	if len(parts) != 4 || parts[3] != "index.html" {
+		return false
+	}
+	if parts[1] == "incidents" {
+		return !scope.Incidents[parts[2]]
+	}
+	for _, tax := range archive.Taxonomies {
+		if parts[1] == string(tax) {
+			return !scope.Terms[parts[1]+"/"+parts[2]]
+		}
+	}
+	return false
+}

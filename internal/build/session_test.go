@@ -1,0 +1,213 @@
+package build_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gen/internal/build"
+)
+
+// copySite copies the bundled archive's sources into a temp folder.
+func copySite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, sub := range []string{"content", "i18n", "layouts"} {
+		src := filepath.Join(repoRoot, sub)
+		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(repoRoot, p)
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func sessionOpts(dir string) build.Options {
+	return build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/", Generator: "gen test"}
+}
+
+// sameOutput fails unless the incremental output equals a full build's.
+func sameOutput(t *testing.T, got map[string][]byte, dir string) {
+	t.Helper()
+	want, _, err := build.NewSession(sessionOpts(dir)).Update(nil)
+	if err != nil {
+		t.Fatalf("full build: %v", err)
+	}
+	var diff []string
+	for p, w := range want {
+		if g, ok := got[p]; !ok {
+			diff = append(diff, "missing "+p)
+		} else if !bytes.Equal(g, w) {
+			diff = append(diff, "differs "+p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			diff = append(diff, "stale "+p)
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 {
+		t.Errorf("incremental output differs from a full build in %d files: %s", len(diff), strings.Join(diff[:min(len(diff), 10)], "; "))
+	}
+}
+
+func edit(t *testing.T, file, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s does not contain %q", file, old)
+	}
+	if err := os.WriteFile(file, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSessionIncrementalEqualsFullBuild(t *testing.T) {
+	dir := copySite(t)
+	s := build.NewSession(sessionOpts(dir))
+	if _, _, err := s.Update(nil); err != nil {
+		t.Fatal(err)
+	}
+	bq := filepath.Join(dir, "content", "2017-03-13-bigquery-streaming-inserts", "en.md")
+	pubsub := filepath.Join(dir, "content", "2016-10-31-pubsub-subscription-creation", "en.md")
+
+	steps := []struct {
+		name   string
+		change func()
+		files  []string
+	}{
+		{"title edit shows on every page that lists the incident", func() {
+			edit(t, bq, "title: ", "title: Edited ")
+		}, []string{bq}},
+		{"new product term", func() {
+			edit(t, bq, "products: [", "products: [Cloud Widgets, ")
+		}, []string{bq}},
+		{"time change moves it in every list", func() {
+			edit(t, pubsub, "end: 2016-10-31 15:15", "end: 2016-11-02 15:15")
+		}, []string{pubsub}},
+		{"translation removed", func() {
+			if err := os.Remove(filepath.Join(dir, "content", "2017-03-13-bigquery-streaming-inserts", "ja.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{filepath.Join(dir, "content", "2017-03-13-bigquery-streaming-inserts", "ja.md")}},
+		{"i18n change rebuilds everything", func() {
+			edit(t, filepath.Join(dir, "i18n", "en.yaml"), "site_title: Incident archive", "site_title: Outage archive")
+		}, []string{filepath.Join(dir, "i18n", "en.yaml")}},
+	}
+	for _, st := range steps {
+		st.change()
+		files, res, err := s.Update(st.files)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if res.Pages == 0 {
+			t.Fatalf("%s: rendered no pages", st.name)
+		}
+		sameOutput(t, files, dir)
+		if t.Failed() {
+			t.Fatalf("after step %q", st.name)
+		}
+	}
+}
+
+// writeUnrelated writes n incidents a month apart that share no product,
+// region or cause, so each is linked only to its neighbours in time.
+func writeUnrelated(t *testing.T, dir string, n int) []string {
+	t.Helper()
+	var files []string
+	for i := 0; i < n; i++ {
+		day := fmt.Sprintf("2020-%02d-10", i+1)
+		id := fmt.Sprintf("%s-incident-%d", day, i)
+		if err := os.MkdirAll(filepath.Join(dir, "content", id), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src := fmt.Sprintf(`---
+title: Incident %[1]d
+summary: Summary %[1]d.
+timezone: UTC
+begin: %[2]s 10:00
+end: %[2]s 11:00
+products: [Product %[1]d]
+regions: [region-%[1]d]
+causes: [cause-%[1]d]
+severity: minor
+---
+
+## Timeline {#timeline}
+- %[2]s 10:00 — Began.
+- 11:00 — Ended.
+`, i, day)
+		file := filepath.Join(dir, "content", id, "en.md")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file)
+	}
+	return files
+}
+
+func TestSessionRendersOnlyWhatAChangeTouches(t *testing.T) {
+	dir := t.TempDir()
+	files := writeUnrelated(t, dir, 12)
+	s := build.NewSession(sessionOpts(dir))
+	_, full, err := s.Update(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(t, files[5], "title: Incident 5", "title: Incident five")
+	got, inc, err := s.Update(files[5:6])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per language: the incident and its two neighbours, its three terms,
+	// the list, the timeline and three term indexes; plus the home page.
+	if want := 3*(3+3+1+1+3) + 1; inc.Pages != want {
+		t.Errorf("a one-file edit rendered %d pages (a full build %d), want %d", inc.Pages, full.Pages, want)
+	}
+	sameOutput(t, got, dir)
+}
+
+func TestSessionKeepsLastGoodBuildOnError(t *testing.T) {
+	dir := copySite(t)
+	s := build.NewSession(sessionOpts(dir))
+	good, _, err := s.Update(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bq := filepath.Join(dir, "content", "2017-03-13-bigquery-streaming-inserts", "en.md")
+	edit(t, bq, "severity: major", "severity: apocalyptic")
+	files, _, err := s.Update([]string{bq})
+	if err == nil || !strings.Contains(err.Error(), "en.md:") {
+		t.Fatalf("want an error naming en.md, got %v", err)
+	}
+	if len(files) != len(good) {
+		t.Errorf("failed update returned %d files, want the last good %d", len(files), len(good))
+	}
+	edit(t, bq, "severity: apocalyptic", "severity: major")
+	files, _, err = s.Update([]string{bq})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutput(t, files, dir)
+}
