@@ -392,7 +392,8 @@ func TestFeedsSitemapAndJSON(t *testing.T) {
 	}
 	htmlPages := 0
 	for _, f := range htmlFiles(t, dest) {
-		if rel, _ := filepath.Rel(dest, f); rel != "index.html" && rel != "404.html" {
+		// Search result pages are not for search engines.
+		if rel, _ := filepath.Rel(dest, f); rel != "index.html" && rel != "404.html" && !strings.HasSuffix(filepath.ToSlash(rel), "/search/index.html") {
 			htmlPages++
 		}
 	}

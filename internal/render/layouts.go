@@ -11,12 +11,17 @@ import (
 
 // pageKinds are the page templates; each is parsed together with base.html
 // and every partial, and defines the "main" block of the base.
-var pageKinds = []string{"home", "list", "incident", "terms", "term", "timeline", "404"}
+var pageKinds = []string{"home", "list", "incident", "terms", "term", "timeline", "search", "404"}
 
 var funcs = template.FuncMap{
 	// datetime is the machine-readable UTC form for <time datetime>.
 	"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"utc":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	// safe marks search fragments as HTML: the search package escapes
+	// everything in them but its own <mark> tags.
+	"safe": func(s string) template.HTML { return template.HTML(s) }, // #nosec G203
+	// facetNames lists the search facets in display order.
+	"facetNames": func() []string { return []string{"product", "region", "cause", "year", "lang"} },
 	// dict passes several values to a partial: dict "Page" . "Years" .Years.
 	"dict": func(pairs ...any) (map[string]any, error) {
 		if len(pairs)%2 != 0 {

@@ -159,6 +159,7 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 	for _, l := range r.bundle.Langs {
 		list, _ := l.T("nav_incidents")
 		page(r.newPage(l, "list", list, LangPath(l.Tag), func(p *Page) { p.Incidents = r.incidents(r.archive.Incidents, l) }))
+		page(r.searchPage(l, &Search{}))
 		tl, _ := l.T("nav_timeline")
 		page(r.newPage(l, "timeline", tl, TimelinePath(l.Tag), func(p *Page) { p.Years = r.years(r.archive.Events, l) }))
 		for _, tax := range archive.Taxonomies {

@@ -25,6 +25,7 @@ type Page struct {
 	Terms     []*Term // terms index
 	Term      *Term   // term page
 	Years     []*Year // timeline and term pages: events by year and month
+	Search    *Search // search page
 
 	r *Renderer
 }
