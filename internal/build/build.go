@@ -43,7 +43,8 @@ type Result struct {
 type Site struct {
 	Archive *archive.Archive
 	Bundle  *gi18n.Bundle
-	Layouts fs.FS
+	Layouts fs.FS // the site's layouts over the defaults
+	Langs   fs.FS // the i18n files the bundle was read from
 }
 
 // Load reads the languages, layouts and content of the site in dir and
@@ -67,7 +68,7 @@ func load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	if errs.Len() > 0 {
 		return nil, errs.Err()
 	}
-	return &Site{Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files)}, nil
+	return &Site{Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files), Langs: langFS}, nil
 }
 
 // Run builds the site into opts.Dest.
@@ -77,11 +78,24 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := newRenderer(site, opts)
+	if err != nil {
+		return nil, err
+	}
 	stage, err := output.Begin(opts.Dest)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := Render(site, opts, nil, stage.WriteFile)
+	// The index is built while the pages render: both are mostly one core.
+	indexed := make(chan error, 1)
+	go func() { indexed <- writeIndex(filepath.Join(stage.Dir(), IndexDir), site, r.BasePath()) }()
+	pages, err := r.Render(stage.WriteFile)
+	if err == nil {
+		err = writePrivate(site, SiteInfo{BaseURL: opts.BaseURL, Generator: opts.Generator}, stage.WriteFile)
+	}
+	if indexErr := <-indexed; err == nil && indexErr != nil {
+		err = fmt.Errorf("building the search index: %w", indexErr)
+	}
 	if err != nil {
 		stage.Abort()
 		return nil, err
@@ -99,11 +113,15 @@ func Run(opts Options) (*Result, error) {
 // Render renders the pages of a loaded site in scope (nil: all), handing
 // each file to emit.
 func Render(site *Site, opts Options, scope *render.Scope, emit render.Emit) (int, error) {
-	r, err := render.New(site.Archive, site.Bundle, site.Layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator})
+	r, err := newRenderer(site, opts)
 	if err != nil {
 		return 0, err
 	}
 	return r.RenderScope(scope, emit)
+}
+
+func newRenderer(site *Site, opts Options) (*render.Renderer, error) {
+	return render.New(site.Archive, site.Bundle, site.Layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator})
 }
 
 // siteFS is the site's own folder name under dir laid over the defaults

@@ -958,3 +958,61 @@ func TestHeadingAttributesFiltered(t *testing.T) {
 		t.Errorf("heading text %q, want %q (the attribute block must not show)", got, "Impact")
 	}
 }
+
+// TestEmptyTitleRejected: `title: ""` is as missing as no title; the
+// summary is already checked this way.
+func TestEmptyTitleRejected(t *testing.T) {
+	t.Skip(`BUG: internal/content/load.go Parse checks only Meta.Title.Given(), so "title: \"\"" (or blanks) builds pages with an empty <h1> and <title>; internal/archive/link.go need() rejects an empty summary but nothing rejects an empty title`)
+	for _, title := range []string{`title: ""`, `title: "   "`} {
+		dir := writeSite(t, files{file(errID, "en"): with(t, errOrig, "title: Test incident", title)})
+		out := mustFail(t, dir)
+		if findErr(out, file(errID, "en")+":2:", "title") == "" {
+			t.Errorf("%s: no error at line 2 about the title; got:\n%s", title, out)
+		}
+	}
+}
+
+// TestSourceURLChecked: a source URL the page cannot link to is an error
+// at build time, not a silently dead link.
+func TestSourceURLChecked(t *testing.T) {
+	t.Skip(`BUG: a source url is never validated (internal/content/frontmatter.go decodeSources): "url: javascript:alert(1)" builds, html/template turns the href into "#ZgotmplZ", and the author gets a dead link with no diagnostic`)
+	src := with(t, errOrig, "severity: major", "severity: major\nsources:\n  - title: Report\n    url: \"javascript:alert(1)\"")
+	dir := writeSite(t, files{file(errID, "en"): src})
+	out := mustFail(t, dir)
+	if findErr(out, file(errID, "en")+":"+strconv.Itoa(lineOf(t, src, "url:"))+":", "url") == "" {
+		t.Errorf("no error pointing at the source url; got:\n%s", out)
+	}
+}
+
+// TestTextFieldsEscaped: front-matter text reaches the page as text.
+func TestTextFieldsEscaped(t *testing.T) {
+	src := errOrig
+	src = with(t, src, "title: Test incident", `title: "<script>alert(1)</script> & <b>bold</b>"`)
+	src = with(t, src, "summary: Queries failed for an hour.", `summary: "<img src=x onerror=alert(2)>"`)
+	src = with(t, src, "severity: major", "severity: major\nsources:\n  - title: \"<script>alert(3)</script>\"\n    url: \"javascript:alert(4)\"")
+	src = with(t, src, "products: [BigQuery]", `products: ["<svg onload=alert(5)>"]`)
+	dir := writeSite(t, files{file(errID, "en"): src})
+	if _, err := buildSite(dir); err != nil {
+		t.Fatalf("build failed: %v", err)
+	}
+	doc := readHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
+	for _, n := range elements(doc, func(*html.Node) bool { return true }) {
+		switch n.Data {
+		case "script":
+			if strings.Contains(textOf(n), "alert") {
+				t.Errorf("front-matter text became a <script> element")
+			}
+		case "img", "svg", "b":
+			t.Errorf("front-matter text became a <%s> element", n.Data)
+		}
+		for _, a := range n.Attr {
+			if strings.HasPrefix(a.Key, "on") || scriptURL(a.Val) && (a.Key == "href" || a.Key == "src") {
+				t.Errorf("<%s %s=%q>", n.Data, a.Key, a.Val)
+			}
+		}
+	}
+	h1 := elements(doc, func(n *html.Node) bool { return n.Data == "h1" })
+	if len(h1) == 0 || !strings.Contains(textOf(h1[0]), "<script>alert(1)</script> & <b>bold</b>") {
+		t.Errorf("the title is not shown as written in <h1>")
+	}
+}

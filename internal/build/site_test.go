@@ -110,6 +110,9 @@ func htmlFiles(t *testing.T, dest string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dest, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir // gen's private files, never served
+		}
 		if err == nil && strings.HasSuffix(p, ".html") {
 			out = append(out, p)
 		}

@@ -42,6 +42,9 @@ type Renderer struct {
 	layouts fs.FS
 }
 
+// BasePath is the URL path prefix of the site, without trailing slash.
+func (r *Renderer) BasePath() string { return r.site.BasePath }
+
 // Path helpers: every URL of the site, before the base path is added.
 
 // LangPath is a language's incident list.
