@@ -42,10 +42,11 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 
 	a := &Archive{Langs: langs, Terms: map[Taxonomy][]*Term{}}
 	byID := map[string]*Incident{}
-	hidden := map[string]bool{}
+	hidden := map[string]bool{} // drafts, and incidents with errors of their own
 	for _, id := range ids {
 		inc := linkIncident(id, groups[id], &errs)
 		if inc == nil {
+			hidden[id] = true // its own errors are reported; links to it are not wrong
 			continue
 		}
 		if inc.Draft && !opts.Drafts {
@@ -57,9 +58,6 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 	}
 
 	linkRelated(a.Incidents, byID, hidden, ids, &errs)
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
 
 	// Oldest first for the sweeps below; the archive lists newest first.
 	sort.Slice(a.Incidents, func(i, j int) bool { return before(a.Incidents[i], a.Incidents[j]) })
@@ -316,6 +314,7 @@ func linkRelated(incs []*Incident, byID map[string]*Incident, hidden map[string]
 				addUnique(&other.Related, inc)
 			case hidden[r.V]:
 				// A draft is not published; its links appear when it is.
+				// An incident with errors has them reported already.
 			default:
 				hint := "check the folder name under content/"
 				if near := diag.Nearest(r.V, allIDs); near != "" {
@@ -346,24 +345,40 @@ func linkOverlaps(incs []*Incident) {
 	for _, inc := range incs {
 		still := open[:0]
 		for _, o := range open {
-			if o.End.After(inc.Begin) {
+			// An incident stays open while it lasts; an instant-long one
+			// while others begin at the same instant.
+			if o.End.After(inc.Begin) || o.Begin.Equal(inc.Begin) {
 				still = append(still, o)
 			}
 		}
 		open = still
 		for _, o := range open {
-			if inc.End.After(inc.Begin) || inc.Begin.Before(o.End) {
+			if overlaps(o, inc) {
 				o.Overlapping = append(o.Overlapping, inc)
 				inc.Overlapping = append(inc.Overlapping, o)
 			}
 		}
-		if inc.End.After(inc.Begin) {
-			open = append(open, inc)
-		}
+		open = append(open, inc)
 	}
 	for _, inc := range incs {
 		sort.Slice(inc.Overlapping, func(i, j int) bool { return before(inc.Overlapping[i], inc.Overlapping[j]) })
 	}
+}
+
+// overlaps reports whether two impact windows intersect. Windows are
+// half-open, [begin, end): one ending as the other begins does not
+// overlap, and an instant-long incident overlaps the windows it falls in.
+func overlaps(a, b *Incident) bool {
+	point := func(p, w *Incident) bool { return !p.Begin.Before(w.Begin) && p.Begin.Before(w.End) }
+	switch za, zb := a.Duration == 0, b.Duration == 0; {
+	case za && zb:
+		return false
+	case za:
+		return point(a, b)
+	case zb:
+		return point(b, a)
+	}
+	return a.Begin.Before(b.End) && b.Begin.Before(a.End)
 }
 
 // linkTerms builds the product, region and cause pages' incident lists.

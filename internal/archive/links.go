@@ -55,7 +55,7 @@ func checkLink(from *Incident, lang, dest string, byID map[string]*Incident, hid
 		to, ok := byID[parts[2]]
 		if !ok {
 			if hidden[parts[2]] {
-				return fmt.Sprintf("points at draft incident %q, which is not published", parts[2])
+				return "" // a draft or an incident with errors of its own: reported there
 			}
 			hint := ""
 			if near := diag.Nearest(parts[2], sortedKeys(byID)); near != "" {

@@ -291,3 +291,24 @@ func TestRefusesForeignDest(t *testing.T) {
 		}
 	})
 }
+
+// TestOutputFolderPermissions: the output folder is as readable as the
+// folders inside it, so a web server running as another user can serve it.
+func TestOutputFolderPermissions(t *testing.T) {
+	src := atomicSite(t)
+	dest := filepath.Join(t.TempDir(), "public")
+	if err := buildInto(src, dest); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.Stat(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := os.Stat(filepath.Join(dest, "en"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root.Mode().Perm() != sub.Mode().Perm() {
+		t.Errorf("output folder mode %v, but its en/ folder %v", root.Mode().Perm(), sub.Mode().Perm())
+	}
+}

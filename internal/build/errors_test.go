@@ -554,7 +554,6 @@ func TestUnknownLanguageWithSiteI18n(t *testing.T) {
 // incident "does not exist" — the author would hunt for a typo that is
 // not there. Only the real error should be reported.
 func TestRelatedToBrokenIncident(t *testing.T) {
-	t.Skip(`BUG: internal/archive/link.go linkRelated: a related id whose incident exists but failed to link (e.g. bad timezone) is reported as "related incident <id> does not exist; did you mean <the same id>?"`)
 	other := errOrig
 	other = with(t, other, "timezone: America/Los_Angeles", "timezone: Mars/Olympus_Mons")
 	other = with(t, other, "begin: 2021-06-01 10:00", "begin: 2021-05-01 10:00")
@@ -755,7 +754,6 @@ func TestSeveralErrorsAllReported(t *testing.T) {
 // TestLinkErrorsReportedWithOtherErrors: a broken link in one incident is
 // reported even when another incident has an unrelated error.
 func TestLinkErrorsReportedWithOtherErrors(t *testing.T) {
-	t.Skip("BUG: internal/archive/link.go Link returns right after linkRelated when any error was recorded, so checkLinks never runs and a broken Markdown link is reported only after every other error is fixed")
 	origB := errOrig
 	origB = with(t, origB, "begin: 2021-06-01 10:00", "begin: 2021-06-02 10:00")
 	origB = with(t, origB, "end: 2021-06-01 11:00", "end: 2021-06-02 11:00")
@@ -962,7 +960,6 @@ func TestHeadingAttributesFiltered(t *testing.T) {
 // TestEmptyTitleRejected: `title: ""` is as missing as no title; the
 // summary is already checked this way.
 func TestEmptyTitleRejected(t *testing.T) {
-	t.Skip(`BUG: internal/content/load.go Parse checks only Meta.Title.Given(), so "title: \"\"" (or blanks) builds pages with an empty <h1> and <title>; internal/archive/link.go need() rejects an empty summary but nothing rejects an empty title`)
 	for _, title := range []string{`title: ""`, `title: "   "`} {
 		dir := writeSite(t, files{file(errID, "en"): with(t, errOrig, "title: Test incident", title)})
 		out := mustFail(t, dir)
@@ -975,7 +972,6 @@ func TestEmptyTitleRejected(t *testing.T) {
 // TestSourceURLChecked: a source URL the page cannot link to is an error
 // at build time, not a silently dead link.
 func TestSourceURLChecked(t *testing.T) {
-	t.Skip(`BUG: a source url is never validated (internal/content/frontmatter.go decodeSources): "url: javascript:alert(1)" builds, html/template turns the href into "#ZgotmplZ", and the author gets a dead link with no diagnostic`)
 	src := with(t, errOrig, "severity: major", "severity: major\nsources:\n  - title: Report\n    url: \"javascript:alert(1)\"")
 	dir := writeSite(t, files{file(errID, "en"): src})
 	out := mustFail(t, dir)
@@ -989,7 +985,7 @@ func TestTextFieldsEscaped(t *testing.T) {
 	src := errOrig
 	src = with(t, src, "title: Test incident", `title: "<script>alert(1)</script> & <b>bold</b>"`)
 	src = with(t, src, "summary: Queries failed for an hour.", `summary: "<img src=x onerror=alert(2)>"`)
-	src = with(t, src, "severity: major", "severity: major\nsources:\n  - title: \"<script>alert(3)</script>\"\n    url: \"javascript:alert(4)\"")
+	src = with(t, src, "severity: major", "severity: major\nsources:\n  - title: \"<script>alert(3)</script>\"\n    url: \"https://example.com/?q=<script>alert(4)</script>\"")
 	src = with(t, src, "products: [BigQuery]", `products: ["<svg onload=alert(5)>"]`)
 	dir := writeSite(t, files{file(errID, "en"): src})
 	if _, err := buildSite(dir); err != nil {

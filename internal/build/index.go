@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"gen/internal/archive"
+	gi18n "gen/internal/i18n"
 	"gen/internal/render"
 	"gen/search"
 )
@@ -112,4 +115,39 @@ func writePrivate(site *Site, info SiteInfo, emit render.Emit) error {
 		return err
 	}
 	return emit(SiteFile, data)
+}
+
+// Output is a built folder opened for serving: its search index and what
+// renders its search pages.
+type Output struct {
+	Index  *search.Index
+	Pages  *render.Renderer
+	Bundle *gi18n.Bundle
+	Info   SiteInfo
+}
+
+// OpenOutput opens the built site in dir for serving, read-only.
+func OpenOutput(dir string) (*Output, error) {
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(SiteFile)))
+	if err != nil {
+		return nil, fmt.Errorf("%s does not look like gen's output (run gen build first): %w", dir, err)
+	}
+	var info SiteInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", SiteFile, err)
+	}
+	bundle, err := gi18n.Load(os.DirFS(filepath.Join(dir, filepath.FromSlash(LangsDir))), LangsDir)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := render.New(&archive.Archive{}, bundle, os.DirFS(filepath.Join(dir, filepath.FromSlash(LayoutsDir))),
+		render.Options{BaseURL: info.BaseURL, Generator: info.Generator})
+	if err != nil {
+		return nil, err
+	}
+	index, err := search.Open(filepath.Join(dir, filepath.FromSlash(IndexDir)))
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Index: index, Pages: pages, Bundle: bundle, Info: info}, nil
 }

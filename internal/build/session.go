@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"gen/internal/archive"
 	"gen/internal/content"
 	"gen/internal/render"
+	"gen/search"
 )
 
 // Session keeps a site built in memory between changes, for the authoring
@@ -20,6 +22,8 @@ type Session struct {
 	cache *content.Cache
 	site  *Site             // the last good build's site
 	files map[string][]byte // the last good build's output
+	pages *render.Renderer  // the last good build's renderer, for search pages
+	index *search.Index     // in memory, kept up to date document by document
 }
 
 // NewSession starts a session for the site in opts.Source. opts.Dest is
@@ -68,8 +72,12 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 			}
 		}
 	}
+	r, err := newRenderer(site, s.opts)
+	if err != nil {
+		return s.files, nil, err
+	}
 	var mu sync.Mutex
-	pages, err := Render(site, s.opts, scope, func(path string, data []byte) error {
+	pages, err := r.RenderScope(scope, func(path string, data []byte) error {
 		mu.Lock()
 		files[path] = data
 		mu.Unlock()
@@ -78,7 +86,10 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	if err != nil {
 		return s.files, nil, err
 	}
-	s.site, s.files = site, files
+	if err := s.updateIndex(site, r.BasePath(), full, touched); err != nil {
+		return s.files, nil, err
+	}
+	s.site, s.files, s.pages = site, files, r
 	var size int64
 	for _, data := range files {
 		size += int64(len(data))
@@ -91,6 +102,43 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 
 // Site returns the last good build's site, or nil.
 func (s *Session) Site() *Site { return s.site }
+
+// Search returns the in-memory index and the renderer of the search
+// pages of the last good build.
+func (s *Session) Search() (*search.Index, *render.Renderer) { return s.index, s.pages }
+
+// updateIndex brings the in-memory index up to date: after a full build a
+// new index replaces the old one, which is closed a little later so that
+// searches still running on it can finish; otherwise only the documents of
+// the touched incidents are replaced.
+func (s *Session) updateIndex(site *Site, basePath string, full bool, touched map[string]bool) error {
+	if full || s.index == nil {
+		index, err := search.NewMemory(site.Bundle.Tags())
+		if err != nil {
+			return err
+		}
+		if err := index.AddBatch(Documents(site.Archive, nil, basePath)); err != nil {
+			index.Close()
+			return fmt.Errorf("indexing: %w", err)
+		}
+		if old := s.index; old != nil {
+			time.AfterFunc(30*time.Second, func() { old.Close() })
+		}
+		s.index = index
+		return nil
+	}
+	for id := range touched {
+		for _, lang := range site.Bundle.Tags() {
+			if err := s.index.Delete(id, lang); err != nil {
+				return fmt.Errorf("updating the index: %w", err)
+			}
+		}
+	}
+	if err := s.index.AddBatch(Documents(site.Archive, touched, basePath)); err != nil {
+		return fmt.Errorf("updating the index: %w", err)
+	}
+	return nil
+}
 
 // affected finds the pages a change to the touched incidents can alter:
 // their own, those of every incident that shows them (as related,

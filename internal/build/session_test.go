@@ -2,14 +2,17 @@ package build_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"gen/internal/build"
+	"gen/search"
 )
 
 // copySite copies the bundled archive's sources into a temp folder.
@@ -211,4 +214,43 @@ func TestSessionKeepsLastGoodBuildOnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameOutput(t, files, dir)
+}
+
+func TestSessionKeepsSearchIndexCurrent(t *testing.T) {
+	dir := copySite(t)
+	s := build.NewSession(sessionOpts(dir))
+	if _, _, err := s.Update(nil); err != nil {
+		t.Fatal(err)
+	}
+	find := func(q string) []string {
+		t.Helper()
+		index, _ := s.Search()
+		res, err := index.Search(context.Background(), search.Request{Query: q, Lang: "en"})
+		if err != nil {
+			t.Fatalf("search %q: %v", q, err)
+		}
+		var ids []string
+		for _, r := range res.Results {
+			ids = append(ids, r.ID)
+		}
+		return ids
+	}
+	if got := find("zeppelin"); len(got) != 0 {
+		t.Fatalf("zeppelin already found in %v", got)
+	}
+	zh := filepath.Join(dir, "content", "2020-08-19-blob-storage-metadata-overload", "zh-TW.md")
+	edit(t, zh, "title: ", "title: zeppelin ")
+	if _, _, err := s.Update([]string{zh}); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("zeppelin"); !slices.Equal(got, []string{"2020-08-19-blob-storage-metadata-overload"}) {
+		t.Errorf("after the edit, zeppelin found in %v", got)
+	}
+	edit(t, zh, "title: zeppelin ", "title: ")
+	if _, _, err := s.Update([]string{zh}); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("zeppelin"); len(got) != 0 {
+		t.Errorf("after undoing the edit, zeppelin still found in %v", got)
+	}
 }

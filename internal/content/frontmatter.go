@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -236,6 +237,9 @@ func decodeSources(file string, v *yaml.Node, at func(*yaml.Node) Pos, errs *dia
 				s.Title = val.Value
 			case "url":
 				s.URL = val.Value
+				if u, err := url.Parse(val.Value); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+					errs.Add(file, at(val).Line, at(val).Col, "source url %q is not a web address; write a full http:// or https:// URL", val.Value)
+				}
 			default:
 				errs.Add(file, at(k).Line, at(k).Col, "unknown source key %q; a source has title and url", k.Value)
 			}

@@ -96,7 +96,6 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 	}
 	type job struct{ id, lang, file, abs string }
 	var jobs []job
-	idsByFold := map[string]string{}
 	for _, e := range entries {
 		name := e.Name()
 		rel := path.Join("content", name)
@@ -115,11 +114,6 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 			errs.Add(rel, 0, 0, "incident folder name %q is not an id; name it <local begin date>-<slug>, e.g. 2017-03-13-bigquery-streaming-inserts (lowercase letters, digits, hyphens)", name)
 			continue
 		}
-		if other, dup := idsByFold[strings.ToLower(name)]; dup {
-			errs.Add(rel, 0, 0, "incident id differs from %q only in case; ids must be unique ignoring case", other)
-			continue
-		}
-		idsByFold[strings.ToLower(name)] = name
 		files, err := os.ReadDir(filepath.Join(root, name))
 		if err != nil {
 			errs.Add(rel, 0, 0, "cannot read folder: %v", err)
@@ -257,6 +251,8 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 	p.Meta = decodeMeta(file, yamlText, 2, errs)
 	if !p.Meta.Title.Given() {
 		errs.Add(file, 1, 1, "front matter has no title; add `title: …`")
+	} else if p.Meta.Title.V == "" {
+		errs.Add(file, p.Meta.Title.Line, p.Meta.Title.Col, "title is empty; give the incident a title")
 	}
 	p.Doc = parseMarkdown(body)
 	for h := p.Doc.FirstChild(); h != nil; h = h.NextSibling() {

@@ -42,6 +42,11 @@ func Begin(dest string) (*Staging, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating a staging folder beside %s: %w", dest, err)
 	}
+	// MkdirTemp makes it private; the output is for a web server to read.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("creating a staging folder beside %s: %w", dest, err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, Marker), []byte("built by gen; this folder is replaced on every build\n"), 0o644); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("writing %s: %w", Marker, err)

@@ -1,0 +1,199 @@
+// Package searchweb answers searches over HTTP: the JSON API at
+// /api/search and the server-rendered search pages /L/search/, both from
+// the same index. It bounds what one request may cost: concurrent
+// searches, time per search, and what a query may ask for.
+package searchweb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"gen/internal/render"
+	"gen/search"
+)
+
+// Limits on serving searches.
+const (
+	// Timeout bounds one search; a slower one answers 503.
+	Timeout = 2 * time.Second
+	// queueWait is how long a search may wait for a free slot.
+	queueWait = time.Second
+)
+
+// Handler serves searches from the index and pages it currently holds;
+// the authoring server swaps both after every rebuild.
+type Handler struct {
+	state    atomic.Pointer[state]
+	basePath string
+	slots    chan struct{}
+	logf     func(format string, args ...any)
+}
+
+type state struct {
+	index    *search.Index
+	pages    *render.Renderer
+	langs    []string
+	fallback string
+}
+
+// New returns a handler for a site served under basePath ("" or
+// "/archive"), allowing maxConcurrent searches at once.
+func New(basePath string, maxConcurrent int, logf func(string, ...any)) *Handler {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &Handler{basePath: strings.TrimSuffix(basePath, "/"), slots: make(chan struct{}, max(maxConcurrent, 1)), logf: logf}
+}
+
+// Set makes later requests use index and pages; langs are the site
+// languages, the first being the default.
+func (h *Handler) Set(index *search.Index, pages *render.Renderer, langs []string, fallback string) {
+	h.state.Store(&state{index: index, pages: pages, langs: langs, fallback: fallback})
+}
+
+// API serves GET /api/search as JSON.
+func (h *Handler) API(w http.ResponseWriter, r *http.Request) {
+	st := h.state.Load()
+	if st == nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "the site is still building"})
+		return
+	}
+	req, err := st.request(r)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	res, status, err := h.search(r.Context(), st, req)
+	if err != nil {
+		writeJSON(w, status, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// Page serves /L/search/ rendered with results; it reports false for
+// every other path, so that the caller serves it as a file.
+func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
+	st := h.state.Load()
+	if st == nil || st.pages == nil {
+		return false
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, h.basePath+"/")
+	lang, tail, _ := strings.Cut(rest, "/")
+	if !ok || tail != "search/" || !slices.Contains(st.langs, lang) {
+		return false
+	}
+	q := r.URL.Query()
+	q.Set("lang", lang)
+	r2 := r.Clone(r.Context())
+	r2.URL.RawQuery = q.Encode()
+	view := &render.Search{}
+	status := http.StatusOK
+	req, err := st.request(r2)
+	switch {
+	case err != nil:
+		view.Error, status = err.Error(), http.StatusBadRequest
+	case req.Query == "" && req.Product == "" && req.Region == "" && req.Cause == "" && req.Year == 0:
+		view.Request = req // nothing asked yet: just the form
+	default:
+		view.Request = req
+		res, code, err := h.search(r.Context(), st, req)
+		if err != nil {
+			view.Error, status = err.Error(), code
+		} else {
+			view.Response = res
+		}
+	}
+	page, err := st.pages.SearchPage(lang, view)
+	if err != nil {
+		h.logf("search page: %v", err)
+		http.Error(w, "the search page could not be rendered", http.StatusInternalServerError)
+		return true
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(page)
+	return true
+}
+
+// search runs one bounded search: it waits briefly for a free slot and
+// gives up after Timeout.
+func (h *Handler) search(ctx context.Context, st *state, req search.Request) (*search.Response, int, error) {
+	wait, cancel := context.WithTimeout(ctx, queueWait)
+	defer cancel()
+	select {
+	case h.slots <- struct{}{}:
+		defer func() { <-h.slots }()
+	case <-wait.Done():
+		return nil, http.StatusServiceUnavailable, errors.New("the server is busy; try again in a moment")
+	}
+	ctx, cancel = context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	res, err := st.index.Search(ctx, req)
+	switch {
+	case err == nil:
+		return res, http.StatusOK, nil
+	case errors.Is(err, search.ErrBadQuery):
+		return nil, http.StatusBadRequest, err
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return nil, http.StatusServiceUnavailable, errors.New("the search took too long; try fewer words")
+	}
+	h.logf("search %q: %v", req.Query, err)
+	return nil, http.StatusInternalServerError, errors.New("the search failed")
+}
+
+// request reads a search request from URL parameters. A malformed number
+// or unknown language is an error for the reader, never a server error.
+func (st *state) request(r *http.Request) (search.Request, error) {
+	q := r.URL.Query()
+	req := search.Request{
+		Query: strings.TrimSpace(q.Get("q")), Product: q.Get("product"), Region: q.Get("region"), Cause: q.Get("cause"),
+		Lang: st.fallback,
+	}
+	if l := q.Get("lang"); l != "" {
+		tag, err := search.CanonicalLang(l)
+		if err != nil || !slices.Contains(st.langs, tag) {
+			return req, errors.New("lang must be one of " + strings.Join(st.langs, ", "))
+		}
+		req.Lang = tag
+	}
+	num := func(name string, dst *int, lo, hi int) error {
+		s := q.Get(name)
+		if s == "" {
+			return nil
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo || n > hi {
+			return errors.New(name + " must be a number from " + strconv.Itoa(lo) + " to " + strconv.Itoa(hi))
+		}
+		*dst = n
+		return nil
+	}
+	if err := num("page", &req.Page, 1, search.MaxWindow); err != nil {
+		return req, err
+	}
+	if err := num("per_page", &req.PerPage, 1, search.MaxPerPage); err != nil {
+		return req, err
+	}
+	if err := num("year", &req.Year, 1, 9999); err != nil {
+		return req, err
+	}
+	return req, nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true)
+	_ = enc.Encode(v)
+}
