@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -145,7 +146,7 @@ func (s *Session) updateIndex(site *Site, basePath string, full bool, touched ma
 // overlapping, similar, previous or next) before or after the change, and
 // the pages of every term they had or have.
 func affected(touched map[string]bool, before, after *archive.Archive) *render.Scope {
-	scope := &render.Scope{Incidents: map[string]bool{}, Terms: map[string]bool{}}
+	scope := &render.Scope{Incidents: map[string]bool{}, Terms: map[string]bool{}, Years: map[int]bool{}}
 	for id := range touched {
 		scope.Incidents[id] = true
 	}
@@ -164,6 +165,9 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 				}
 			}
 			if touched[inc.ID] {
+				for _, e := range inc.Events {
+					scope.Years[e.Instant.Year()] = true
+				}
 				for tax, terms := range inc.Terms {
 					for _, t := range terms {
 						scope.Terms[string(tax)+"/"+t.Slug] = true
@@ -183,8 +187,12 @@ func keep(path string, scope *render.Scope) bool {
 	if len(parts) != 4 || parts[3] != "index.html" {
 		return false
 	}
-	if parts[1] == "incidents" {
+	switch parts[1] {
+	case "incidents":
 		return !scope.Incidents[parts[2]]
+	case "timeline":
+		year, err := strconv.Atoi(parts[2])
+		return err == nil && !scope.Years[year]
 	}
 	for _, tax := range archive.Taxonomies {
 		if parts[1] == string(tax) {

@@ -137,6 +137,10 @@ func (r *Renderer) sitemap(emit Emit) error {
 		{path: LangPath},
 		{path: TimelinePath},
 	}
+	for _, y := range yearSummaries(r.archive.Events) {
+		year := y.Year
+		groups = append(groups, group{path: func(l string) string { return TimelineYearPath(l, year) }})
+	}
 	for _, inc := range r.archive.Incidents {
 		id := inc.ID
 		groups = append(groups, group{path: func(l string) string { return IncidentPath(l, id) }, lastmod: inc.End.Format("2006-01-02")})

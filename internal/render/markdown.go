@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"strconv"
 	"time"
 
 	"github.com/yuin/goldmark/ast"
@@ -108,7 +109,7 @@ func (br bodyRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, enterin
 	}
 	// The time links to the same moment on the archive-wide timeline; the
 	// item's own id is the event's permalink.
-	_, _ = w.WriteString(`<a class="event-time" href="../../timeline/#` + TimelineID(pw.id, e.Anchor) + `"><time datetime="` + e.Instant.Format(time.RFC3339) +
+	_, _ = w.WriteString(`<a class="event-time" href="../../timeline/` + strconv.Itoa(e.Instant.Year()) + `/#` + TimelineID(pw.id, e.Anchor) + `"><time datetime="` + e.Instant.Format(time.RFC3339) +
 		`" title="` + e.Instant.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(shown) + `</time></a> `)
 	return ast.WalkContinue, nil
 }

@@ -14,6 +14,7 @@ import (
 	"path"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -61,8 +62,13 @@ func TermPath(lang string, tax archive.Taxonomy, slug string) string {
 	return "/" + lang + "/" + string(tax) + "/" + url.PathEscape(slug) + "/"
 }
 
-// TimelinePath is the archive-wide timeline.
+// TimelinePath is the archive-wide timeline: an overview and its years.
 func TimelinePath(lang string) string { return "/" + lang + "/timeline/" }
+
+// TimelineYearPath is one year of the archive-wide timeline, every event.
+func TimelineYearPath(lang string, year int) string {
+	return "/" + lang + "/timeline/" + strconv.Itoa(year) + "/"
+}
 
 // FeedPath is a language's Atom feed.
 func FeedPath(lang string) string { return "/" + lang + "/feed.xml" }
@@ -97,6 +103,7 @@ func New(a *archive.Archive, bundle *i18n.Bundle, layouts fs.FS, opts Options) (
 type Scope struct {
 	Incidents map[string]bool // incident pages to render, by id
 	Terms     map[string]bool // term pages to render, by "taxonomy/slug"
+	Years     map[int]bool    // timeline years to render
 }
 
 func (s *Scope) incident(id string) bool { return s == nil || s.Incidents[id] }
@@ -104,6 +111,8 @@ func (s *Scope) incident(id string) bool { return s == nil || s.Incidents[id] }
 func (s *Scope) term(tax archive.Taxonomy, slug string) bool {
 	return s == nil || s.Terms[string(tax)+"/"+slug]
 }
+
+func (s *Scope) year(y int) bool { return s == nil || s.Years[y] }
 
 // Render makes every file of the site and passes it to emit. It returns the
 // number of HTML pages.
@@ -164,7 +173,17 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 		page(r.newPage(l, "list", list, LangPath(l.Tag), func(p *Page) { p.Incidents = r.incidents(r.archive.Incidents, l) }))
 		page(r.searchPage(l, &Search{}))
 		tl, _ := l.T("nav_timeline")
-		page(r.newPage(l, "timeline", tl, TimelinePath(l.Tag), func(p *Page) { p.Years = r.years(r.archive.Events, l) }))
+		years := yearSummaries(r.archive.Events)
+		page(r.newPage(l, "timeline", tl, TimelinePath(l.Tag), func(p *Page) { p.YearList = years }))
+		for _, y := range years {
+			if !scope.year(y.Year) {
+				continue
+			}
+			page(r.newPage(l, "timeline", tl+" "+strconv.Itoa(y.Year), TimelineYearPath(l.Tag, y.Year), func(p *Page) {
+				p.Years = r.years(r.archive.Events[y.first:y.first+y.Events], l)
+				p.YearList = years
+			}))
+		}
 		for _, tax := range archive.Taxonomies {
 			title, _ := l.T("nav_" + string(tax))
 			terms := r.terms(r.archive.Terms[tax], l)
@@ -260,6 +279,35 @@ func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) []*Term {
 		out[i] = r.term(t, l)
 	}
 	i18n.Sort(l, out, (*Term).Label)
+	return out
+}
+
+// YearSummary counts one year of the archive-wide timeline.
+type YearSummary struct {
+	Year      int
+	Events    int
+	Incidents int
+	first     int // index of its first event in the archive's events
+}
+
+// yearSummaries counts events and incidents per UTC year; events are
+// sorted by time, so each year is one run.
+func yearSummaries(events []archive.EventRef) []YearSummary {
+	var out []YearSummary
+	var seen map[*archive.Incident]bool
+	for i, ref := range events {
+		y := ref.Incident.Events[ref.Index].Instant.Year()
+		if len(out) == 0 || out[len(out)-1].Year != y {
+			out = append(out, YearSummary{Year: y, first: i})
+			seen = map[*archive.Incident]bool{}
+		}
+		s := &out[len(out)-1]
+		s.Events++
+		if !seen[ref.Incident] {
+			seen[ref.Incident] = true
+			s.Incidents++
+		}
+	}
 	return out
 }
 

@@ -22,10 +22,11 @@ type Page struct {
 	Incident  *Incident   // incident pages
 	Incidents []*Incident // lists
 	Taxonomy  archive.Taxonomy
-	Terms     []*Term // terms index
-	Term      *Term   // term page
-	Years     []*Year // timeline and term pages: events by year and month
-	Search    *Search // search page
+	Terms     []*Term       // terms index
+	Term      *Term         // term page
+	Years     []*Year       // timeline and term pages: events by year and month
+	YearList  []YearSummary // timeline pages: every year, for navigation
+	Search    *Search       // search page
 
 	r *Renderer
 }
@@ -184,6 +185,9 @@ func (e *TimelineEvent) URL() string { return e.Incident.URL() + "#" + e.Anchor 
 // ID is the event's fragment id on timeline pages: several incidents can
 // have an event in the same minute, so the incident id is part of it.
 func (e *TimelineEvent) ID() string { return TimelineID(e.Incident.ID, e.Anchor) }
+
+// URL is the year's timeline page, in the page language.
+func (y YearSummary) URL(p *Page) string { return p.Site.URL(TimelineYearPath(p.L.Tag, y.Year)) }
 
 // TimelineID is the fragment id of an incident's event on timeline pages.
 func TimelineID(incidentID, anchor string) string { return incidentID + "-" + anchor }

@@ -1,5 +1,19 @@
-// Package server serves a built site over HTTP: its files from a folder,
-// with the site's own 404 page and no directory listings.
+// Package server serves a built site over HTTP: from a folder when
+// deployed, or from an in-memory build while authoring, with live reload
+// and build errors shown in the page.
+//
+// The pieces:
+//
+//   - [Site] is the set of files being served: [NewDirSite] for a folder on
+//     disk (`gen serve --dir public`), [NewMemSite] for a build kept in
+//     memory and swapped whole after every rebuild.
+//   - [NewHandler] serves a Site: content types, validators, conditional
+//     and range requests, gzip, cache and security headers, the site's own
+//     404 page, and, in [Options.LiveReload] mode, the reload script, its
+//     event stream and the build-error overlay.
+//   - [Listen] and [Serve] run the HTTP server with bounded header and body
+//     sizes, timeouts, and a graceful shutdown that also ends the live
+//     reload streams.
 package server
 
 import (
@@ -8,77 +22,14 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
 
-// Handler serves the built site in dir. Paths are resolved by net/http's
-// FileServer inside dir only; folders without an index.html and missing
-// files get the site's 404 page.
+// Handler serves the built site in dir, as deployed: no live reload.
 func Handler(dir string) http.Handler {
-	root := http.Dir(dir)
-	files := http.FileServer(root)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		p := path.Clean("/" + r.URL.Path)
-		if !exists(root, p) || hidden(p) {
-			notFound(w, dir)
-			return
-		}
-		files.ServeHTTP(w, r)
-	})
-}
-
-// hidden reports paths gen never serves: dot files such as its output
-// marker.
-func hidden(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
-		if strings.HasPrefix(seg, ".") {
-			return true
-		}
-	}
-	return false
-}
-
-// exists reports whether p is a file, or a folder with an index.html.
-func exists(root http.Dir, p string) bool {
-	f, err := root.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	if !info.IsDir() {
-		return true
-	}
-	idx, err := root.Open(path.Join(p, "index.html"))
-	if err != nil {
-		return false
-	}
-	idx.Close()
-	return true
-}
-
-func notFound(w http.ResponseWriter, dir string) {
-	page, err := os.ReadFile(filepath.Join(dir, "404.html"))
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusNotFound)
-	if err != nil {
-		fmt.Fprintln(w, "404 page not found")
-		return
-	}
-	_, _ = w.Write(page)
+	return NewHandler(NewDirSite(dir), Options{})
 }
 
 // Listen binds addr, with an error that says which flag changes the port
@@ -102,24 +53,71 @@ func portOf(addr string) string {
 	return port
 }
 
-// Serve serves h on ln until ctx is done, then shuts down gracefully.
+// limits bounds what one client can make the server hold.
+type limits struct {
+	readHeader time.Duration // to read a request's headers: a slow client is cut off
+	read       time.Duration // to read a whole request, body included
+	write      time.Duration // to write a response (event streams extend their own)
+	idle       time.Duration // a kept-alive connection waiting for its next request
+	maxHeader  int           // bytes of request headers
+	grace      time.Duration // for requests in flight at shutdown, before connections are closed
+}
+
+var defaultLimits = limits{
+	readHeader: 5 * time.Second,
+	read:       15 * time.Second,
+	write:      30 * time.Second,
+	idle:       60 * time.Second,
+	maxHeader:  32 << 10,
+	grace:      5 * time.Second,
+}
+
+// Serve serves h on ln until ctx is done, then shuts down gracefully:
+// it stops accepting, ends live reload streams, lets requests in flight
+// finish for a few seconds and then closes what is left. It returns nil
+// after a shutdown, or the error that stopped the server.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	return serve(ctx, ln, h, defaultLimits)
+}
+
+type shutdownKey struct{}
+
+// shuttingDown returns the channel closed when the server serving ctx's
+// request begins to shut down, or nil when the server is not ours.
+func shuttingDown(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(shutdownKey{}).(chan struct{})
+	return ch
+}
+
+func serve(ctx context.Context, ln net.Listener, h http.Handler, l limits) error {
+	down := make(chan struct{})
+	var once sync.Once
+	closeDown := func() { once.Do(func() { close(down) }) }
+	base := context.WithValue(context.Background(), shutdownKey{}, down)
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		ReadHeaderTimeout: l.readHeader,
+		ReadTimeout:       l.read,
+		WriteTimeout:      l.write,
+		IdleTimeout:       l.idle,
+		MaxHeaderBytes:    l.maxHeader,
+		BaseContext:       func(net.Listener) context.Context { return base },
 	}
+	srv.RegisterOnShutdown(closeDown)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
+		closeDown()
 		return err
 	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		shutdown, cancel := context.WithTimeout(context.Background(), l.grace)
 		defer cancel()
-		return srv.Shutdown(shutdown)
+		if err := srv.Shutdown(shutdown); err != nil {
+			// Requests still running after the grace period: cut them off.
+			_ = srv.Close()
+		}
+		<-errc // http.ErrServerClosed
+		return nil
 	}
 }
