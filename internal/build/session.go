@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -176,7 +177,20 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 			}
 		}
 	}
+	// Year pages list every year: a year that appears or goes away
+	// changes them all.
+	if years := yearsOf(after); !maps.Equal(years, yearsOf(before)) {
+		maps.Copy(scope.Years, years)
+	}
 	return scope
+}
+
+func yearsOf(a *archive.Archive) map[int]bool {
+	out := map[int]bool{}
+	for _, e := range a.Events {
+		out[e.Incident.Events[e.Index].Instant.Year()] = true
+	}
+	return out
 }
 
 // keep reports whether an output file of the previous build is still
