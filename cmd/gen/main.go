@@ -2,26 +2,21 @@
 // static site and serves it.
 //
 //	gen build   [--source DIR] [--dest DIR] [--base-url URL] [--drafts]
-//	gen serve   [--source DIR] [--dest DIR] [--bind ADDR] [--port N] [--drafts]
+//	gen serve   [--source DIR] [--bind ADDR] [--port N] [--drafts]
+//	gen serve   --dir public [--bind ADDR] [--port N]
 //	gen version
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"strconv"
-	"syscall"
 
 	"gen/internal/build"
 	"gen/internal/diag"
-	"gen/internal/server"
 )
 
 // version is set at link time (-ldflags "-X main.version=…").
@@ -149,39 +144,4 @@ func report(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintf(w, "build failed: %v\n", err)
-}
-
-func cmdServe(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var bf buildFlags
-	bf.register(fs)
-	bind := fs.String("bind", "127.0.0.1", "address to listen on")
-	port := fs.Int("port", 1313, "port to listen on")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: gen serve [--source DIR] [--dest DIR] [--bind ADDR] [--port N] [--drafts]")
-		fs.PrintDefaults()
-	}
-	if code, ok := parse(fs, args, stdout, stderr); !ok {
-		return code
-	}
-	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
-	ln, err := server.Listen(addr)
-	if err != nil {
-		fmt.Fprintln(stderr, "gen serve:", err)
-		return exitUsage
-	}
-	url := "http://" + ln.Addr().String() + "/"
-	opts := bf.options(url)
-	if code := buildOnce(opts, stdout, stderr); code != exitOK {
-		ln.Close()
-		return code
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", opts.Dest, url)
-	if err := server.Serve(ctx, ln, server.Handler(opts.Dest)); err != nil {
-		fmt.Fprintln(stderr, "gen serve:", err)
-		return exitContent
-	}
-	return exitOK
 }

@@ -16,6 +16,7 @@ package corpus
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -142,8 +143,10 @@ func Render(inc *Incident, lang string) ([]byte, error) {
 
 func (r *renderer) writeIncident(content string, inc *Incident) (files int, bytes int64, err error) {
 	d := filepath.Join(content, inc.ID)
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		return 0, 0, err
+	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return 0, 0, err
+		}
 	}
 	st := r.story(inc)
 	for _, lang := range inc.Langs {

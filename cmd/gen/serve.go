@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+
+	"gen/internal/build"
+	"gen/internal/diag"
+	"gen/internal/i18n"
+	"gen/internal/searchweb"
+	"gen/internal/server"
+	"gen/internal/watch"
+)
+
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	source := fs.String("source", ".", "site folder with content/ (and optional layouts/, i18n/) to build and watch")
+	drafts := fs.Bool("drafts", false, "include incidents marked draft: true")
+	dir := fs.String("dir", "", "serve this already built folder (from gen build) instead of building: no watching, no reload")
+	bind := fs.String("bind", "127.0.0.1", "address to listen on")
+	port := fs.Int("port", 1313, "port to listen on")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: gen serve [--source DIR] [--drafts] [--bind ADDR] [--port N]\n       gen serve --dir public [--bind ADDR] [--port N]")
+		fmt.Fprintln(fs.Output(), "\nWithout --dir, builds the site in memory, watches its sources and reloads the browser on every save.")
+		fs.PrintDefaults()
+	}
+	if code, ok := parse(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	ln, err := server.Listen(net.JoinHostPort(*bind, strconv.Itoa(*port)))
+	if err != nil {
+		fmt.Fprintln(stderr, "gen serve:", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	if *dir != "" {
+		return serveBuilt(ctx, ln, *dir, stdout, logf)
+	}
+	return serveSources(ctx, ln, build.Options{Source: *source, BaseURL: "http://" + ln.Addr().String() + "/", Drafts: *drafts, Generator: "gen " + version}, stdout, logf)
+}
+
+// serveBuilt serves a folder made by gen build, as deployed: read-only,
+// under the base path it was built for.
+func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writer, logf func(string, ...any)) int {
+	out, err := build.OpenOutput(dir)
+	if err != nil {
+		logf("gen serve: %v", err)
+		ln.Close()
+		return exitContent
+	}
+	defer out.Index.Close()
+	base, _ := url.Parse(out.Info.BaseURL)
+	basePath := strings.TrimSuffix(base.Path, "/")
+	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
+	search.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
+	bundle := func() *i18n.Bundle { return out.Bundle }
+	h := server.NewHandler(server.NewDirSite(dir), server.Options{
+		Search:  http.HandlerFunc(search.API),
+		Dynamic: firstOf(negotiate(bundle, basePath), search.Page),
+		Logf:    logf,
+	})
+	addr := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "serving %s at %s%s/ (built for %s; Ctrl+C to stop)\n", dir, addr, basePath, out.Info.BaseURL)
+	return serveUntilDone(ctx, ln, underBase(basePath, h), logf)
+}
+
+// serveSources builds the site in memory, serves it with live reload and
+// rebuilds what changed on every save. Build errors are shown in the
+// browser over the last good pages; the server keeps running.
+func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdout io.Writer, logf func(string, ...any)) int {
+	session := build.NewSession(opts)
+	site := server.NewMemSite()
+	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
+	var bundle atomic.Pointer[i18n.Bundle]
+	rebuild := func(changed []string) {
+		files, res, err := session.Update(changed)
+		if err != nil {
+			msgs := errorLines(err)
+			for _, m := range msgs {
+				logf("%s", m)
+			}
+			logf("build failed: %d errors; still serving the last good build", len(msgs))
+			site.Swap(nil, msgs)
+			return
+		}
+		site.Swap(files, nil)
+		built := session.Site()
+		bundle.Store(built.Bundle)
+		index, pages := session.Search()
+		search.Set(index, pages, built.Bundle.Tags(), built.Bundle.Default().Tag)
+		fmt.Fprintf(stdout, "built %d incidents in %d languages: %d pages in %s\n", res.Incidents, res.Languages, res.Pages, res.Took.Round(1e5))
+	}
+	rebuild(nil)
+
+	src, _ := filepath.Abs(opts.Source)
+	w, err := watch.New(watch.Options{Roots: []string{filepath.Join(src, "content"), filepath.Join(src, "layouts"), filepath.Join(src, "i18n")}})
+	if err != nil {
+		logf("gen serve: watching %s: %v", src, err)
+		ln.Close()
+		return exitContent
+	}
+	defer w.Close()
+	go func() {
+		for b := range w.Batches() {
+			rebuild(b.Paths)
+		}
+	}()
+	go func() {
+		for err := range w.Errors() {
+			logf("watching: %v", err)
+		}
+	}()
+
+	h := server.NewHandler(site, server.Options{
+		LiveReload: true,
+		Search:     http.HandlerFunc(search.API),
+		Dynamic:    firstOf(negotiate(bundle.Load, ""), search.Page),
+		Logf:       logf,
+	})
+	fmt.Fprintf(stdout, "serving %s at %s (watching for changes; Ctrl+C to stop)\n", src, opts.BaseURL)
+	return serveUntilDone(ctx, ln, h, logf)
+}
+
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logf func(string, ...any)) int {
+	if err := server.Serve(ctx, ln, h); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logf("gen serve: %v", err)
+		return exitContent
+	}
+	return exitOK
+}
+
+// errorLines lists a build error's problems, one line each.
+func errorLines(err error) []string {
+	var list *diag.List
+	if errors.As(err, &list) {
+		var out []string
+		for _, e := range list.Errors() {
+			out = append(out, e.Error())
+		}
+		return out
+	}
+	return []string{err.Error()}
+}
+
+// negotiate sends a reader of / to the site language that best fits the
+// browser's Accept-Language.
+func negotiate(bundle func() *i18n.Bundle, basePath string) func(http.ResponseWriter, *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		b := bundle()
+		if r.URL.Path != "/" || b == nil || len(b.Langs) == 0 {
+			return false
+		}
+		lang := b.Match(r.Header.Get("Accept-Language"))
+		w.Header().Set("Vary", "Accept-Language")
+		http.Redirect(w, r, basePath+"/"+lang.Tag+"/", http.StatusFound)
+		return true
+	}
+}
+
+// firstOf tries each dynamic handler in turn.
+func firstOf(handlers ...func(http.ResponseWriter, *http.Request) bool) func(http.ResponseWriter, *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		for _, h := range handlers {
+			if h(w, r) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// underBase serves h under basePath, the path the site was built for, and
+// sends requests for / there.
+func underBase(basePath string, h http.Handler) http.Handler {
+	if basePath == "" {
+		return h
+	}
+	strip := http.StripPrefix(basePath, h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			http.Redirect(w, r, basePath+"/", http.StatusFound)
+			return
+		}
+		strip.ServeHTTP(w, r)
+	})
+}

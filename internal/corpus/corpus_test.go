@@ -1,0 +1,591 @@
+package corpus_test
+
+// These tests read the generated files back with a deliberately small,
+// independent parser (front matter split + yaml.v3 + regular expressions)
+// rather than the project's content loader.
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"gen/internal/corpus"
+)
+
+type source struct {
+	Title string `yaml:"title"`
+	URL   string `yaml:"url"`
+}
+
+type frontMatter struct {
+	Title    string   `yaml:"title"`
+	Summary  string   `yaml:"summary"`
+	Timezone string   `yaml:"timezone"`
+	Begin    string   `yaml:"begin"`
+	End      string   `yaml:"end"`
+	Products []string `yaml:"products"`
+	Regions  []string `yaml:"regions"`
+	Causes   []string `yaml:"causes"`
+	Severity string   `yaml:"severity"`
+	Related  []string `yaml:"related"`
+	Sources  []source `yaml:"sources"`
+}
+
+type doc struct {
+	lang string
+	fm   frontMatter
+	body string
+	raw  []byte
+}
+
+type incident struct {
+	id    string
+	docs  map[string]*doc
+	orig  *doc
+	loc   *time.Location
+	begin time.Time
+	end   time.Time
+}
+
+var (
+	idRe       = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})-[a-z0-9]+(-[a-z0-9]+)*$`)
+	slugRe     = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	timelineRe = regexp.MustCompile(`^- (?:(\d{4}-\d{2}-\d{2}) )?(\d{2}:\d{2}) — (\S.*)$`)
+	headingRe  = regexp.MustCompile(`(?m)^## (.+) \{#([a-z-]+)\}$`)
+)
+
+func parseDoc(t *testing.T, path string) *doc {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(raw)
+	if !strings.HasPrefix(s, "---\n") {
+		t.Fatalf("%s: does not start with ---", path)
+	}
+	end := strings.Index(s[4:], "\n---\n")
+	if end < 0 {
+		t.Fatalf("%s: unterminated front matter", path)
+	}
+	d := &doc{lang: strings.TrimSuffix(filepath.Base(path), ".md"), raw: raw, body: s[4+end+5:]}
+	dec := yaml.NewDecoder(strings.NewReader(s[4 : 4+end+1]))
+	dec.KnownFields(true)
+	if err := dec.Decode(&d.fm); err != nil {
+		t.Fatalf("%s: front matter: %v", path, err)
+	}
+	return d
+}
+
+func generate(t *testing.T, o corpus.Options) (string, corpus.Stats) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := corpus.GenerateStats(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, st
+}
+
+// load reads every incident of dir/content.
+func load(t *testing.T, dir string) map[string]*incident {
+	t.Helper()
+	incs := map[string]*incident{}
+	ents, err := os.ReadDir(filepath.Join(dir, "content"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		inc := &incident{id: e.Name(), docs: map[string]*doc{}}
+		files, _ := filepath.Glob(filepath.Join(dir, "content", e.Name(), "*.md"))
+		for _, f := range files {
+			d := parseDoc(t, f)
+			inc.docs[d.lang] = d
+			if d.fm.Timezone != "" {
+				if inc.orig != nil {
+					t.Fatalf("%s: two originals", inc.id)
+				}
+				inc.orig = d
+			}
+		}
+		if inc.orig == nil {
+			t.Fatalf("%s: no original", inc.id)
+		}
+		loc, err := time.LoadLocation(inc.orig.fm.Timezone)
+		if err != nil {
+			t.Fatalf("%s: %v", inc.id, err)
+		}
+		inc.loc = loc
+		inc.begin = parseWall(t, inc.orig.fm.Begin, loc)
+		inc.end = parseWall(t, inc.orig.fm.End, loc)
+		incs[inc.id] = inc
+	}
+	return incs
+}
+
+func parseWall(t *testing.T, s string, loc *time.Location) time.Time {
+	t.Helper()
+	tm, err := time.ParseInLocation("2006-01-02 15:04", s, loc)
+	if err != nil {
+		t.Fatalf("bad local time %q: %v", s, err)
+	}
+	if !unambiguous(tm) {
+		t.Errorf("local time %q in %s is in a DST gap or overlap", s, loc)
+	}
+	return tm
+}
+
+// unambiguous: the wall clock round-trips and no instant an hour (or half
+// an hour, or two hours) away shows the same wall clock.
+func unambiguous(tm time.Time) bool {
+	wall := tm.Format("2006-01-02 15:04")
+	if back, _ := time.ParseInLocation("2006-01-02 15:04", wall, tm.Location()); !back.Equal(tm) {
+		return false
+	}
+	for _, d := range []time.Duration{30 * time.Minute, time.Hour, 2 * time.Hour} {
+		if tm.Add(d).Format("2006-01-02 15:04") == wall || tm.Add(-d).Format("2006-01-02 15:04") == wall {
+			return false
+		}
+	}
+	return true
+}
+
+type tlItem struct {
+	prefix string
+	at     time.Time
+	text   string
+}
+
+// timeline returns the items of the list directly under the {#timeline} heading.
+func timeline(t *testing.T, id string, d *doc, loc *time.Location) []tlItem {
+	t.Helper()
+	i := strings.Index(d.body, "{#timeline}\n\n")
+	if i < 0 {
+		t.Fatalf("%s/%s: no timeline heading", id, d.lang)
+	}
+	var items []tlItem
+	date := ""
+	for _, line := range strings.Split(d.body[i+len("{#timeline}\n\n"):], "\n") {
+		if line == "" {
+			break
+		}
+		m := timelineRe.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("%s/%s: bad timeline item %q", id, d.lang, line)
+		}
+		if m[1] != "" {
+			date = m[1]
+		} else if date == "" {
+			t.Fatalf("%s/%s: first timeline item has no date: %q", id, d.lang, line)
+		}
+		at := parseWall(t, date+" "+m[2], loc)
+		prefix := m[2]
+		if m[1] != "" {
+			prefix = m[1] + " " + m[2]
+		}
+		items = append(items, tlItem{prefix: prefix, at: at, text: m[3]})
+	}
+	return items
+}
+
+func words(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.HasPrefix(f, "{#") {
+			continue
+		}
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func cjkChars(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestDeterministic(t *testing.T) {
+	o := corpus.Options{N: 60, Langs: []string{"en", "zh-TW", "ja"}, Seed: 7}
+	a, sa := generate(t, o)
+	b, sb := generate(t, o)
+	if sa != sb {
+		t.Fatalf("stats differ: %+v vs %+v", sa, sb)
+	}
+	fa, fb := readTree(t, a), readTree(t, b)
+	if len(fa) != len(fb) {
+		t.Fatalf("file counts differ: %d vs %d", len(fa), len(fb))
+	}
+	for name, data := range fa {
+		if !bytes.Equal(data, fb[name]) {
+			t.Fatalf("%s differs between runs", name)
+		}
+	}
+	o.Seed = 8
+	c, _ := generate(t, o)
+	fc := readTree(t, c)
+	same := 0
+	for name, data := range fc {
+		if bytes.Equal(data, fa[name]) {
+			same++
+		}
+	}
+	if same > 0 {
+		t.Errorf("seed 8 reproduced %d files of seed 7", same)
+	}
+}
+
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCountsAndOriginals(t *testing.T) {
+	const n = 300
+	dir, st := generate(t, corpus.Options{N: n, Langs: []string{"en", "zh-TW"}, Seed: 3})
+	incs := load(t, dir)
+	if len(incs) != n || st.Incidents != n || st.Files != 2*n {
+		t.Fatalf("got %d incidents on disk, stats %+v; want %d incidents, %d files", len(incs), st, n, 2*n)
+	}
+	var size int64
+	alt := 0
+	for id, inc := range incs {
+		if len(inc.docs) != 2 || inc.docs["en"] == nil || inc.docs["zh-TW"] == nil {
+			t.Fatalf("%s: languages %v", id, slices.Collect(mapKeys(inc.docs)))
+		}
+		for _, d := range inc.docs {
+			size += int64(len(d.raw))
+			if d.fm.Title == "" || d.fm.Summary == "" {
+				t.Errorf("%s/%s: empty title or summary", id, d.lang)
+			}
+			if d != inc.orig && (d.fm.Begin != "" || d.fm.Products != nil || d.fm.Severity != "") {
+				t.Errorf("%s/%s: translation carries facts", id, d.lang)
+			}
+		}
+		if inc.orig.lang == "zh-TW" {
+			alt++
+		}
+	}
+	if size != st.Bytes {
+		t.Errorf("stats bytes %d, files hold %d", st.Bytes, size)
+	}
+	if alt < n*4/100 || alt > n*18/100 {
+		t.Errorf("%d of %d originals are zh-TW, want about 10%%", alt, n)
+	}
+}
+
+func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func TestContent(t *testing.T) {
+	dir, _ := generate(t, corpus.Options{N: 200, Langs: []string{"en", "zh-TW", "ja"}, Seed: 11})
+	incs := load(t, dir)
+	severities := map[string]bool{"minor": true, "major": true, "critical": true}
+	wantHeadings := []string{"impact", "root-cause", "remediation", "timeline"}
+	tables, midnight := 0, 0
+	for id, inc := range incs {
+		fm := inc.orig.fm
+		m := idRe.FindStringSubmatch(id)
+		if m == nil {
+			t.Fatalf("bad id %q", id)
+		}
+		if m[1] != inc.begin.Format("2006-01-02") {
+			t.Errorf("%s: id date differs from local begin %s", id, fm.Begin)
+		}
+		if y := inc.begin.Year(); y < 2008 || y > 2026 {
+			t.Errorf("%s: begin year %d", id, y)
+		}
+		if d := inc.end.Sub(inc.begin); d < 5*time.Minute || d > 31*time.Hour {
+			t.Errorf("%s: duration %v", id, d)
+		}
+		if inc.begin.Format("2006-01-02") != inc.end.Format("2006-01-02") {
+			midnight++
+		}
+		if len(fm.Products) < 1 || len(fm.Products) > 4 || len(fm.Regions) < 1 || len(fm.Regions) > 3 ||
+			len(fm.Causes) < 1 || len(fm.Causes) > 3 || !severities[fm.Severity] || len(fm.Related) > 3 {
+			t.Errorf("%s: facts out of range: %+v", id, fm)
+		}
+		for _, c := range fm.Causes {
+			if !slugRe.MatchString(c) {
+				t.Errorf("%s: bad cause %q", id, c)
+			}
+		}
+		for _, r := range fm.Related {
+			rel, ok := incs[r]
+			if !ok {
+				t.Errorf("%s: related %s does not exist", id, r)
+			} else if !rel.begin.Before(inc.begin) {
+				t.Errorf("%s: related %s is not earlier", id, r)
+			}
+		}
+
+		orig := timeline(t, id, inc.orig, inc.loc)
+		if len(orig) < 6 || len(orig) > 12 {
+			t.Errorf("%s: %d timeline items", id, len(orig))
+		}
+		if !orig[0].at.Equal(inc.begin) {
+			t.Errorf("%s: first event %v, begin %v", id, orig[0].at, inc.begin)
+		}
+		if last := orig[len(orig)-1].at; last.Before(inc.end) {
+			t.Errorf("%s: last event %v before end %v", id, last, inc.end)
+		}
+		for i := 1; i < len(orig); i++ {
+			if orig[i].at.Before(orig[i-1].at) {
+				t.Errorf("%s: timeline goes backwards at %q", id, orig[i].prefix)
+			}
+			if orig[i].at.Format("2006-01-02") != orig[i-1].at.Format("2006-01-02") && !strings.Contains(orig[i].prefix, "-") {
+				t.Errorf("%s: day changes without a date at %q", id, orig[i].prefix)
+			}
+		}
+
+		for lang, d := range inc.docs {
+			hs := headingRe.FindAllStringSubmatch(d.body, -1)
+			var ids []string
+			for _, h := range hs {
+				ids = append(ids, h[2])
+			}
+			if !slices.Equal(ids, wantHeadings) {
+				t.Errorf("%s/%s: headings %v", id, lang, ids)
+			}
+			if strings.Contains(d.body, "\n| --- |") {
+				tables++
+			}
+			if d != inc.orig {
+				tr := timeline(t, id, d, inc.loc)
+				if len(tr) != len(orig) {
+					t.Fatalf("%s/%s: %d timeline items, original has %d", id, lang, len(tr), len(orig))
+				}
+				for i := range tr {
+					if tr[i].prefix != orig[i].prefix {
+						t.Errorf("%s/%s: timeline prefix %q, original %q", id, lang, tr[i].prefix, orig[i].prefix)
+					}
+				}
+			}
+			switch lang {
+			case "en":
+				if n := words(d.body); n < 800 || n > 1200 {
+					t.Errorf("%s/en: %d words", id, n)
+				}
+			default:
+				if n := cjkChars(d.body); n < 1500 || n > 2500 {
+					t.Errorf("%s/%s: %d CJK characters", id, lang, n)
+				}
+				if !utf8.ValidString(d.body) {
+					t.Errorf("%s/%s: invalid UTF-8", id, lang)
+				}
+			}
+		}
+	}
+	if tables < 3*len(incs)*15/100 {
+		t.Errorf("only %d of %d files have a table", tables, 3*len(incs))
+	}
+	if midnight == 0 {
+		t.Error("no incident crosses midnight")
+	}
+	if n := overlaps(incs); n < len(incs)/20 {
+		t.Errorf("only %d incidents overlap another", n)
+	}
+}
+
+// overlaps counts incidents whose interval overlaps an earlier-starting one.
+func overlaps(incs map[string]*incident) int {
+	list := slices.Collect(func(yield func(*incident) bool) {
+		for _, i := range incs {
+			if !yield(i) {
+				return
+			}
+		}
+	})
+	sort.Slice(list, func(i, j int) bool { return list[i].begin.Before(list[j].begin) })
+	n := 0
+	var maxEnd time.Time
+	for i, inc := range list {
+		if i > 0 && inc.begin.Before(maxEnd) {
+			n++
+		}
+		if inc.end.After(maxEnd) {
+			maxEnd = inc.end
+		}
+	}
+	return n
+}
+
+func TestVocabulary(t *testing.T) {
+	dir, _ := generate(t, corpus.Options{N: 200, Langs: []string{"en"}, Seed: 5})
+	incs := load(t, dir)
+	distinct := map[string]int{}
+	paras := map[string]string{}
+	wordRe := regexp.MustCompile(`[a-z]+`)
+	for id, inc := range incs {
+		body := inc.docs["en"].body
+		for _, w := range wordRe.FindAllString(strings.ToLower(body), -1) {
+			distinct[w]++
+		}
+		for _, p := range strings.Split(body, "\n\n") {
+			if words(p) < 30 || strings.HasPrefix(p, "- ") || strings.HasPrefix(p, "|") {
+				continue
+			}
+			if other, dup := paras[p]; dup {
+				t.Errorf("paragraph repeated in %s and %s: %.80q", id, other, p)
+			}
+			paras[p] = id
+		}
+	}
+	if len(distinct) <= 2000 {
+		t.Errorf("%d distinct English words across 200 incidents, want > 2000", len(distinct))
+	}
+	// Zipf-like: the most frequent word is much more frequent than the median one.
+	counts := slices.Collect(func(yield func(int) bool) {
+		for _, c := range distinct {
+			if !yield(c) {
+				return
+			}
+		}
+	})
+	slices.Sort(counts)
+	if top, med := counts[len(counts)-1], counts[len(counts)/2]; top < 100*med {
+		t.Errorf("flat term distribution: top %d, median %d", top, med)
+	}
+	t.Logf("%d distinct words, %d paragraphs", len(distinct), len(paras))
+}
+
+func TestPlanScale(t *testing.T) {
+	n := 30000
+	if testing.Short() {
+		n = 5000
+	}
+	start := time.Now()
+	incs, err := corpus.Plan(corpus.Options{N: n, Langs: []string{"en", "zh-TW"}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("planned %d incidents in %v", n, time.Since(start))
+	ids := map[string]*corpus.Incident{}
+	dst, overlapping := 0, 0
+	for i := range incs {
+		inc := &incs[i]
+		if _, dup := ids[inc.ID]; dup {
+			t.Fatalf("duplicate id %s", inc.ID)
+		}
+		ids[inc.ID] = inc
+		m := idRe.FindStringSubmatch(inc.ID)
+		if m == nil || m[1] != inc.Begin.Format("2006-01-02") || inc.Begin.Location().String() != inc.Zone {
+			t.Fatalf("%s: id/zone inconsistent with begin %v", inc.ID, inc.Begin)
+		}
+		if !unambiguous(inc.Begin) || !unambiguous(inc.End) {
+			t.Errorf("%s: ambiguous begin or end", inc.ID)
+		}
+		if _, o1 := inc.Begin.Zone(); true {
+			if _, o2 := inc.End.Zone(); o1 != o2 {
+				dst++
+			}
+		}
+		if inc.Overlaps != "" {
+			p := ids[inc.Overlaps]
+			if p == nil || !inc.Begin.Before(p.End) || inc.Begin.Before(p.Begin) {
+				t.Errorf("%s: does not overlap %s", inc.ID, inc.Overlaps)
+			}
+			overlapping++
+		}
+		for _, r := range inc.Related {
+			if p := ids[r]; p == nil || !p.Begin.Before(inc.Begin) {
+				t.Errorf("%s: related %s missing or not earlier", inc.ID, r)
+			}
+		}
+	}
+	if dst < n/100 {
+		t.Errorf("only %d of %d incidents cross a DST change", dst, n)
+	}
+	if overlapping < n/10 {
+		t.Errorf("only %d of %d incidents overlap another", overlapping, n)
+	}
+}
+
+func TestRenderMatchesWriteIncident(t *testing.T) {
+	incs, err := corpus.Plan(corpus.Options{N: 20, Langs: []string{"ja", "en"}, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	inc := &incs[len(incs)-1]
+	if err := corpus.WriteIncident(dir, inc); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range inc.Langs {
+		want, err := corpus.Render(inc, lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "content", inc.ID, lang+".md"))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s/%s: written file differs from Render (err %v)", inc.ID, lang, err)
+		}
+		if d := parseDoc(t, filepath.Join(dir, "content", inc.ID, lang+".md")); (d.fm.Timezone != "") != (lang == inc.Original) {
+			t.Errorf("%s/%s: original is %s", inc.ID, lang, inc.Original)
+		}
+	}
+	if _, err := corpus.Render(inc, "zh-TW"); err == nil {
+		t.Error("Render of a language not in Langs succeeded")
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	for _, o := range []corpus.Options{
+		{N: -1},
+		{N: 1, Langs: []string{"fr"}},
+		{N: 1, Langs: []string{"en", "en"}},
+	} {
+		if _, err := corpus.Plan(o); err == nil {
+			t.Errorf("Plan(%+v) succeeded", o)
+		}
+	}
+	incs, err := corpus.Plan(corpus.Options{N: 3})
+	if err != nil || len(incs) != 3 || !slices.Equal(incs[0].Langs, []string{"en"}) {
+		t.Errorf("default options: %v %v", incs, err)
+	}
+}
+
+func BenchmarkGenerate1000(b *testing.B) {
+	for b.Loop() {
+		if err := corpus.Generate(b.TempDir(), corpus.Options{N: 1000, Langs: []string{"en", "zh-TW"}, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,317 @@
+package corpus
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+const (
+	minDuration = 5 * time.Minute
+	maxDuration = 30 * time.Hour
+
+	overlapShare = 0.15 // incidents deliberately placed inside an earlier one
+	dstShare     = 0.05 // incidents deliberately placed across a DST change
+	altOrigShare = 0.10 // incidents whose original is not Langs[0]
+	tableShare   = 0.35 // incidents with a GFM table
+)
+
+var (
+	// Local begin dates stay within 2008–2026 in every zone.
+	rangeStart = time.Date(2008, 1, 2, 0, 0, 0, 0, time.UTC)
+	rangeEnd   = time.Date(2026, 10, 31, 0, 0, 0, 0, time.UTC)
+)
+
+var loadZones = sync.OnceValues(func() ([]*time.Location, error) {
+	locs := make([]*time.Location, len(zones))
+	for i, z := range zones {
+		l, err := time.LoadLocation(z.name)
+		if err != nil {
+			return nil, fmt.Errorf("corpus: load zone: %w", err)
+		}
+		locs[i] = l
+	}
+	return locs, nil
+})
+
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+func mix(a, b uint64) uint64 { return splitmix64(splitmix64(a) ^ b) }
+
+func newRand(s uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(s, splitmix64(s^0x5851f42d4c957f2d)))
+}
+
+// pickW returns an index drawn with the given weights.
+func pickW(r *rand.Rand, w []int) int {
+	t := 0
+	for _, x := range w {
+		t += x
+	}
+	n := r.IntN(t)
+	for i, x := range w {
+		if n < x {
+			return i
+		}
+		n -= x
+	}
+	return len(w) - 1
+}
+
+// skew returns an index in [0,n) biased towards the front, so that list
+// order doubles as a popularity ranking (Zipf-like term frequencies).
+func skew(r *rand.Rand, n int) int {
+	u := r.Float64()
+	return int(float64(n) * u * u)
+}
+
+// pickDistinct draws k distinct skewed indexes in [0,n).
+func pickDistinct(r *rand.Rand, n, k int, have []int) []int {
+	k = min(k, n)
+	for tries := 0; len(have) < k && tries < 64; tries++ {
+		i := skew(r, n)
+		if !slices.Contains(have, i) {
+			have = append(have, i)
+		}
+	}
+	return have
+}
+
+// unambiguous reports whether t's local wall clock (to the minute) names
+// exactly one instant in its zone: it is neither in a spring-forward gap nor
+// in a fall-back overlap. Such times round-trip through "YYYY-MM-DD HH:MM".
+func unambiguous(t time.Time) bool {
+	_, o0 := t.Zone()
+	_, o1 := t.Add(-3 * time.Hour).Zone()
+	_, o2 := t.Add(3 * time.Hour).Zone()
+	if o0 == o1 && o0 == o2 {
+		return true // no transition nearby
+	}
+	y, mo, d := t.Date()
+	h, mi, _ := t.Clock()
+	if !time.Date(y, mo, d, h, mi, 0, 0, t.Location()).Equal(t) {
+		return false
+	}
+	for _, dd := range []time.Duration{-2 * time.Hour, -time.Hour, -30 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour} {
+		u := t.Add(dd)
+		uy, umo, ud := u.Date()
+		uh, umi, _ := u.Clock()
+		if uy == y && umo == mo && ud == d && uh == h && umi == mi {
+			return false
+		}
+	}
+	return true
+}
+
+// safeTime shifts t forward in 15-minute steps until its wall clock is unambiguous.
+func safeTime(t time.Time) time.Time {
+	for !unambiguous(t) {
+		t = t.Add(15 * time.Minute)
+	}
+	return t
+}
+
+func logUniform(r *rand.Rand, lo, hi time.Duration) time.Duration {
+	l, h := math.Log(lo.Minutes()), math.Log(hi.Minutes())
+	m := math.Exp(l + r.Float64()*(h-l))
+	return time.Duration(math.Round(m)) * time.Minute
+}
+
+func slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(s) {
+		switch {
+		case c == '/':
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(c)
+		default:
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+func (p product) slugOrName() string {
+	if p.slug != "" {
+		return p.slug
+	}
+	return slugify(p.name)
+}
+
+// Plan decides every incident's facts (ids, zones, times, products, related
+// ids, original language) without rendering any text.
+func Plan(o Options) ([]Incident, error) {
+	o, err := o.normalized()
+	if err != nil {
+		return nil, err
+	}
+	locs, err := loadZones()
+	if err != nil {
+		return nil, err
+	}
+	r := newRand(mix(uint64(o.Seed), 0x706c616e))
+	span := int64(rangeEnd.Sub(rangeStart) / time.Minute)
+	raw := make([]int64, o.N)
+	for i := range raw {
+		raw[i] = r.Int64N(span)
+	}
+	slices.Sort(raw)
+
+	alt := ""
+	if len(o.Langs) > 1 {
+		alt = o.Langs[1]
+		if o.Langs[0] != "zh-TW" && hasLang(o.Langs, "zh-TW") {
+			alt = "zh-TW"
+		}
+	}
+	zoneW := make([]int, len(zones))
+	for i, z := range zones {
+		zoneW[i] = z.weight
+	}
+	vendorW := make([]int, len(vendors))
+	for i, v := range vendors {
+		vendorW[i] = v.weight
+	}
+
+	incs := make([]Incident, o.N)
+	ids := make(map[string]struct{}, o.N)
+	recent := map[string][]int{} // product → recent incident indexes
+	for i := range incs {
+		inc := &incs[i]
+		inc.seed = mix(uint64(o.Seed), uint64(i)+1)
+		inc.Langs = o.Langs
+		zi := pickW(r, zoneW)
+		loc := locs[zi]
+		inc.Zone = zones[zi].name
+
+		begin := rangeStart.Add(time.Duration(raw[i]) * time.Minute)
+		dur := logUniform(r, minDuration, maxDuration)
+		partner := -1
+		if u := r.Float64(); u < overlapShare && i > 0 {
+			j := i - 1 - r.IntN(min(i, 8))
+			pj := &incs[j]
+			jd := int64(pj.End.Sub(pj.Begin) / time.Minute)
+			begin = pj.Begin.Add(time.Duration(1+r.Int64N(max(jd-1, 1))) * time.Minute)
+			partner = j
+		} else if u < overlapShare+dstShare {
+			if _, tr := begin.In(loc).ZoneBounds(); !tr.IsZero() && tr.Before(rangeEnd) {
+				before := time.Duration(20+r.IntN(340)) * time.Minute
+				after := time.Duration(20+r.IntN(600)) * time.Minute
+				begin = tr.Add(-before)
+				dur = before + after
+			}
+		}
+		b := safeTime(begin.In(loc).Truncate(time.Minute))
+		e := safeTime(b.Add(dur))
+		inc.Begin, inc.End = b, e
+
+		if partner >= 0 {
+			inc.vendor = incs[partner].vendor
+			inc.Overlaps = incs[partner].ID
+		} else {
+			inc.vendor = pickW(r, vendorW)
+		}
+		v := &vendors[inc.vendor]
+		var prods, regs []int
+		if partner >= 0 && r.Float64() < 0.6 {
+			prods = append(prods, productIndex(v, incs[partner].Products[0]))
+		}
+		prods = pickDistinct(r, len(v.products), 1+pickW(r, []int{50, 28, 15, 7}), prods)
+		if partner >= 0 && r.Float64() < 0.6 {
+			regs = append(regs, slices.Index(v.regions, incs[partner].Regions[0]))
+		}
+		regs = pickDistinct(r, len(v.regions), 1+pickW(r, []int{60, 28, 12}), regs)
+		inc.causeIx = pickDistinct(r, len(causes), 1+pickW(r, []int{55, 33, 12}), nil)
+		inc.fm = skew(r, len(failModes))
+		for _, p := range prods {
+			inc.Products = append(inc.Products, v.products[p].name)
+		}
+		for _, g := range regs {
+			inc.Regions = append(inc.Regions, v.regions[g])
+		}
+		for _, c := range inc.causeIx {
+			inc.Causes = append(inc.Causes, causes[c].slug)
+		}
+		sevW := []int{50, 38, 12}
+		if dur > 6*time.Hour {
+			sevW = []int{25, 45, 30}
+		}
+		inc.Severity = severities[pickW(r, sevW)]
+		inc.HasTable = r.Float64() < tableShare
+
+		id := b.Format("2006-01-02") + "-" + v.products[prods[0]].slugOrName() + "-" + failModes[inc.fm].slug
+		if _, dup := ids[id]; dup {
+			for k := 2; ; k++ {
+				c := id + "-" + strconv.Itoa(k)
+				if _, dup := ids[c]; !dup {
+					id = c
+					break
+				}
+			}
+		}
+		ids[id] = struct{}{}
+		inc.ID = id
+
+		// Related: earlier incidents, preferably of the same products.
+		want := pickW(r, []int{40, 30, 20, 10})
+		var rel []int
+		if partner >= 0 && r.Float64() < 0.7 {
+			rel = append(rel, partner)
+		}
+		var pool []int
+		for _, p := range inc.Products {
+			pool = append(pool, recent[p]...)
+		}
+		for tries := 0; len(rel) < want && tries < 12 && i > 0; tries++ {
+			var c int
+			if tries%3 != 2 && len(pool) > 0 {
+				c = pool[r.IntN(len(pool))]
+			} else {
+				c = r.IntN(i)
+			}
+			if incs[c].Begin.Before(b) && !slices.Contains(rel, c) {
+				rel = append(rel, c)
+			}
+		}
+		for _, c := range rel {
+			inc.Related = append(inc.Related, incs[c].ID)
+		}
+		for _, p := range inc.Products {
+			l := append(recent[p], i)
+			if len(l) > 16 {
+				l = l[len(l)-16:]
+			}
+			recent[p] = l
+		}
+
+		inc.Original = o.Langs[0]
+		if r.Float64() < altOrigShare && alt != "" {
+			inc.Original = alt
+		}
+	}
+	return incs, nil
+}
+
+func productIndex(v *vendor, name string) int {
+	for i, p := range v.products {
+		if p.name == name {
+			return i
+		}
+	}
+	return 0
+}
