@@ -1,0 +1,254 @@
+// Package chart draws the archive's SVG pictures at build time: an
+// incident's timeline and the archive overview. Pure functions from data to
+// SVG markup; no JavaScript.
+//
+// The markup is meant to be inlined in an HTML page (inside <figure>) and is
+// also a well-formed standalone XML document:
+//
+//   - the root <svg> carries xmlns, a viewBox designed for 720 user units of
+//     width, width="100%" (the height follows from the aspect ratio), role="img"
+//     and aria-labelledby pointing at its <title> and <desc>;
+//   - every id starts with the caller's id prefix, so several charts can share
+//     a page; the root element's id is "<prefix>-svg";
+//   - colours come from a <style> element whose rules are all scoped to the
+//     root's id (a <style> inside inline SVG applies to the whole page). They
+//     use the page's custom properties when present (--fg, --muted, --line,
+//     --bg, --accent, --minor, --major, --critical) and built-in fallbacks
+//     otherwise, with light and dark (prefers-color-scheme) variants, a black
+//     on white @media print variant and a forced-colors variant;
+//   - on narrow viewports (max-width: 600px) the text grows so that it stays
+//     about 11 CSS px when the picture is scaled down to a phone's width,
+//     and every other axis label is hidden where they would collide;
+//   - all text and attribute values are XML-escaped, characters that XML 1.0
+//     forbids are dropped, and javascript:, vbscript: and data: links are
+//     replaced by "#".
+//
+// Output is deterministic: the same input always gives the same string.
+package chart
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// viewWidth is the width of every chart's viewBox, in user units.
+const viewWidth = 720.0
+
+// Font sizes in user units: normal (desktop) and narrow-viewport variants.
+const (
+	fontText       = 13.0 // tick and axis labels
+	fontTextNarrow = 22.0
+	fontHead       = 15.0 // panel headings
+	fontHeadNarrow = 26.0
+	fontCount      = 12.0 // numbers above bars
+	fontCountNarrw = 20.0
+)
+
+// narrowQuery is the media query under which text is enlarged.
+const narrowQuery = "(max-width:600px)"
+
+// seconds returns t−t0 in seconds as a float64. Unlike t.Sub it does not
+// saturate for ranges beyond 292 years.
+func seconds(t, t0 time.Time) float64 {
+	return float64(t.Unix()-t0.Unix()) + float64(t.Nanosecond()-t0.Nanosecond())/1e9
+}
+
+// num formats a coordinate compactly: rounded to one decimal, without a
+// trailing ".0" and never "-0".
+func num(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "0"
+	}
+	r := math.Round(v*10) / 10
+	if r == 0 {
+		r = 0 // normalise -0
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// esc escapes s for use as XML/HTML text or a double- or single-quoted
+// attribute value. Characters not allowed in XML 1.0 are dropped, and line
+// breaks and tabs become spaces (labels are one line).
+func esc(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"':
+			b.WriteString("&#34;")
+		case r == '\'':
+			b.WriteString("&#39;")
+		case r == '\t' || r == '\n' || r == '\r':
+			b.WriteByte(' ')
+		case r < 0x20, r == 0xFFFE, r == 0xFFFF, r >= 0xD800 && r <= 0xDFFF:
+			// not allowed in XML 1.0: drop
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError) // invalid UTF-8 byte
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// safeHref neutralises link targets that would run script.
+func safeHref(h string) string {
+	t := strings.ToLower(strings.Map(func(r rune) rune {
+		if r <= ' ' {
+			return -1
+		}
+		return r
+	}, h))
+	for _, bad := range []string{"javascript:", "vbscript:", "data:"} {
+		if strings.HasPrefix(t, bad) {
+			return "#"
+		}
+	}
+	return h
+}
+
+// cleanID turns an id prefix into something safe both as an XML id and
+// inside a CSS id selector: ASCII letters, digits, '-' and '_' are kept,
+// anything else becomes '_'; an empty prefix becomes "chart", and one not
+// starting with a letter gets a leading "c".
+func cleanID(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if s == "" {
+		return "chart"
+	}
+	if c := s[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		s = "c" + s
+	}
+	return s
+}
+
+// cleanClass reduces a class name fragment to [a-z0-9-].
+func cleanClass(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+			b.WriteRune(r)
+		case r == ' ' || r == '_':
+			b.WriteByte('-')
+		}
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()
+}
+
+// textWidth estimates the rendered width of s at the given font size, in
+// user units, erring on the wide side (metrics close to DejaVu Sans / Noto
+// Sans, wider than most system UI fonts). Wide (CJK) characters count one em.
+func textWidth(s string, size float64) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case r == ' ':
+			w += 0.32
+		case r == 'i' || r == 'l' || r == 'j' || r == 'I' || r == '.' || r == ',' || r == ':' || r == ';' || r == '·' || r == '|' || r == '\'' || r == '!':
+			w += 0.34
+		case r >= '0' && r <= '9':
+			w += 0.64
+		case r == 'M' || r == 'W' || r == 'm' || r == 'w' || r == '—' || r == '%':
+			w += 0.95
+		case r >= 'A' && r <= 'Z':
+			w += 0.72
+		case isWide(r):
+			w += 1.0
+		default:
+			w += 0.62
+		}
+	}
+	return w * size
+}
+
+func isWide(r rune) bool {
+	return r >= 0x1100 && r <= 0x115F ||
+		r >= 0x2E80 && r <= 0xA4CF ||
+		r >= 0xAC00 && r <= 0xD7A3 ||
+		r >= 0xF900 && r <= 0xFAFF ||
+		r >= 0xFE30 && r <= 0xFE4F ||
+		r >= 0xFF00 && r <= 0xFF60 ||
+		r >= 0xFFE0 && r <= 0xFFE6 ||
+		r >= 0x20000 && r <= 0x3FFFD
+}
+
+// openSVG writes the root element, <title>, <desc> and <style>.
+func openSVG(b *strings.Builder, id, kind string, height float64, title, desc, css string) {
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 `)
+	b.WriteString(num(viewWidth))
+	b.WriteByte(' ')
+	b.WriteString(num(height))
+	b.WriteString(`" width="100%" role="img" aria-labelledby="`)
+	b.WriteString(id + "-title " + id + "-desc")
+	b.WriteString(`" id="` + id + `-svg" class="chart chart-` + kind + `">`)
+	b.WriteString(`<title id="` + id + `-title">` + esc(title) + `</title>`)
+	b.WriteString(`<desc id="` + id + `-desc">` + esc(desc) + `</desc>`)
+	b.WriteString("<style>")
+	b.WriteString(baseCSS(id))
+	b.WriteString(css)
+	b.WriteString("</style>")
+}
+
+// baseCSS returns the colour scheme and typography rules shared by all
+// charts, scoped to the chart's root id. Inside the chart, colours are only
+// ever taken from the --c-* properties set here.
+func baseCSS(id string) string {
+	s := "#" + id + "-svg"
+	var b strings.Builder
+	b.WriteString(s + "{--c-fg:var(--fg,#1d1f21);--c-muted:var(--muted,#5c6166);--c-line:var(--line,#d0d0ca);--c-bg:var(--bg,#fbfbf9);" +
+		"--c-accent:var(--accent,#0b5cad);--c-minor:var(--minor,#3b6e3b);--c-major:var(--major,#9a5b00);--c-critical:var(--critical,#b3261e);" +
+		"--c-band:.16;color:var(--c-fg);" +
+		`font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK TC","Noto Sans CJK JP","PingFang TC","Hiragino Sans","Microsoft JhengHei","Yu Gothic",sans-serif;` +
+		"font-size:" + num(fontText) + "px}")
+	b.WriteString("@media (prefers-color-scheme:dark){" + s + "{--c-fg:var(--fg,#e6e6e3);--c-muted:var(--muted,#a3a8ad);--c-line:var(--line,#3a3e44);--c-bg:var(--bg,#16181b);" +
+		"--c-accent:var(--accent,#7db4f0);--c-minor:var(--minor,#8fc98f);--c-major:var(--major,#f0b35c);--c-critical:var(--critical,#ff8a80);--c-band:.26}}")
+	b.WriteString("@media print{" + s + "{--c-fg:#000;--c-muted:#000;--c-line:#999;--c-bg:#fff;--c-accent:#000;--c-minor:#aaa;--c-major:#555;--c-critical:#000;--c-band:.13}}")
+	b.WriteString("@media (forced-colors:active){" + s + "{--c-fg:CanvasText;--c-muted:CanvasText;--c-line:GrayText;--c-bg:Canvas;--c-accent:LinkText;--c-minor:CanvasText;--c-major:CanvasText;--c-critical:CanvasText}}")
+	b.WriteString(s + " text{fill:currentColor}")
+	b.WriteString(s + " .muted{fill:var(--c-muted)}")
+	b.WriteString(s + " .h{font-size:" + num(fontHead) + "px;font-weight:600}")
+	b.WriteString(s + " .cnt{font-size:" + num(fontCount) + "px;fill:var(--c-muted)}")
+	b.WriteString(s + " .grid{stroke:var(--c-line);stroke-width:1;vector-effect:non-scaling-stroke}")
+	b.WriteString(s + " .axis{stroke:currentColor;stroke-width:1.5;vector-effect:non-scaling-stroke}")
+	b.WriteString(s + " .tk{stroke:currentColor;stroke-width:1;vector-effect:non-scaling-stroke}")
+	b.WriteString("@media " + narrowQuery + "{" + s + "{font-size:" + num(fontTextNarrow) + "px}" +
+		s + " .h{font-size:" + num(fontHeadNarrow) + "px}" +
+		s + " .cnt{font-size:" + num(fontCountNarrw) + "px}" +
+		s + " .nh{display:none}}")
+	return b.String()
+}

@@ -1,0 +1,870 @@
+package chart
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// node is a minimal DOM built from the encoding/xml token stream.
+type node struct {
+	name   string
+	space  string
+	attr   map[string]string
+	kids   []*node
+	text   string // character data directly inside
+	parent *node
+}
+
+// parse decodes s fully and strictly as XML and returns a synthetic root.
+func parse(t *testing.T, s string) *node {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(s))
+	d.Strict = true
+	root := &node{name: "#root", attr: map[string]string{}}
+	cur := root
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v\n%s", err, s[:min(len(s), 2000)])
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			n := &node{name: tok.Name.Local, space: tok.Name.Space, attr: map[string]string{}, parent: cur}
+			for _, a := range tok.Attr {
+				n.attr[a.Name.Local] = a.Value
+			}
+			cur.kids = append(cur.kids, n)
+			cur = n
+		case xml.EndElement:
+			cur = cur.parent
+		case xml.CharData:
+			cur.text += string(tok)
+		}
+	}
+	if cur != root {
+		t.Fatal("unbalanced document")
+	}
+	return root
+}
+
+func (n *node) all(pred func(*node) bool) []*node {
+	var out []*node
+	var walk func(*node)
+	walk = func(m *node) {
+		if pred(m) {
+			out = append(out, m)
+		}
+		for _, k := range m.kids {
+			walk(k)
+		}
+	}
+	walk(n)
+	return out
+}
+
+func (n *node) class(c string) bool {
+	for _, f := range strings.Fields(n.attr["class"]) {
+		if f == c {
+			return true
+		}
+	}
+	return false
+}
+
+func byClass(c string) func(*node) bool { return func(n *node) bool { return n.class(c) } }
+
+func byName(name string) func(*node) bool { return func(n *node) bool { return n.name == name } }
+
+func (n *node) child(name string) *node {
+	for _, k := range n.kids {
+		if k.name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+func fnum(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("bad number %q: %v", s, err)
+	}
+	return v
+}
+
+func mustLoc(t testing.TB, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Skipf("no tzdata for %s: %v", name, err)
+	}
+	return loc
+}
+
+// Tick labellers that encode the instant, so tests can read ticks back.
+func encLocal(t time.Time) string { return "L|" + t.Format(time.RFC3339) }
+func encUTC(t time.Time) string   { return "U|" + t.Format(time.RFC3339) }
+
+type tick struct {
+	x float64
+	t time.Time
+}
+
+func readTicks(t *testing.T, root *node, class, prefix string) []tick {
+	t.Helper()
+	var out []tick
+	for _, n := range root.all(byClass(class)) {
+		if n.name != "text" {
+			continue
+		}
+		if !strings.HasPrefix(n.text, prefix) {
+			t.Fatalf("%s label %q not made by its tick function", class, n.text)
+		}
+		at, err := time.Parse(time.RFC3339, strings.TrimPrefix(n.text, prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tick{fnum(t, n.attr["x"]), at})
+	}
+	return out
+}
+
+func checkRoot(t *testing.T, root *node, prefix string) *node {
+	t.Helper()
+	if len(root.kids) != 1 || root.kids[0].name != "svg" {
+		t.Fatalf("want one <svg> root, got %d elements", len(root.kids))
+	}
+	svg := root.kids[0]
+	if svg.space != "http://www.w3.org/2000/svg" {
+		t.Errorf("namespace %q", svg.space)
+	}
+	if svg.attr["role"] != "img" || svg.attr["width"] != "100%" || !strings.HasPrefix(svg.attr["viewBox"], "0 0 720 ") {
+		t.Errorf("root attributes %v", svg.attr)
+	}
+	if got, want := svg.attr["aria-labelledby"], prefix+"-title "+prefix+"-desc"; got != want {
+		t.Errorf("aria-labelledby %q, want %q", got, want)
+	}
+	if ti := svg.child("title"); ti == nil || ti.attr["id"] != prefix+"-title" {
+		t.Error("missing <title> with id")
+	}
+	if de := svg.child("desc"); de == nil || de.attr["id"] != prefix+"-desc" {
+		t.Error("missing <desc> with id")
+	}
+	return svg
+}
+
+const nasty = `<script>alert("x")</script> & 'quoted' "double" ]]> ` + "\x00\x1b"
+
+func baseIncident(t testing.TB) IncidentTimeline {
+	la := mustLoc(t, "America/Los_Angeles")
+	at := func(h, m int) time.Time { return time.Date(2017, 3, 13, h, m, 0, 0, la) }
+	return IncidentTimeline{
+		IDPrefix:  "inc",
+		Title:     "BigQuery timeline",
+		Desc:      "Impact 10:22 to 10:52 PDT",
+		Begin:     at(10, 22),
+		End:       at(10, 52),
+		Location:  la,
+		LocalTick: encLocal,
+		UTCTick:   encUTC,
+		Events: []Event{
+			{At: at(10, 22), Label: "10:22 PDT · 17:22 UTC — Error rate jumps", Href: "#t-20170313T1722Z"},
+			{At: at(10, 40), Label: "10:40 PDT — Mitigation", Href: "#t-20170313T1740Z"},
+			{At: at(10, 52), Label: "10:52 PDT — Resolved", Href: "#t-20170313T1752Z"},
+			{At: at(11, 30), Label: "11:30 PDT — Postmortem started", Href: "#t-20170313T1830Z"},
+		},
+	}
+}
+
+func TestIncidentEscaping(t *testing.T) {
+	c := baseIncident(t)
+	c.Title, c.Desc = nasty, nasty
+	c.Events[0].Label = nasty
+	c.Events[1].Href = `#a"b<c>&d'e`
+	c.Events[2].Href = " JavaScript:alert(1)"
+	c.LocalTick = func(time.Time) string { return "<script>&\"'" }
+	out := Incident(c)
+	if strings.Contains(strings.ToLower(out), "<script") {
+		t.Fatal("raw <script appears in output")
+	}
+	root := parse(t, out)
+	svg := checkRoot(t, root, "inc")
+	want := strings.Map(func(r rune) rune {
+		if r < 0x20 {
+			return -1
+		}
+		return r
+	}, nasty)
+	if got := svg.child("title").text; got != want {
+		t.Errorf("title = %q, want %q", got, want)
+	}
+	markers := root.all(byClass("marker"))
+	hrefs := map[string]bool{}
+	for _, m := range markers {
+		hrefs[m.attr["href"]] = true
+		if m.child("title").text == want {
+			hrefs["label-ok"] = true
+		}
+	}
+	if !hrefs[`#a"b<c>&d'e`] || !hrefs["#"] || !hrefs["label-ok"] {
+		t.Errorf("hrefs/labels not round-tripped: %v", hrefs)
+	}
+	if len(root.all(byName("script"))) != 0 {
+		t.Error("script element present")
+	}
+}
+
+func TestIncidentMarkers(t *testing.T) {
+	c := baseIncident(t)
+	root := parse(t, Incident(c))
+	markers := root.all(byClass("marker"))
+	if len(markers) != len(c.Events) {
+		t.Fatalf("%d markers for %d events", len(markers), len(c.Events))
+	}
+	seen := map[string]int{}
+	for _, m := range markers {
+		if m.name != "a" {
+			t.Errorf("marker is <%s>, want <a>", m.name)
+		}
+		seen[m.attr["href"]]++
+		if m.child("title") == nil || len(m.all(byName("circle"))) == 0 {
+			t.Error("marker without <title> or circle")
+		}
+	}
+	for _, e := range c.Events {
+		if seen[e.Href] != 1 {
+			t.Errorf("href %s used by %d markers", e.Href, seen[e.Href])
+		}
+	}
+	// Each marker's label is its own event's.
+	for _, m := range markers {
+		for _, e := range c.Events {
+			if e.Href == m.attr["href"] && m.child("title").text != e.Label {
+				t.Errorf("marker %s has title %q", e.Href, m.child("title").text)
+			}
+		}
+	}
+}
+
+func TestIncidentStaggersCoincidentEvents(t *testing.T) {
+	c := baseIncident(t)
+	at := c.Begin.Add(5 * time.Minute)
+	c.Events = nil
+	for i := range 4 {
+		c.Events = append(c.Events, Event{At: at.Add(time.Duration(i) * time.Second), Label: "e", Href: fmt.Sprintf("#e%d", i)})
+	}
+	root := parse(t, Incident(c))
+	ys := map[string]bool{}
+	for _, m := range root.all(byClass("dot")) {
+		ys[m.attr["cy"]] = true
+	}
+	if len(ys) != 4 {
+		t.Errorf("4 coincident markers on %d distinct rows", len(ys))
+	}
+}
+
+// checkAxis verifies tick rows (counts, monotonic x, labels made by the
+// tick functions, local labels in the incident's zone) and that the band
+// and markers sit where the scale implied by the UTC ticks puts them.
+func checkAxis(t *testing.T, c IncidentTimeline) {
+	t.Helper()
+	out := Incident(c)
+	root := parse(t, out)
+	checkRoot(t, root, cleanID(c.IDPrefix))
+	utc := readTicks(t, root, "tick-utc", "U|")
+	local := readTicks(t, root, "tick-local", "L|")
+	for name, row := range map[string][]tick{"utc": utc, "local": local} {
+		if len(row) < 4 || len(row) > 8 {
+			t.Errorf("%s: %d ticks, want 4–8", name, len(row))
+		}
+		for i := 1; i < len(row); i++ {
+			if !(row[i].x > row[i-1].x) || !row[i].t.After(row[i-1].t) {
+				t.Errorf("%s ticks not increasing at %d: %v", name, i, row)
+			}
+		}
+	}
+	for _, tk := range utc {
+		if _, off := tk.t.Zone(); off != 0 {
+			t.Errorf("UTC tick label %v not in UTC", tk.t)
+		}
+	}
+	for _, tk := range local {
+		_, want := tk.t.In(c.Location).Zone()
+		if _, off := tk.t.Zone(); off != want {
+			t.Errorf("local tick label %v: offset %d, want %d", tk.t, off, want)
+		}
+	}
+	if len(utc) < 2 {
+		return
+	}
+	a, z := utc[0], utc[len(utc)-1]
+	perNS := (z.x - a.x) / float64(z.t.Sub(a.t))
+	sx := func(at time.Time) float64 { return a.x + float64(at.Sub(a.t))*perNS }
+	const tol = 0.25 // coordinates are rounded to 0.1
+	for _, tk := range local {
+		if math.Abs(sx(tk.t)-tk.x) > tol {
+			t.Errorf("local tick %v at x=%v, scale says %v", tk.t, tk.x, sx(tk.t))
+		}
+	}
+	bands := root.all(byClass("band"))
+	if len(bands) != 1 || bands[0].name != "rect" {
+		t.Fatalf("want one band rect, got %d", len(bands))
+	}
+	bx, bw := fnum(t, bands[0].attr["x"]), fnum(t, bands[0].attr["width"])
+	if math.Abs(bx-sx(c.Begin)) > tol || math.Abs(bx+bw-sx(c.End)) > tol {
+		t.Errorf("band x=%v..%v, want %v..%v", bx, bx+bw, sx(c.Begin), sx(c.End))
+	}
+	for _, m := range root.all(byClass("marker")) {
+		dot := m.all(byClass("dot"))[0]
+		for _, e := range c.Events {
+			if e.Href == m.attr["href"] && math.Abs(fnum(t, dot.attr["cx"])-sx(e.At)) > tol {
+				t.Errorf("marker %s at x=%s, want %v", e.Href, dot.attr["cx"], sx(e.At))
+			}
+		}
+	}
+	// Everything stays inside the viewBox horizontally.
+	for _, n := range root.all(func(n *node) bool { return n.attr["x"] != "" || n.attr["cx"] != "" }) {
+		x := n.attr["x"] + n.attr["cx"]
+		if v := fnum(t, x); v < 0 || v > 720 {
+			t.Errorf("<%s> at x=%v outside the viewBox", n.name, v)
+		}
+	}
+}
+
+func TestIncidentAxis(t *testing.T) {
+	checkAxis(t, baseIncident(t))
+}
+
+func TestIncidentDSTFallBack(t *testing.T) {
+	la := mustLoc(t, "America/Los_Angeles")
+	begin := time.Date(2021, 11, 7, 0, 30, 0, 0, la) // PDT
+	end := time.Date(2021, 11, 7, 3, 0, 0, 0, la)    // PST
+	c := IncidentTimeline{
+		IDPrefix: "dst", Title: "t", Desc: "d", Begin: begin, End: end, Location: la,
+		LocalTick: encLocal, UTCTick: encUTC,
+		Events: []Event{
+			{At: begin, Label: "start", Href: "#a"},
+			{At: time.Date(2021, 11, 7, 8, 30, 0, 0, time.UTC), Label: "01:30 PDT", Href: "#b"},
+			{At: time.Date(2021, 11, 7, 9, 30, 0, 0, time.UTC), Label: "01:30 PST", Href: "#c"},
+			{At: end, Label: "end", Href: "#d"},
+		},
+	}
+	checkAxis(t, c)
+	// Both 01:00 hours appear as distinct local ticks if the step is hourly
+	// or finer, and every local tick is on a round wall-clock time.
+	root := parse(t, Incident(c))
+	for _, tk := range readTicks(t, root, "tick-local", "L|") {
+		if tk.t.Second() != 0 || tk.t.Minute()%15 != 0 {
+			t.Errorf("local tick %v not on a round time", tk.t)
+		}
+	}
+}
+
+func TestIncidentDSTSpringForward(t *testing.T) {
+	la := mustLoc(t, "America/Los_Angeles")
+	c := IncidentTimeline{
+		IDPrefix: "spring", Begin: time.Date(2021, 3, 14, 0, 45, 0, 0, la), End: time.Date(2021, 3, 14, 4, 10, 0, 0, la),
+		Location: la, LocalTick: encLocal, UTCTick: encUTC,
+	}
+	checkAxis(t, c)
+}
+
+func TestIncidentMidnight(t *testing.T) {
+	tokyo := mustLoc(t, "Asia/Tokyo")
+	c := IncidentTimeline{
+		IDPrefix: "mid", Title: "東京", Desc: "日付をまたぐ",
+		Begin: time.Date(2020, 12, 31, 23, 40, 0, 0, tokyo), End: time.Date(2021, 1, 1, 0, 50, 0, 0, tokyo),
+		Location: tokyo, LocalTick: encLocal, UTCTick: encUTC,
+		Events: []Event{{At: time.Date(2021, 1, 1, 0, 0, 0, 0, tokyo), Label: "新年", Href: "#n"}},
+	}
+	checkAxis(t, c)
+}
+
+func TestIncidentHalfHourZoneAndLongSpans(t *testing.T) {
+	kol := mustLoc(t, "Asia/Kolkata")
+	for _, d := range []time.Duration{3 * time.Hour, 20 * time.Hour, 3 * 24 * time.Hour, 40 * 24 * time.Hour, 400 * 24 * time.Hour} {
+		b := time.Date(2019, 7, 2, 14, 7, 0, 0, kol)
+		checkAxis(t, IncidentTimeline{IDPrefix: "k", Begin: b, End: b.Add(d), Location: kol, LocalTick: encLocal, UTCTick: encUTC,
+			Events: []Event{{At: b.Add(d / 3), Href: "#x"}}})
+	}
+}
+
+func TestIncidentDegenerate(t *testing.T) {
+	at := time.Date(2017, 3, 13, 17, 22, 0, 0, time.UTC)
+	cases := map[string]IncidentTimeline{
+		"zero-length, no events": {IDPrefix: "z", Begin: at, End: at},
+		"nothing at all":         {IDPrefix: "n"},
+		"events only":            {IDPrefix: "e", Events: []Event{{At: at, Href: "#a"}, {At: at.Add(time.Hour), Href: "#b"}}},
+		"end before begin":       {IDPrefix: "r", Begin: at.Add(time.Hour), End: at},
+		"nil tick funcs, 9 days": {IDPrefix: "d", Begin: at, End: at.Add(9 * 24 * time.Hour), Location: mustLoc(t, "Europe/Berlin")},
+		"100 coincident events": func() IncidentTimeline {
+			c := IncidentTimeline{IDPrefix: "h", Begin: at, End: at.Add(time.Minute)}
+			for i := range 100 {
+				c.Events = append(c.Events, Event{At: at, Href: "#" + strconv.Itoa(i)})
+			}
+			return c
+		}(),
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			out := Incident(c)
+			root := parse(t, out)
+			checkRoot(t, root, c.IDPrefix)
+			if n := len(root.all(byClass("marker"))); n != len(c.Events) {
+				t.Errorf("%d markers for %d events", n, len(c.Events))
+			}
+			if n := len(root.all(byClass("tick-utc"))); n < 2 {
+				t.Errorf("only %d UTC ticks", n)
+			}
+		})
+	}
+	// A zero-length window is still visible: its edge lines are drawn.
+	root := parse(t, Incident(cases["zero-length, no events"]))
+	if n := len(root.all(byClass("band-edge"))); n != 2 {
+		t.Errorf("zero-length window: %d band edges", n)
+	}
+	checkAxis(t, IncidentTimeline{IDPrefix: "z", Begin: at, End: at, Location: time.UTC, LocalTick: encLocal, UTCTick: encUTC})
+}
+
+func span(b time.Time, d time.Duration, sev string) Span {
+	return Span{Begin: b, End: b.Add(d), Label: "Incident " + b.Format("2006-01-02"), Href: "/en/" + b.Format("2006-01-02") + "/", Severity: sev}
+}
+
+func testOverview(spans []Span) Overview {
+	return Overview{
+		IDPrefix: "ov", Title: "Archive overview", Desc: "All incidents",
+		Spans:           spans,
+		YearLabel:       func(y int) string { return strconv.Itoa(y) + "年" },
+		CountLabel:      func(n int) string { return strconv.Itoa(n) + " incidents" },
+		DurationBuckets: []string{"<1 h", "1–4 h", "4–12 h", "12–24 h", "≥1 d"},
+		Headings:        [3]string{"Incidents over time", "Incidents per year", "Durations"},
+	}
+}
+
+func TestOverviewYearsAndDurations(t *testing.T) {
+	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 10, 0, 0, 0, time.UTC) }
+	spans := []Span{
+		span(d(2016, 10, 31), 30*time.Minute, "minor"),   // <1 h
+		span(d(2017, 3, 13), 59*time.Minute, "major"),    // <1 h
+		span(d(2017, 3, 14), time.Hour, "major"),         // 1–4 h
+		span(d(2017, 6, 1), 3*time.Hour, "critical"),     // 1–4 h
+		span(d(2020, 1, 5), 4*time.Hour, "major"),        // 4–12 h
+		span(d(2020, 8, 9), 13*time.Hour, "weird <sev>"), // 12–24 h
+		span(d(2024, 2, 29), 24*time.Hour, "critical"),   // ≥1 d
+		span(d(2024, 12, 31), 72*time.Hour, "minor"),     // ≥1 d, ends in 2025
+	}
+	o := testOverview(spans)
+	root := parse(t, OverviewSVG(o))
+	checkRoot(t, root, "ov")
+
+	bars := root.all(byClass("year-bar"))
+	if len(bars) != 9 {
+		t.Fatalf("%d year bars, want 9 (2016–2024)", len(bars))
+	}
+	wantPerYear := map[int]int{2016: 1, 2017: 3, 2020: 2, 2024: 2}
+	for i, bar := range bars {
+		y := 2016 + i
+		if bar.attr["data-year"] != strconv.Itoa(y) {
+			t.Errorf("bar %d is year %s", i, bar.attr["data-year"])
+		}
+		if got := bar.attr["data-count"]; got != strconv.Itoa(wantPerYear[y]) {
+			t.Errorf("%d: count %s, want %d", y, got, wantPerYear[y])
+		}
+		if got, want := bar.child("title").text, fmt.Sprintf("%d年: %d incidents", y, wantPerYear[y]); got != want {
+			t.Errorf("year tooltip %q, want %q", got, want)
+		}
+		if bar.child("rect") == nil {
+			t.Errorf("year %d has no rect", y)
+		}
+	}
+
+	hist := root.all(byClass("duration-bar"))
+	want := []int{2, 2, 1, 1, 2}
+	if len(hist) != 5 {
+		t.Fatalf("%d duration bars", len(hist))
+	}
+	for i, h := range hist {
+		if h.attr["data-count"] != strconv.Itoa(want[i]) {
+			t.Errorf("bucket %d (%s): %s, want %d", i, o.DurationBuckets[i], h.attr["data-count"], want[i])
+		}
+		if got := h.child("title").text; got != o.DurationBuckets[i]+": "+strconv.Itoa(want[i])+" incidents" {
+			t.Errorf("bucket tooltip %q", got)
+		}
+	}
+	for i, l := range root.all(byClass("bucket-label")) {
+		if l.text != o.DurationBuckets[i] {
+			t.Errorf("bucket label %q", l.text)
+		}
+	}
+
+	// Panel 1: one linked bar per incident with its severity class.
+	sp := root.all(byClass("span"))
+	if len(sp) != len(spans) {
+		t.Fatalf("%d span bars for %d spans", len(sp), len(spans))
+	}
+	sevs := map[string]int{}
+	for _, n := range sp {
+		if n.name != "a" || n.attr["href"] == "" || n.child("title") == nil {
+			t.Errorf("span bar %v lacks link or title", n.attr)
+		}
+		for _, f := range strings.Fields(n.attr["class"]) {
+			if strings.HasPrefix(f, "severity-") {
+				sevs[f]++
+			}
+		}
+		r := n.child("rect")
+		if w := fnum(t, r.attr["width"]); w < ovMinW {
+			t.Errorf("bar narrower than the minimum: %v", w)
+		}
+	}
+	if sevs["severity-major"] != 3 || sevs["severity-critical"] != 2 || sevs["severity-minor"] != 2 || sevs["severity-weird-sev"] != 1 {
+		t.Errorf("severity classes %v", sevs)
+	}
+	// The time axis reaches 2025 for the incident running past New Year.
+	if n := len(root.all(byClass("year-label"))); n < 9 {
+		t.Errorf("%d year labels", n)
+	}
+}
+
+func TestOverviewLanes(t *testing.T) {
+	// 20 overlapping incidents: lanes capped at 12, so bars stack but the
+	// panel does not grow without bound.
+	b := time.Date(2019, 5, 1, 0, 0, 0, 0, time.UTC)
+	var spans []Span
+	for i := range 20 {
+		spans = append(spans, span(b.Add(time.Duration(i)*time.Hour), 30*24*time.Hour, "major"))
+	}
+	root := parse(t, OverviewSVG(testOverview(spans)))
+	ys := map[string]bool{}
+	for _, n := range root.all(byClass("span")) {
+		ys[n.child("rect").attr["y"]] = true
+	}
+	if len(ys) != ovMaxLanes {
+		t.Errorf("%d lanes, want %d", len(ys), ovMaxLanes)
+	}
+	// Two far-apart incidents share a lane.
+	spans = []Span{span(b, time.Hour, "minor"), span(b.AddDate(0, 6, 0), time.Hour, "minor")}
+	root = parse(t, OverviewSVG(testOverview(spans)))
+	ys = map[string]bool{}
+	for _, n := range root.all(byClass("span")) {
+		ys[n.child("rect").attr["y"]] = true
+	}
+	if len(ys) != 1 {
+		t.Errorf("disjoint incidents on %d lanes", len(ys))
+	}
+}
+
+func TestOverviewEmptyAndSingle(t *testing.T) {
+	o := testOverview(nil)
+	o.Title = nasty
+	out := OverviewSVG(o)
+	if strings.Contains(strings.ToLower(out), "<script") {
+		t.Fatal("raw <script")
+	}
+	root := parse(t, out)
+	checkRoot(t, root, "ov")
+	if len(root.all(byClass("frame"))) != 1 {
+		t.Error("empty overview has no frame")
+	}
+	if len(root.all(byClass("year-bar"))) != 0 {
+		t.Error("bars in an empty overview")
+	}
+
+	one := span(time.Date(2018, 7, 4, 12, 0, 0, 0, time.UTC), 90*time.Minute, "critical")
+	one.Label, one.Href, one.Severity = nasty, `javascript:alert("x")`, `"><script>`
+	out = OverviewSVG(testOverview([]Span{one}))
+	if strings.Contains(strings.ToLower(out), "<script") {
+		t.Fatal("raw <script")
+	}
+	root = parse(t, out)
+	if n := len(root.all(byClass("year-bar"))); n != 1 {
+		t.Errorf("%d year bars for one span", n)
+	}
+	sp := root.all(byClass("span"))
+	if len(sp) != 1 || sp[0].attr["href"] != "#" {
+		t.Errorf("single span bar: %v", sp)
+	}
+	if got := root.all(byClass("duration-bar"))[1].attr["data-count"]; got != "1" {
+		t.Errorf("1–4 h bucket = %s", got)
+	}
+}
+
+func TestOverviewOutOfRangeYears(t *testing.T) {
+	ok := span(time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), time.Hour, "minor")
+	far := Span{Begin: time.Unix(1<<50, 0), End: time.Unix(1<<50+60, 0), Label: "far future", Href: "#"}
+	root := parse(t, OverviewSVG(testOverview([]Span{ok, far})))
+	if n := len(root.all(byClass("year-bar"))); n != 1 {
+		t.Errorf("%d year bars", n)
+	}
+}
+
+func manySpans(n int) []Span {
+	sevs := []string{"minor", "major", "critical"}
+	out := make([]Span, n)
+	b := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range out {
+		// deterministic pseudo-random spread over 15 years
+		at := b.Add(time.Duration(uint64(i)*2654435761%uint64(15*365*24)) * time.Hour)
+		d := time.Duration(uint64(i)*40503%(72*60)) * time.Minute
+		out[i] = Span{Begin: at, End: at.Add(d), Label: fmt.Sprintf("Incident number %d in a long archive", i),
+			Href: fmt.Sprintf("/en/incidents/%d-some-descriptive-slug/", i), Severity: sevs[i%3]}
+	}
+	return out
+}
+
+func TestOverviewLarge(t *testing.T) {
+	for _, n := range []int{denseThreshold, 30000} {
+		spans := manySpans(n)
+		out := OverviewSVG(testOverview(spans))
+		if len(out) > 1_500_000 {
+			t.Errorf("%d spans: %d bytes", n, len(out))
+		}
+		root := parse(t, out)
+		total := 0
+		for _, b := range root.all(byClass("year-bar")) {
+			c, _ := strconv.Atoi(b.attr["data-count"])
+			total += c
+		}
+		if total != n {
+			t.Errorf("%d spans: year bars count %d", n, total)
+		}
+		bars, months := len(root.all(byClass("span"))), len(root.all(byClass("month")))
+		if n <= denseThreshold && (bars != n || months != 0) {
+			t.Errorf("%d spans: %d bars, %d month bars", n, bars, months)
+		}
+		if n > denseThreshold {
+			if bars != 0 || months == 0 {
+				t.Errorf("%d spans: %d bars, %d month bars", n, bars, months)
+			}
+			sum := 0
+			for _, m := range root.all(byClass("month")) {
+				c, _ := strconv.Atoi(m.attr["data-count"])
+				sum += c
+			}
+			if sum != n {
+				t.Errorf("density bars sum to %d, want %d", sum, n)
+			}
+		}
+		t.Logf("%d spans: %d bytes", n, len(out))
+	}
+}
+
+func TestUniqueIDsAcrossCharts(t *testing.T) {
+	c1 := baseIncident(t)
+	c1.IDPrefix = "tl-en"
+	c2 := baseIncident(t)
+	c2.IDPrefix = "tl-ja"
+	o := testOverview(manySpans(50))
+	o.IDPrefix = "overview"
+	doc := "<div>" + Incident(c1) + OverviewSVG(o) + Incident(c2) + "</div>"
+	root := parse(t, doc)
+	ids := map[string]int{}
+	for _, n := range root.all(func(n *node) bool { return n.attr["id"] != "" }) {
+		ids[n.attr["id"]]++
+	}
+	for id, k := range ids {
+		if k > 1 {
+			t.Errorf("id %q used %d times", id, k)
+		}
+	}
+	for _, svg := range root.all(byName("svg")) {
+		for _, ref := range strings.Fields(svg.attr["aria-labelledby"]) {
+			if len(svg.all(func(n *node) bool { return n.attr["id"] == ref })) != 1 {
+				t.Errorf("aria-labelledby %q does not resolve inside its chart", ref)
+			}
+		}
+	}
+	// Styles are scoped to their own chart.
+	for _, st := range root.all(byName("style")) {
+		svgID := st.parent.attr["id"]
+		for _, rule := range strings.Split(st.text, "}") {
+			sel, _, ok := strings.Cut(rule, "{")
+			if !ok || strings.HasPrefix(strings.TrimSpace(sel), "@media") || strings.TrimSpace(sel) == "" {
+				continue
+			}
+			for _, part := range strings.Split(sel, ",") {
+				if p := strings.TrimSpace(part); !strings.HasPrefix(p, "#"+svgID) && !strings.HasPrefix(p, "@media") {
+					t.Errorf("unscoped CSS selector %q", p)
+				}
+			}
+		}
+	}
+}
+
+// TestHTMLEmbedding parses the charts the way a browser does when they are
+// inlined in a page: they must land in the SVG namespace, keep their text
+// and links, and not smuggle in any HTML element.
+func TestHTMLEmbedding(t *testing.T) {
+	c := baseIncident(t)
+	c.Title = nasty
+	c.Events[0].Label = nasty
+	o := testOverview([]Span{span(time.Date(2020, 1, 2, 3, 4, 0, 0, time.UTC), time.Hour, "minor")})
+	o.Spans[0].Label = nasty
+	o.Title = nasty
+	page := "<!doctype html><html><head><title>p</title></head><body><figure>" + Incident(c) + "</figure><figure>" +
+		OverviewSVG(o) + "</figure><p id=after>after</p></body></html>"
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svgs, markers, spans, htmlInSVG int
+	var after bool
+	var walk func(n *html.Node, inSVG bool)
+	walk = func(n *html.Node, inSVG bool) {
+		if n.Type == html.ElementNode {
+			if n.DataAtom == atom.Script || n.Data == "script" {
+				t.Error("script element in the parsed page")
+			}
+			if inSVG && n.Namespace != "svg" {
+				htmlInSVG++
+			}
+			if n.Data == "svg" && n.Namespace == "svg" {
+				svgs++
+				inSVG = true
+			}
+			for _, a := range n.Attr {
+				if a.Key == "class" && strings.Contains(" "+a.Val+" ", " marker ") {
+					markers++
+				}
+				if a.Key == "class" && strings.HasPrefix(a.Val, "span ") {
+					spans++
+				}
+				if a.Key == "id" && a.Val == "after" && !inSVG {
+					after = true
+				}
+			}
+			if n.Data == "title" && inSVG && n.Parent.Data == "svg" && n.Parent.Namespace == "svg" {
+				if n.FirstChild == nil || n.FirstChild.Data != strings.Map(func(r rune) rune {
+					if r < 0x20 {
+						return -1
+					}
+					return r
+				}, nasty) {
+					t.Errorf("svg title text not preserved")
+				}
+			}
+		}
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			walk(k, inSVG)
+		}
+	}
+	walk(doc, false)
+	if svgs != 2 || markers != len(c.Events) || spans != 1 || htmlInSVG != 0 || !after {
+		t.Errorf("svgs=%d markers=%d spans=%d html-in-svg=%d after=%v", svgs, markers, spans, htmlInSVG, after)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	c := baseIncident(t)
+	if Incident(c) != Incident(c) {
+		t.Error("Incident output differs between runs")
+	}
+	for _, n := range []int{10, 3000} {
+		o := testOverview(manySpans(n))
+		if OverviewSVG(o) != OverviewSVG(o) {
+			t.Errorf("Overview (%d spans) differs between runs", n)
+		}
+	}
+}
+
+func TestIDPrefixSanitised(t *testing.T) {
+	c := baseIncident(t)
+	c.IDPrefix = `x"><script>`
+	out := Incident(c)
+	if strings.Contains(out, "<script") {
+		t.Fatal("id prefix injected markup")
+	}
+	parse(t, out)
+	if got := cleanID("2017-03-13 bigquery"); got != "c2017-03-13_bigquery" {
+		t.Errorf("cleanID = %q", got)
+	}
+}
+
+func TestNum(t *testing.T) {
+	for in, want := range map[float64]string{0: "0", -0.04: "0", 12.25: "12.3", 12.0: "12", 719.96: "720", -3.14: "-3.1", 0.3: "0.3"} {
+		if got := num(in); got != want {
+			t.Errorf("num(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func BenchmarkOverview30000(b *testing.B) {
+	o := testOverview(manySpans(30000))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = OverviewSVG(o)
+	}
+}
+
+func BenchmarkOverview2000(b *testing.B) {
+	o := testOverview(manySpans(2000))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = OverviewSVG(o)
+	}
+}
+
+func BenchmarkIncident(b *testing.B) {
+	c := baseIncident(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Incident(c)
+	}
+}
+
+func FuzzIncident(f *testing.F) {
+	f.Add("label", int64(1489425720), int64(1489427520), int64(1489426000), int64(60))
+	f.Add("<script>&", int64(0), int64(0), int64(-1), int64(0))
+	f.Add("\xff\x00", int64(-62135596800), int64(253402300799), int64(1), int64(1))
+	f.Fuzz(func(t *testing.T, label string, b, e, at, step int64) {
+		la := mustLoc(t, "America/Los_Angeles")
+		c := IncidentTimeline{IDPrefix: label, Title: label, Desc: label, Begin: time.Unix(b, 0), End: time.Unix(e, 0), Location: la}
+		for i := range 5 {
+			c.Events = append(c.Events, Event{At: time.Unix(at+int64(i)*step, 0), Label: label, Href: label})
+		}
+		out := Incident(c)
+		root := parse(t, out)
+		if n := len(root.all(byClass("marker"))); n != 5 {
+			t.Errorf("%d markers", n)
+		}
+		if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+			t.Error("non-finite number in output")
+		}
+	})
+}
+
+func FuzzOverview(f *testing.F) {
+	f.Add("label", "major", int64(1489425720), int64(3600), 3)
+	f.Add("<script>", "\"><x", int64(-62135596800), int64(-5), 1)
+	f.Fuzz(func(t *testing.T, label, sev string, b, d int64, n int) {
+		n = n%50 + 1
+		if n < 1 {
+			n = 1
+		}
+		var spans []Span
+		for i := range n {
+			bt := time.Unix(b+int64(i)*d, 0)
+			spans = append(spans, Span{Begin: bt, End: bt.Add(time.Duration(d) * time.Second), Label: label, Href: label, Severity: sev})
+		}
+		o := testOverview(spans)
+		o.IDPrefix = label
+		out := OverviewSVG(o)
+		parse(t, out)
+		if len(out) > 3_000_000 {
+			t.Errorf("output %d bytes", len(out))
+		}
+	})
+}
