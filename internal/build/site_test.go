@@ -1,8 +1,10 @@
 package build_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"net/url"
 	"os"
 	"path"
@@ -448,5 +450,57 @@ func TestFeedsSitemapAndJSON(t *testing.T) {
 	}
 	if v := incidents[byID["2024-08-12-europe-west2-connectivity"]].Versions["ja"]; v.Translated {
 		t.Error("2024 incident has no ja text but incidents.json says translated")
+	}
+}
+
+// TestIncidentChartMarksEveryEvent reads the SVG timeline out of each
+// incident page as standalone XML and counts one marker per event, each
+// linking to its event's anchor on the page.
+func TestIncidentChartMarksEveryEvent(t *testing.T) {
+	dest := buildSeed(t, "http://127.0.0.1:1313/")
+	for _, lang := range siteLangs {
+		for _, id := range seedIDs {
+			file := filepath.Join(dest, lang, "incidents", id, "index.html")
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, end := bytes.Index(data, []byte("<svg")), bytes.Index(data, []byte("</svg>"))
+			if start < 0 || end < start {
+				t.Fatalf("%s/%s: no inline SVG", lang, id)
+			}
+			dec := xml.NewDecoder(bytes.NewReader(data[start : end+len("</svg>")]))
+			var markers []string
+			for {
+				tok, err := dec.Token()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s/%s: SVG is not well-formed XML: %v", lang, id, err)
+				}
+				if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "a" {
+					var class, href string
+					for _, a := range el.Attr {
+						switch a.Name.Local {
+						case "class":
+							class = a.Value
+						case "href":
+							href = a.Value
+						}
+					}
+					if class == "marker" {
+						markers = append(markers, href)
+					}
+				}
+			}
+			var anchors []string
+			for _, li := range findAll(parseHTML(t, file), func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "event") }) {
+				anchors = append(anchors, "#"+attr(li, "id"))
+			}
+			if !slices.Equal(markers, anchors) {
+				t.Errorf("%s/%s: chart markers %v, want one per event %v", lang, id, markers, anchors)
+			}
+		}
 	}
 }

@@ -2,8 +2,10 @@ package render
 
 import (
 	"html/template"
+	"strconv"
 	"time"
 
+	"gen/internal/chart"
 	"gen/internal/archive"
 	"gen/internal/content"
 	"gen/internal/i18n"
@@ -29,6 +31,25 @@ type Page struct {
 	Search    *Search       // search page
 
 	r *Renderer
+}
+
+// Overview is the archive-wide SVG: incidents across the years, incidents
+// per year and their durations.
+func (p *Page) Overview() template.HTML {
+	l := p.L
+	var spans []chart.Span
+	for _, inc := range p.r.archive.Incidents {
+		v := p.r.incident(inc, l)
+		spans = append(spans, chart.Span{Begin: inc.Begin, End: inc.End, Label: l.Date(v.LocalBegin()) + " — " + v.Title(), Href: v.URL(), Severity: inc.Severity})
+	}
+	t := func(key string) string { s, _ := l.T(key); return s }
+	return template.HTML(chart.OverviewSVG(chart.Overview{ // #nosec G203: chart escapes all text
+		IDPrefix: "overview", Title: t("chart_overview_title"), Desc: t("chart_overview_desc"), Spans: spans,
+		YearLabel:       func(y int) string { return strconv.Itoa(y) },
+		CountLabel:      func(n int) string { s, _ := l.N("incidents_count", n); return s },
+		DurationBuckets: []string{t("bucket_under_1h"), t("bucket_1_4h"), t("bucket_4_12h"), t("bucket_12_24h"), t("bucket_over_1d")},
+		Headings:        [3]string{t("chart_over_time"), t("chart_per_year"), t("chart_durations")},
+	}))
 }
 
 // TermsOf lists a taxonomy's terms in the page language's order.
@@ -103,6 +124,24 @@ func (v *Incident) Body() (template.HTML, error) {
 	p, _ := v.page()
 	html, err := renderBody(p, v.Timeline(v.L.Tag), v.Location, v.L)
 	return template.HTML(html), err // #nosec: goldmark output with raw HTML escaped
+}
+
+// Chart is the incident's SVG timeline: the impact window and a marker per
+// event, linking to the event in the text below.
+func (v *Incident) Chart() template.HTML {
+	var events []chart.Event
+	for _, e := range v.Events() {
+		events = append(events, chart.Event{At: e.Instant, Label: v.L.Time(e.Instant, v.Location) + " — " + e.Text, Href: "#" + e.Anchor})
+	}
+	title, _ := v.L.T("chart_incident_title")
+	desc, _ := v.L.T("chart_incident_desc", "begin", v.L.Time(v.Begin, v.Location), "end", v.L.Time(v.End, v.Location),
+		"duration", v.L.Duration(v.Duration), "events", v.L.Number(len(events)))
+	return template.HTML(chart.Incident(chart.IncidentTimeline{ // #nosec G203: chart escapes all text
+		IDPrefix: "incident-chart", Title: title, Desc: desc,
+		Begin: v.Begin, End: v.End, Location: v.Location, Events: events,
+		LocalTick: func(t time.Time) string { zone, _ := t.Zone(); return t.Format("15:04") + " " + zone },
+		UTCTick:   func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
+	}))
 }
 
 // Events lists the timeline in the page language.
