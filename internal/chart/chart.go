@@ -10,15 +10,21 @@
 //     and aria-labelledby pointing at its <title> and <desc>;
 //   - every id starts with the caller's id prefix, so several charts can share
 //     a page; the root element's id is "<prefix>-svg";
-//   - colours come from a <style> element whose rules are all scoped to the
-//     root's id (a <style> inside inline SVG applies to the whole page). They
-//     use the page's custom properties when present (--fg, --muted, --line,
-//     --bg, --accent, --minor, --major, --critical) and built-in fallbacks
-//     otherwise, with light and dark (prefers-color-scheme) variants, a black
-//     on white @media print variant and a forced-colors variant;
-//   - on narrow viewports (max-width: 600px) the text grows so that it stays
-//     about 11 CSS px when the picture is scaled down to a phone's width,
-//     and every other axis label is hidden where they would collide;
+//   - the markup carries no <style> element and no style attributes (the
+//     site's Content-Security-Policy allows only style sheets from its own
+//     origin): geometry is given by attributes, and all presentation by
+//     classes styled by the static style sheet that Stylesheet returns, which
+//     the site serves as a file and links from every page. Its rules are
+//     scoped to svg.chart (shared) and svg.chart-incident / svg.chart-overview
+//     (the root's classes). Colours use the page's custom properties when
+//     present (--fg, --muted, --line, --bg, --accent, --minor, --major,
+//     --critical) and built-in fallbacks otherwise, with light and dark
+//     (prefers-color-scheme) variants, a black on white @media print variant
+//     and a forced-colors variant;
+//   - on narrow viewports (max-width: 600px) the style sheet makes the text
+//     grow so that it stays about 11 CSS px when the picture is scaled down
+//     to a phone's width, and hides every other axis label (class "nh")
+//     where they would collide;
 //   - all text and attribute values are XML-escaped, characters that XML 1.0
 //     forbids are dropped, and javascript:, vbscript: and data: links are
 //     replaced by "#".
@@ -129,7 +135,8 @@ func safeHref(h string) string {
 	return h
 }
 
-// cleanID turns an id prefix into something safe both as an XML id and
+// cleanID turns an id prefix into something safe as an XML id and in an
+// IDREF list (aria-labelledby) and, should a page want to address a chart,
 // inside a CSS id selector: ASCII letters, digits, '-' and '_' are kept,
 // anything else becomes '_'; an empty prefix becomes "chart", and one not
 // starting with a letter gets a leading "c".
@@ -207,8 +214,8 @@ func isWide(r rune) bool {
 		r >= 0x20000 && r <= 0x3FFFD
 }
 
-// openSVG writes the root element, <title>, <desc> and <style>.
-func openSVG(b *strings.Builder, id, kind string, height float64, title, desc, css string) {
+// openSVG writes the root element, <title> and <desc>.
+func openSVG(b *strings.Builder, id, kind string, height float64, title, desc string) {
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 `)
 	b.WriteString(num(viewWidth))
 	b.WriteByte(' ')
@@ -218,37 +225,4 @@ func openSVG(b *strings.Builder, id, kind string, height float64, title, desc, c
 	b.WriteString(`" id="` + id + `-svg" class="chart chart-` + kind + `">`)
 	b.WriteString(`<title id="` + id + `-title">` + esc(title) + `</title>`)
 	b.WriteString(`<desc id="` + id + `-desc">` + esc(desc) + `</desc>`)
-	b.WriteString("<style>")
-	b.WriteString(baseCSS(id))
-	b.WriteString(css)
-	b.WriteString("</style>")
-}
-
-// baseCSS returns the colour scheme and typography rules shared by all
-// charts, scoped to the chart's root id. Inside the chart, colours are only
-// ever taken from the --c-* properties set here.
-func baseCSS(id string) string {
-	s := "#" + id + "-svg"
-	var b strings.Builder
-	b.WriteString(s + "{--c-fg:var(--fg,#1d1f21);--c-muted:var(--muted,#5c6166);--c-line:var(--line,#d0d0ca);--c-bg:var(--bg,#fbfbf9);" +
-		"--c-accent:var(--accent,#0b5cad);--c-minor:var(--minor,#3b6e3b);--c-major:var(--major,#9a5b00);--c-critical:var(--critical,#b3261e);" +
-		"--c-band:.16;color:var(--c-fg);" +
-		`font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK TC","Noto Sans CJK JP","PingFang TC","Hiragino Sans","Microsoft JhengHei","Yu Gothic",sans-serif;` +
-		"font-size:" + num(fontText) + "px}")
-	b.WriteString("@media (prefers-color-scheme:dark){" + s + "{--c-fg:var(--fg,#e6e6e3);--c-muted:var(--muted,#a3a8ad);--c-line:var(--line,#3a3e44);--c-bg:var(--bg,#16181b);" +
-		"--c-accent:var(--accent,#7db4f0);--c-minor:var(--minor,#8fc98f);--c-major:var(--major,#f0b35c);--c-critical:var(--critical,#ff8a80);--c-band:.26}}")
-	b.WriteString("@media print{" + s + "{--c-fg:#000;--c-muted:#000;--c-line:#999;--c-bg:#fff;--c-accent:#000;--c-minor:#aaa;--c-major:#555;--c-critical:#000;--c-band:.13}}")
-	b.WriteString("@media (forced-colors:active){" + s + "{--c-fg:CanvasText;--c-muted:CanvasText;--c-line:GrayText;--c-bg:Canvas;--c-accent:LinkText;--c-minor:CanvasText;--c-major:CanvasText;--c-critical:CanvasText}}")
-	b.WriteString(s + " text{fill:currentColor}")
-	b.WriteString(s + " .muted{fill:var(--c-muted)}")
-	b.WriteString(s + " .h{font-size:" + num(fontHead) + "px;font-weight:600}")
-	b.WriteString(s + " .cnt{font-size:" + num(fontCount) + "px;fill:var(--c-muted)}")
-	b.WriteString(s + " .grid{stroke:var(--c-line);stroke-width:1;vector-effect:non-scaling-stroke}")
-	b.WriteString(s + " .axis{stroke:currentColor;stroke-width:1.5;vector-effect:non-scaling-stroke}")
-	b.WriteString(s + " .tk{stroke:currentColor;stroke-width:1;vector-effect:non-scaling-stroke}")
-	b.WriteString("@media " + narrowQuery + "{" + s + "{font-size:" + num(fontTextNarrow) + "px}" +
-		s + " .h{font-size:" + num(fontHeadNarrow) + "px}" +
-		s + " .cnt{font-size:" + num(fontCountNarrw) + "px}" +
-		s + " .nh{display:none}}")
-	return b.String()
 }

@@ -189,18 +189,9 @@ func Incident(c IncidentTimeline) string {
 	utcY := axisY + 30
 	height := axisY + 42
 
-	s := "#" + id + "-svg"
-	css := s + " .band{fill:var(--c-accent);fill-opacity:var(--c-band)}" +
-		s + " .band-edge{stroke:var(--c-accent);stroke-width:1.5;stroke-dasharray:4 3;vector-effect:non-scaling-stroke}" +
-		s + " .stem{stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke}" +
-		s + " .dot{fill:var(--c-accent);stroke:var(--c-bg);stroke-width:2}" +
-		s + " .hit{fill:transparent}" +
-		s + " .marker:hover .dot," + s + " .marker:focus .dot{fill:var(--c-fg)}" +
-		"@media " + narrowQuery + "{" + s + " .dot{r:10px}}"
-
 	var b strings.Builder
 	b.Grow(4096 + 300*len(c.Events))
-	openSVG(&b, id, "incident", height, c.Title, c.Desc, css)
+	openSVG(&b, id, "incident", height, c.Title, c.Desc)
 
 	// Impact band.
 	if hasWindow {

@@ -34,10 +34,12 @@ const denseThreshold = 2000
 const (
 	ovX0       = 24.0
 	ovX1       = 696.0
-	ovLaneH    = 14.0 // lane pitch in panel 1
-	ovBarH     = 10.0 // bar thickness in panel 1
+	ovLaneH    = 14.0 // lane pitch in panel 1 (bars are 4 less)
+	ovLaneHMax = 24.0 // lane pitch with a single lane
+	ovLanesMin = 32.0 // height of panel 1's lanes when there are few of them
+	ovLaneSep  = 4.0  // vertical gap between lanes
 	ovMaxLanes = 12
-	ovMinW     = 5.0 // minimum visible bar length in panel 1
+	ovMinW     = 8.0 // minimum visible bar length in panel 1
 	ovPackGap  = 2.0 // horizontal gap between bars sharing a lane
 	ovDenseH   = 120.0
 	ovChartH   = 100.0 // tallest bar in panels 2 and 3
@@ -83,7 +85,9 @@ var sevNames = [4]string{"critical", "major", "minor", "none"}
 //     one bar per incident packed into lanes (greedy interval packing in
 //     drawing space, so bars that would touch get different lanes; at most 12
 //     lanes, after which bars overlap in the lane that frees up first); bar
-//     length is the duration but at least 4 units; each bar is an <a href>
+//     length is the duration but at least 8 units, and with one or two
+//     lanes the bars are taller (20 or 12 units instead of 10), so even a
+//     few incidents over many years show as clear marks; each bar is an <a href>
 //     with a <title>, class "span severity-<sev>"; year grid and labels.
 //     Above denseThreshold (2,000) spans, one bar per incident would make
 //     the page heavy (hundreds of bytes each), so the panel is aggregated
@@ -136,22 +140,10 @@ func OverviewSVG(o Overview) string {
 		spans = append(spans, sp)
 	}
 
-	s := "#" + id + "-svg"
-	css := s + " .span{fill:var(--c-accent);stroke:var(--c-accent)}" +
-		s + " .severity-minor{fill:var(--c-minor);stroke:var(--c-minor)}" +
-		s + " .severity-major{fill:var(--c-major);stroke:var(--c-major)}" +
-		s + " .severity-critical{fill:var(--c-critical);stroke:var(--c-critical)}" +
-		s + " .span:hover," + s + " .span:focus{fill:var(--c-fg);stroke:var(--c-fg)}" +
-		s + " .spans rect{stroke-width:0}" + s + " .density rect{stroke:none}" +
-		// On a phone a 5-unit bar is ~2 px: a non-scaling outline keeps it visible.
-		"@media " + narrowQuery + "{" + s + " .spans rect{stroke-width:1.5px;vector-effect:non-scaling-stroke}}" +
-		s + " .bar{fill:var(--c-accent)}" +
-		s + " .frame{fill:none;stroke:var(--c-line);vector-effect:non-scaling-stroke}"
-
 	var b strings.Builder
 	if len(spans) == 0 {
 		const h = 120.0
-		openSVG(&b, id, "overview", h, o.Title, o.Desc, css)
+		openSVG(&b, id, "overview", h, o.Title, o.Desc)
 		b.WriteString(`<rect class="frame" x="0.5" y="0.5" width="` + num(viewWidth-1) + `" height="` + num(h-1) + `"/>`)
 		b.WriteString(`<text class="h muted" x="` + num(viewWidth/2) + `" y="` + num(h/2+5) + `" text-anchor="middle">` + esc(o.Title) + `</text>`)
 		b.WriteString(`</svg>`)
@@ -230,12 +222,17 @@ func OverviewSVG(o Overview) string {
 			laneEnd[lane] = max(laneEnd[lane], x+w)
 			bars[k] = bar{x, w, lane}
 		}
-		areaH = float64(len(laneEnd)) * ovLaneH
+		// Few lanes get taller bars, so a small archive's handful of
+		// incidents stand out: 20 units with one lane, 12 with two.
+		nLanes := float64(len(laneEnd))
+		pitch := min(max(ovLaneH, ovLanesMin/nLanes), ovLaneHMax)
+		barH := pitch - ovLaneSep
+		areaH = nLanes * pitch
 		p1.WriteString(`<g class="spans">`)
 		for k, i := range order {
 			sp, br := spans[i], bars[k]
 			p1.WriteString(`<a class="span severity-` + cleanClass(sp.Severity) + `" href="` + esc(safeHref(sp.Href)) + `" tabindex="-1"><title>` + esc(sp.Label) + `</title>`)
-			p1.WriteString(`<rect x="` + num(br.x) + `" y="` + num(p1Top+float64(br.lane)*ovLaneH) + `" width="` + num(br.w) + `" height="` + num(ovBarH) + `"/></a>`)
+			p1.WriteString(`<rect x="` + num(br.x) + `" y="` + num(p1Top+float64(br.lane)*pitch) + `" width="` + num(br.w) + `" height="` + num(barH) + `"/></a>`)
 		}
 		p1.WriteString(`</g>`)
 	}
@@ -248,7 +245,7 @@ func OverviewSVG(o Overview) string {
 	p3Top := p2Bottom + ovPanelGap
 	height := p3Top + 40 + 5*ovRowPitch + 10
 
-	openSVG(&b, id, "overview", height, o.Title, o.Desc, css)
+	openSVG(&b, id, "overview", height, o.Title, o.Desc)
 
 	// Panel 1: heading, year grid, bars, axis, year labels.
 	b.WriteString(`<g class="panel panel-time">`)

@@ -1,0 +1,90 @@
+package chart
+
+import "strings"
+
+// Stylesheet returns the CSS for every chart this package draws, as one
+// static text: the charts themselves carry no <style> element and no style
+// attributes, so that a page served with a strict Content-Security-Policy
+// (style-src 'self') can show them. The site writes it to a file and links
+// it from every page that may hold a chart.
+//
+// Rules are scoped by class: svg.chart for what all charts share (the
+// --c-* colour properties, typography, axes, grid and ticks, the narrow
+// viewport, print, forced-colors and dark variants), svg.chart-incident and
+// svg.chart-overview for each kind. Inside a chart, colours are only ever
+// taken from the --c-* properties, which default to the page's --fg,
+// --muted, --line, --bg, --accent, --minor, --major and --critical, with
+// built-in fallbacks.
+//
+// The text is the same on every call.
+func Stylesheet() string { return stylesheet }
+
+var stylesheet = buildStylesheet()
+
+func buildStylesheet() string {
+	const (
+		all = "svg.chart"
+		inc = "svg.chart-incident"
+		ov  = "svg.chart-overview"
+	)
+	var b strings.Builder
+	rule := func(sel, decl string) { b.WriteString(sel + "{" + decl + "}\n") }
+	media := func(query string, rules ...string) {
+		b.WriteString("@media " + query + "{\n")
+		for i := 0; i+1 < len(rules); i += 2 {
+			b.WriteString("  " + rules[i] + "{" + rules[i+1] + "}\n")
+		}
+		b.WriteString("}\n")
+	}
+
+	b.WriteString("/* Charts drawn by gen's internal/chart (see chart.Stylesheet). */\n")
+
+	// Shared: colour scheme and typography.
+	rule(all, "--c-fg:var(--fg,#1d1f21);--c-muted:var(--muted,#5c6166);--c-line:var(--line,#d0d0ca);--c-bg:var(--bg,#fbfbf9);"+
+		"--c-accent:var(--accent,#0b5cad);--c-minor:var(--minor,#3b6e3b);--c-major:var(--major,#9a5b00);--c-critical:var(--critical,#b3261e);"+
+		"--c-band:.16;color:var(--c-fg);"+
+		`font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK TC","Noto Sans CJK JP","PingFang TC","Hiragino Sans","Microsoft JhengHei","Yu Gothic",sans-serif;`+
+		"font-size:"+num(fontText)+"px")
+	media("(prefers-color-scheme:dark)",
+		all, "--c-fg:var(--fg,#e6e6e3);--c-muted:var(--muted,#a3a8ad);--c-line:var(--line,#3a3e44);--c-bg:var(--bg,#16181b);"+
+			"--c-accent:var(--accent,#7db4f0);--c-minor:var(--minor,#8fc98f);--c-major:var(--major,#f0b35c);--c-critical:var(--critical,#ff8a80);--c-band:.26")
+	media("print",
+		all, "--c-fg:#000;--c-muted:#000;--c-line:#999;--c-bg:#fff;--c-accent:#000;--c-minor:#aaa;--c-major:#555;--c-critical:#000;--c-band:.13")
+	media("(forced-colors:active)",
+		all, "--c-fg:CanvasText;--c-muted:CanvasText;--c-line:GrayText;--c-bg:Canvas;--c-accent:LinkText;--c-minor:CanvasText;--c-major:CanvasText;--c-critical:CanvasText")
+	rule(all+" text", "fill:currentColor")
+	rule(all+" .muted", "fill:var(--c-muted)")
+	rule(all+" .h", "font-size:"+num(fontHead)+"px;font-weight:600")
+	rule(all+" .cnt", "font-size:"+num(fontCount)+"px;fill:var(--c-muted)")
+	rule(all+" .grid", "stroke:var(--c-line);stroke-width:1;vector-effect:non-scaling-stroke")
+	rule(all+" .axis", "stroke:currentColor;stroke-width:1.5;vector-effect:non-scaling-stroke")
+	rule(all+" .tk", "stroke:currentColor;stroke-width:1;vector-effect:non-scaling-stroke")
+	media(narrowQuery,
+		all, "font-size:"+num(fontTextNarrow)+"px",
+		all+" .h", "font-size:"+num(fontHeadNarrow)+"px",
+		all+" .cnt", "font-size:"+num(fontCountNarrw)+"px",
+		all+" .nh", "display:none")
+
+	// Incident timeline.
+	rule(inc+" .band", "fill:var(--c-accent);fill-opacity:var(--c-band)")
+	rule(inc+" .band-edge", "stroke:var(--c-accent);stroke-width:1.5;stroke-dasharray:4 3;vector-effect:non-scaling-stroke")
+	rule(inc+" .stem", "stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
+	rule(inc+" .dot", "fill:var(--c-accent);stroke:var(--c-bg);stroke-width:2")
+	rule(inc+" .hit", "fill:transparent")
+	rule(inc+" .marker:hover .dot,"+inc+" .marker:focus .dot", "fill:var(--c-fg)")
+	media(narrowQuery, inc+" .dot", "r:10px")
+
+	// Archive overview.
+	rule(ov+" .span", "fill:var(--c-accent);stroke:var(--c-accent)")
+	rule(ov+" .severity-minor", "fill:var(--c-minor);stroke:var(--c-minor)")
+	rule(ov+" .severity-major", "fill:var(--c-major);stroke:var(--c-major)")
+	rule(ov+" .severity-critical", "fill:var(--c-critical);stroke:var(--c-critical)")
+	rule(ov+" .span:hover,"+ov+" .span:focus", "fill:var(--c-fg);stroke:var(--c-fg)")
+	rule(ov+" .spans rect", "stroke-width:0")
+	rule(ov+" .density rect", "stroke:none")
+	// On a phone a narrow bar is a few px: a non-scaling outline keeps it visible.
+	media(narrowQuery, ov+" .spans rect", "stroke-width:1.5px;vector-effect:non-scaling-stroke")
+	rule(ov+" .bar", "fill:var(--c-accent)")
+	rule(ov+" .frame", "fill:none;stroke:var(--c-line);vector-effect:non-scaling-stroke")
+	return b.String()
+}

@@ -1,0 +1,275 @@
+package search
+
+// Benchmarks over a generated archive. Size with
+//
+//	go test -run '^$' -bench . ./search -search.incidents=10000
+//
+// or SEARCH_BENCH_INCIDENTS=10000; the default (200) runs in seconds.
+// Incidents are 70% English and 30% Traditional Chinese originals; half of
+// them also have a translation into the other language.
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var benchIncidents = flag.Int("search.incidents", envInt("SEARCH_BENCH_INCIDENTS", 200),
+	"number of generated incidents for the search benchmarks")
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+var (
+	genProducts = []string{"Cloud Pub/Sub", "Cloud SQL", "BigQuery", "Gmail", "Google Drive", "Compute Engine",
+		"Cloud Storage", "Cloud Load Balancing", "Kubernetes Engine", "Cloud DNS", "Cloud Spanner", "Cloud Functions",
+		"App Engine", "Cloud Run", "Memorystore", "Cloud Logging", "Cloud Monitoring", "Identity and Access Management",
+		"Cloud Networking", "Cloud Bigtable", "Dataflow", "Dataproc", "Cloud Build", "Artifact Registry",
+		"Cloud Armor", "Cloud CDN", "Cloud Interconnect", "Vertex AI", "Firestore", "Cloud Tasks"}
+	genRegions = []string{"us-central1", "us-east1", "us-east4", "us-west1", "us-west2", "europe-west1", "europe-west2",
+		"europe-west3", "europe-west4", "europe-north1", "asia-east1", "asia-east2", "asia-northeast1",
+		"asia-northeast2", "asia-south1", "asia-southeast1", "australia-southeast1", "southamerica-east1",
+		"northamerica-northeast1", "global"}
+	genCauses = []string{"Configuration change", "Software bug", "Capacity", "Resource exhaustion", "Network failure",
+		"Power failure", "Dependency failure", "Certificate expiry", "Operator error", "Hardware failure"}
+
+	enSubjects = []string{"the control plane", "a metadata server", "the quota system", "an internal load balancer",
+		"the replication pipeline", "a storage backend", "the authentication service", "a routing table",
+		"the scheduler", "the monitoring pipeline", "a front-end server", "the configuration service",
+		"a database primary", "the message queue", "a network switch", "the deployment system"}
+	enVerbs = []string{"was overloaded", "exhausted its memory", "returned errors", "stopped responding",
+		"dropped connections", "rejected requests", "became unavailable", "restarted repeatedly",
+		"served stale data", "leaked file descriptors", "throttled traffic", "timed out",
+		"failed over", "lost quorum", "overloads under peak traffic", "retried aggressively"}
+	enObjects = []string{"for several regions", "after a rollout", "during peak traffic", "for a subset of customers",
+		"until engineers intervened", "while the change was rolled back", "for about two hours",
+		"because of a misconfiguration", "after a certificate expired", "during a maintenance window",
+		"when a dependency failed", "despite automatic mitigation"}
+	enExtra = []string{"Engineers", "The on-call team", "Automation", "The incident commander", "Site reliability engineers"}
+	enActs  = []string{"rolled back the release", "added capacity", "drained the affected zone", "restarted the servers",
+		"disabled the feature flag", "rerouted traffic", "increased the quota", "fixed the configuration",
+		"replaced the faulty hardware", "paused the deployment"}
+
+	zhSubjects = []string{"控制平面", "中繼資料伺服器", "配額系統", "內部負載平衡器", "複寫管線", "儲存後端", "驗證服務",
+		"路由表", "排程器", "監控管線", "前端伺服器", "設定服務", "主要資料庫", "訊息佇列", "網路交換器", "部署系統"}
+	zhVerbs = []string{"資源耗盡", "回傳錯誤", "停止回應", "中斷連線", "拒絕請求", "無法使用", "反覆重新啟動", "提供過期資料",
+		"記憶體不足", "流量遭到限制", "逾時", "進行容錯移轉", "失去仲裁", "過載"}
+	zhObjects = []string{"影響多個區域", "在推出新版本之後", "在尖峰流量期間", "影響部分客戶", "直到工程師介入",
+		"在變更回復期間", "持續約兩小時", "由於設定錯誤", "在憑證過期之後", "在維護期間", "在相依服務失敗時"}
+	zhActs = []string{"回復了版本", "增加了容量", "排除了受影響的區域", "重新啟動了伺服器", "停用了功能旗標",
+		"重新導向流量", "提高了配額", "修正了設定", "更換了故障硬體", "暫停了部署"}
+)
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+func pickN[T comparable](r *rand.Rand, xs []T, n int) []T {
+	var out []T
+	for len(out) < n {
+		if x := pick(r, xs); !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func enSentence(r *rand.Rand, product string) string {
+	if r.IntN(3) == 0 {
+		return fmt.Sprintf("%s %s.", pick(r, enExtra), pick(r, enActs))
+	}
+	s := fmt.Sprintf("In %s, %s %s %s.", product, pick(r, enSubjects), pick(r, enVerbs), pick(r, enObjects))
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func zhSentence(r *rand.Rand, product string) string {
+	if r.IntN(3) == 0 {
+		return "工程師" + pick(r, zhActs) + "。"
+	}
+	return product + " 的" + pick(r, zhSubjects) + pick(r, zhObjects) + pick(r, zhVerbs) + "。"
+}
+
+// genArchive generates n incidents deterministically (same n, same
+// documents), as Documents in one or two languages each.
+func genArchive(n int) []Document {
+	r := rand.New(rand.NewPCG(2017, uint64(n)))
+	start := time.Date(2012, 1, 1, 0, 0, 0, 0, time.UTC)
+	var docs []Document
+	for i := range n {
+		products := pickN(r, genProducts, 1+r.IntN(3))
+		regions := pickN(r, genRegions, 1+r.IntN(2))
+		causes := []string{pick(r, genCauses)}
+		begin := start.Add(time.Duration(r.IntN(12*365*24)) * time.Hour)
+		id := fmt.Sprintf("%s-incident-%05d", begin.Format(time.DateOnly), i)
+		orig := "en"
+		if r.IntN(10) < 3 {
+			orig = "zh-TW"
+		}
+		langs := []string{orig}
+		if r.IntN(2) == 0 {
+			langs = append(langs, map[string]string{"en": "zh-TW", "zh-TW": "en"}[orig])
+		}
+		sentences := 20 + r.IntN(30)
+		for _, lang := range langs {
+			sent, title := enSentence, fmt.Sprintf("%s incident in %s: %s %s", products[0], regions[0], pick(r, enSubjects), pick(r, enVerbs))
+			if lang == "zh-TW" {
+				sent, title = zhSentence, fmt.Sprintf("%s 於 %s 發生事故：%s%s", products[0], regions[0], pick(r, zhSubjects), pick(r, zhVerbs))
+			}
+			var body, timeline strings.Builder
+			for s := range sentences {
+				body.WriteString(sent(r, pick(r, products)))
+				if s%5 == 4 {
+					body.WriteString("\n\n")
+				} else {
+					body.WriteString(" ")
+				}
+			}
+			for s := range 4 + r.IntN(5) {
+				fmt.Fprintf(&timeline, "%02d:%02d UTC %s\n", (begin.Hour()+s)%24, r.IntN(60), sent(r, products[0]))
+			}
+			docs = append(docs, Document{
+				ID: id, Lang: lang, OriginalLang: orig,
+				Title:    title,
+				Summary:  sent(r, products[0]) + " " + sent(r, products[0]),
+				Body:     body.String(),
+				Timeline: timeline.String(),
+				Products: products, Regions: regions, Causes: causes,
+				Begin:    begin,
+				Duration: time.Duration(5+r.IntN(600)) * time.Minute,
+				URL:      "/" + lang + "/incidents/" + id + "/",
+			})
+		}
+	}
+	return docs
+}
+
+func buildArchive(tb testing.TB, dir string, docs []Document) {
+	w, err := Create(dir, []string{"en", "zh-TW"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, d := range docs {
+		if err := w.Add(d); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n
+}
+
+func BenchmarkIndexBuild(b *testing.B) {
+	docs := genArchive(*benchIncidents)
+	var bytes int
+	for _, d := range docs {
+		bytes += len(d.Title) + len(d.Summary) + len(d.Body) + len(d.Timeline)
+	}
+	root := b.TempDir()
+	var size int64
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		dir := filepath.Join(root, strconv.Itoa(i))
+		buildArchive(b, dir, docs)
+		b.StopTimer()
+		size = dirSize(dir)
+		os.RemoveAll(dir)
+		b.StartTimer()
+	}
+	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(len(docs))/sec, "docs/s")
+	b.ReportMetric(float64(size)/float64(len(docs)), "index-bytes/doc")
+	b.ReportMetric(float64(bytes)/float64(len(docs)), "text-bytes/doc")
+}
+
+// BenchmarkMemoryLoad loads the archive into an in-memory index the way
+// the preview server starts (AddBatch), then updates 20 documents one by
+// one with Add the way it follows edits.
+func BenchmarkMemoryLoad(b *testing.B) {
+	docs := genArchive(*benchIncidents)
+	var adds time.Duration
+	for b.Loop() {
+		ix, err := NewMemory([]string{"en", "zh-TW"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := ix.AddBatch(docs); err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		for _, d := range docs[:min(20, len(docs))] {
+			if err := ix.Add(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+		adds += time.Since(t0)
+		ix.Close()
+	}
+	b.ReportMetric(float64(len(docs))/((b.Elapsed()-adds).Seconds()/float64(b.N)), "docs/s")
+	b.ReportMetric(float64(adds.Microseconds())/1000/float64(b.N*min(20, len(docs))), "ms/add")
+}
+
+var benchQueries = []Request{
+	{Query: "overloaded", Lang: "en"},
+	{Query: "quota exhausted memory", Lang: "en"},
+	{Query: `"rolled back the release"`, Lang: "en"},
+	{Query: "資源耗盡", Lang: "zh-TW"},
+	{Query: "配額", Lang: "zh-TW"},
+	{Query: "負載平衡器 -逾時", Lang: "zh-TW"},
+	{Query: "Pub/Sub europe-west2", Lang: "en"},
+	{Query: "product:\"Cloud SQL\" timed out", Lang: "en"},
+	{Query: "timed out", Lang: "en", Year: 2015, Page: 2},
+	{Query: "", Lang: "en", Region: "asia-east1"},
+	{Query: "server", Lang: "en", Page: 5},
+	{Query: "the control plane", Lang: "zh-TW", Cause: "Software bug"},
+}
+
+func BenchmarkQuery(b *testing.B) {
+	docs := genArchive(*benchIncidents)
+	dir := filepath.Join(b.TempDir(), "search")
+	buildArchive(b, dir, docs)
+	ix, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	var took []time.Duration
+	i := 0
+	for b.Loop() {
+		req := benchQueries[i%len(benchQueries)]
+		i++
+		t0 := time.Now()
+		if _, err := ix.Search(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(t0))
+	}
+	slices.Sort(took)
+	ms := func(q float64) float64 {
+		return float64(took[int(q*float64(len(took)-1))].Microseconds()) / 1000
+	}
+	b.ReportMetric(ms(0.50), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
+	b.ReportMetric(float64(len(docs)), "docs")
+}

@@ -1,0 +1,226 @@
+// Package search builds and queries the archive's bleve full-text index.
+//
+// # Layout
+//
+// An index is a directory holding one bleve (scorch) index per language,
+// named after the canonical BCP 47 tag ("en", "zh-TW", "ja"), and a
+// meta.json file with the small per-document metadata that results and
+// facets need (title, URL, date, products, regions, causes). meta.json is
+// written last, so a directory without it is an unfinished build and Open
+// refuses it.
+//
+// # Why one index per language
+//
+// Every language index has exactly one text analyzer ("en": stemming and
+// stop words; "zh", "ja", "ko": the CJK analyzer with bigrams and width
+// folding; anything else: "standard"). The query is parsed once by a small
+// parser of our own (see query.go) and then analysed separately for each
+// language with that language's analyzer, producing term and phrase queries
+// whose terms are already final. Bleve never chooses an analyzer for us, so
+// the map-order nondeterminism of a single multi-analyzer index cannot
+// happen, and a word that analyses to nothing in one language (an English
+// stop word) is simply dropped there instead of making the whole query fail.
+//
+// # Results
+//
+// Every language version of an incident is its own bleve document; a match in
+// any language counts. Search collects all matching documents of all
+// languages, collapses them to one result per incident (score = best score of
+// its documents; ties broken by id), and computes facets per incident from
+// the metadata. Only the page being shown is highlighted, in a second small
+// query. A result shows the reader's language when that translation exists,
+// otherwise the original.
+//
+// # Query syntax
+//
+// A query is a sequence of terms separated by spaces. Every positive term
+// must match (AND); a term matches when it occurs in the title, summary,
+// body, timeline or in a product, region or cause name.
+//
+//	word            a word; punctuation inside it (Pub/Sub, europe-west2,
+//	                Gmail服務) makes it a phrase of its parts
+//	資源耗盡         a run of Chinese or Japanese characters is a phrase:
+//	                its bigrams must be adjacent
+//	"a phrase"      words next to each other (also “…” and 「…」)
+//	-word -"phrase" exclude incidents matching it (also -field:value)
+//	title:word      only in titles; also summary:, body:, timeline:
+//	title:"a b"     a phrase in titles
+//	product:X       product named X (case-insensitive), or whose name
+//	                contains the word or phrase X; also region:, cause:
+//	year:2017       incidents that began in 2017
+//	lang:zh-TW      only documents in that language (repeatable; -lang:en)
+//
+// There are no wildcards, fuzzy matching, regular expressions or boolean
+// operators: such characters are ordinary punctuation, so no user input can
+// expand into an expensive query. A term made only of punctuation is
+// ignored; a query left with nothing to search for is an ErrBadQuery. The
+// parser accepts any input (unbalanced quotes end at the end of the query,
+// unknown "field:" prefixes are plain text); it never fails except for the
+// limits (MaxQueryRunes, MaxClauses, MaxPhraseTokens) and malformed year:
+// and lang: values.
+//
+// Results are ordered by relevance (ties by id). A query without positive
+// words (empty, only filters, field:values or exclusions) lists the
+// matching incidents newest first, with score 0; the empty query lists
+// everything, which the search page can use for browsing by facet.
+//
+// Known gaps: a single Chinese character matches only where it stands
+// alone (the index holds bigrams); Simplified and Traditional Chinese are
+// not folded into each other; "OR" is an ordinary word.
+//
+// # Limits
+//
+// Queries longer than MaxQueryRunes are rejected, not truncated. See the
+// other constants below for terms, phrases, pages and time.
+//
+// Every program that opens an index must link the CJK analyzer; importing
+// this package does that.
+package search
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"golang.org/x/text/language"
+)
+
+// Limits applied to every request. They keep the cost of one query bounded
+// whatever a user types.
+const (
+	// MaxQueryRunes is the longest query accepted; longer queries are
+	// rejected with ErrBadQuery (not truncated, so that a user never gets
+	// results for a query they did not type).
+	MaxQueryRunes = 512
+	// MaxClauses is the maximum number of words, phrases and field:value
+	// terms in one query.
+	MaxClauses = 24
+	// MaxPhraseTokens is the maximum number of analysed tokens in one word
+	// or phrase (a long run of Chinese characters becomes many bigrams).
+	MaxPhraseTokens = 64
+	// DefaultPerPage and MaxPerPage bound Request.PerPage.
+	DefaultPerPage = 10
+	MaxPerPage     = 50
+	// MaxWindow bounds page*perPage: results beyond the first MaxWindow
+	// incidents cannot be paged to.
+	MaxWindow = 1000
+	// MaxHitsPerLanguage bounds how many matching documents are collected
+	// from one language index. Totals and facets are exact below it; above
+	// it, the documents beyond the first MaxHitsPerLanguage in index order
+	// are ignored.
+	MaxHitsPerLanguage = 100000
+	// MaxFacetTerms is the number of terms returned per facet.
+	MaxFacetTerms = 50
+	// DefaultTimeout applies when the caller's context has no deadline.
+	DefaultTimeout = 10 * time.Second
+	// fragmentRunes is the size of a fallback excerpt (a result that
+	// matched only in its title or metadata).
+	fragmentRunes = 200
+	// maxFragments is the number of highlighted fragments per result.
+	maxFragments = 3
+)
+
+// ErrBadQuery is returned, wrapped with a human-readable message, for a
+// request that cannot be searched: a query that is too long or has nothing
+// to search for, a malformed year:, a page beyond the result window. Test
+// with errors.Is; the message (err.Error()) is fit to show to the user.
+var ErrBadQuery = errors.New("bad query")
+
+// ErrReadOnly is returned by Add and Delete on an index opened with Open.
+var ErrReadOnly = errors.New("search: index is read-only")
+
+func badQuery(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadQuery, fmt.Sprintf(format, args...))
+}
+
+// Document is one language version of an incident, as handed to the index.
+type Document struct {
+	ID           string // incident id, e.g. "2017-03-13-bigquery-streaming-inserts"
+	Lang         string // BCP 47 tag of this text: "en", "zh-TW", "ja", ...
+	OriginalLang string // tag of the incident's original
+
+	Title, Summary, Body, Timeline string // plain text (Body: markdown rendered to text, no HTML)
+
+	Products, Regions, Causes []string // exact-match keyword fields (display names)
+
+	Begin    time.Time // UTC
+	Duration time.Duration
+	URL      string // site-relative URL of this language version, e.g. "/en/incidents/<id>/"
+}
+
+// Request is one search as a reader asks it.
+type Request struct {
+	Query   string // user syntax, see the package documentation
+	Lang    string // reader's language; results shown in it when that translation exists, else original
+	Page    int    // 1-based; values < 1 mean 1
+	PerPage int    // default DefaultPerPage, capped at MaxPerPage
+
+	// Exact filters (facet links). Matching is case-insensitive on the
+	// whole display name.
+	Product, Region, Cause string
+	Year                   int // 0: any
+}
+
+// Response is the answer to a Request, in the JSON shape of the search API.
+type Response struct {
+	Query   string                  `json:"query"`
+	Total   int                     `json:"total"` // number of matching incidents
+	TookMS  float64                 `json:"took_ms"`
+	Results []Result                `json:"results"`
+	Facets  map[string][]FacetCount `json:"facets"` // keys product, region, cause, year, lang
+}
+
+// Result is one incident in a Response.
+type Result struct {
+	ID    string `json:"id"`
+	Lang  string `json:"lang"` // language of Title and URL
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Date  string `json:"date"` // begin date, YYYY-MM-DD (UTC)
+
+	Products []string `json:"products"`
+
+	// Fragments are HTML: matches wrapped in <mark>…</mark>, everything
+	// else escaped. They come from the document that matched; when the
+	// reader's language version did not match but another did, they are in
+	// that other language, named by FragmentsLang.
+	Fragments     []string `json:"fragments"`
+	FragmentsLang string   `json:"fragments_lang,omitempty"` // set only when different from Lang
+
+	Score float64 `json:"score"`
+}
+
+// FacetCount is one facet value and the number of matching incidents with it.
+type FacetCount struct {
+	Term  string `json:"term"`
+	Count int    `json:"count"`
+}
+
+// Facet names, the keys of Response.Facets.
+const (
+	FacetProduct = "product"
+	FacetRegion  = "region"
+	FacetCause   = "cause"
+	FacetYear    = "year"
+	FacetLang    = "lang"
+)
+
+// CanonicalLang returns the canonical form of a BCP 47 tag ("zh-tw" →
+// "zh-TW"), or an error if s is not a well-formed tag.
+func CanonicalLang(s string) (string, error) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
+	if s == "" {
+		return "", errors.New("empty language tag")
+	}
+	for _, r := range s {
+		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "", fmt.Errorf("malformed language tag %q", s)
+		}
+	}
+	t, err := language.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("malformed language tag %q: %v", s, err)
+	}
+	return t.String(), nil
+}
