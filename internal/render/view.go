@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
-	"gen/internal/chart"
 	"gen/internal/archive"
+	"gen/internal/chart"
 	"gen/internal/content"
 	"gen/internal/i18n"
 )

@@ -1,0 +1,187 @@
+package searchweb_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"gen/internal/build"
+	"gen/internal/searchweb"
+	"gen/internal/server"
+	"gen/search"
+)
+
+// serveSeed builds the bundled archive and serves the built folder as
+// gen serve --dir does, on a real port.
+func serveSeed(t *testing.T) *httptest.Server {
+	t.Helper()
+	dest := filepath.Join(t.TempDir(), "public")
+	if _, err := build.Run(build.Options{Source: "../..", Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := build.OpenOutput(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Index.Close() })
+	h := searchweb.New("", 4, t.Logf)
+	h.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
+	srv := httptest.NewServer(server.NewHandler(server.NewDirSite(dest), server.Options{Search: http.HandlerFunc(h.API), Dynamic: h.Page}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func get(t *testing.T, srv *httptest.Server, path string, params url.Values) (int, []byte) {
+	t.Helper()
+	res, err := http.Get(srv.URL + path + "?" + params.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, body
+}
+
+func api(t *testing.T, srv *httptest.Server, params url.Values) *search.Response {
+	t.Helper()
+	code, body := get(t, srv, "/api/search", params)
+	if code != http.StatusOK {
+		t.Fatalf("%v: status %d: %s", params, code, body)
+	}
+	var res search.Response
+	if err := json.Unmarshal(body, &res); err != nil {
+		t.Fatalf("%v: %v", params, err)
+	}
+	return &res
+}
+
+func TestAPIFindsAcrossLanguages(t *testing.T) {
+	srv := serveSeed(t)
+	const blob = "2020-08-19-blob-storage-metadata-overload"
+	cases := []struct {
+		q, lang, wantID, wantLang string
+	}{
+		// The zh-TW original and its English translation both mention
+		// Gmail; an English reader gets the English version.
+		{"Gmail", "en", blob, "en"},
+		{"Gmail", "zh-TW", blob, "zh-TW"},
+		// No Japanese version: shown in the original's language.
+		{"Gmail", "ja", blob, "zh-TW"},
+		// Stemming: the text says "overloaded"/"overload".
+		{"overloads", "en", blob, "en"},
+		// Chinese words of two to four characters, no spaces.
+		{"資源耗盡", "zh-TW", blob, "zh-TW"},
+		{"停電", "zh-TW", "2024-08-12-europe-west2-connectivity", "zh-TW"},
+		{"訂閱", "zh-TW", "2016-10-31-pubsub-subscription-creation", "zh-TW"},
+		{"Pub/Sub", "en", "2016-10-31-pubsub-subscription-creation", "en"},
+		{"europe-west2", "en", "2024-08-12-europe-west2-connectivity", "en"},
+	}
+	for _, c := range cases {
+		res := api(t, srv, url.Values{"q": {c.q}, "lang": {c.lang}})
+		if len(res.Results) == 0 || res.Results[0].ID != c.wantID || res.Results[0].Lang != c.wantLang {
+			t.Errorf("%q in %s: results %+v, want %s first in %s", c.q, c.lang, res.Results, c.wantID, c.wantLang)
+			continue
+		}
+		found := false
+		for _, f := range res.Results[0].Fragments {
+			found = found || strings.Contains(f, "<mark>")
+		}
+		if !found {
+			t.Errorf("%q: no highlighted fragment in %v", c.q, res.Results[0].Fragments)
+		}
+	}
+}
+
+func TestAPIFiltersFacetsAndPages(t *testing.T) {
+	srv := serveSeed(t)
+	all := api(t, srv, url.Values{"q": {"Google"}, "lang": {"en"}})
+	if all.Total < 3 || len(all.Facets["product"]) == 0 || len(all.Facets["year"]) == 0 {
+		t.Fatalf("Google: total %d, facets %v", all.Total, all.Facets)
+	}
+	only := api(t, srv, url.Values{"q": {"Google"}, "lang": {"en"}, "product": {"Gmail"}})
+	for _, r := range only.Results {
+		if !strings.Contains(strings.Join(r.Products, ","), "Gmail") {
+			t.Errorf("product=Gmail returned %s with %v", r.ID, r.Products)
+		}
+	}
+	if only.Total == 0 || only.Total >= all.Total {
+		t.Errorf("filtering by Gmail gave %d of %d", only.Total, all.Total)
+	}
+	p1 := api(t, srv, url.Values{"q": {"Google"}, "lang": {"en"}, "per_page": {"1"}})
+	p2 := api(t, srv, url.Values{"q": {"Google"}, "lang": {"en"}, "per_page": {"1"}, "page": {"2"}})
+	if len(p1.Results) != 1 || len(p2.Results) != 1 || p1.Results[0].ID == p2.Results[0].ID || p1.Total != p2.Total {
+		t.Errorf("pages 1 and 2 of one: %+v / %+v", p1.Results, p2.Results)
+	}
+}
+
+func TestJunkNeverServerError(t *testing.T) {
+	srv := serveSeed(t)
+	junk := []url.Values{
+		{"q": {"title:("}}, {"q": {`"`}}, {"q": {"/"}}, {"q": {"*"}}, {"q": {strings.Repeat("a", 5000)}},
+		{"q": {"-"}}, {"q": {"::"}}, {"q": {"\x00\xff"}}, {"q": {"ok"}, "page": {"-1"}}, {"q": {"ok"}, "page": {"x"}},
+		{"q": {"ok"}, "lang": {"<script>"}}, {"q": {"ok"}, "year": {"99999999999999999999"}}, {"q": {"ok"}, "per_page": {"100000"}},
+		{"q": {strings.Repeat("資", 600)}}, {"q": {strings.Repeat("a ", 200)}},
+	}
+	for _, params := range junk {
+		for _, path := range []string{"/api/search", "/en/search/"} {
+			code, body := get(t, srv, path, params)
+			if code >= 500 {
+				t.Errorf("%s %v: status %d: %s", path, params, code, body)
+			}
+			if path == "/en/search/" && strings.Contains(string(body), "<script>") {
+				t.Errorf("%s %v: unescaped input in the page", path, params)
+			}
+		}
+	}
+}
+
+func TestSearchPageWorksWithoutJavaScript(t *testing.T) {
+	srv := serveSeed(t)
+	code, body := get(t, srv, "/zh-TW/search/", url.Values{"q": {"Gmail"}})
+	if code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	doc, err := html.Parse(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results, marks, notices int
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			for _, a := range n.Attr {
+				if a.Key == "class" && a.Val == "result" {
+					results++
+				}
+				if a.Key == "id" && a.Val == "static-notice" {
+					notices++
+				}
+			}
+			if n.Data == "mark" {
+				marks++
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if results == 0 || marks == 0 || notices != 0 {
+		t.Errorf("served search page: %d results, %d <mark>, %d static notices", results, marks, notices)
+	}
+	// The same page built for static hosts says search needs the server.
+	code, body = get(t, srv, "/zh-TW/search/index.html", nil)
+	if code != http.StatusOK || !strings.Contains(string(body), `id="static-notice"`) {
+		t.Errorf("static search page: status %d, notice missing", code)
+	}
+}
