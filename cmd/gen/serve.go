@@ -52,7 +52,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if *dir != "" {
 		return serveBuilt(ctx, ln, *dir, stdout, logf)
 	}
-	return serveSources(ctx, ln, build.Options{Source: *source, BaseURL: "http://" + ln.Addr().String() + "/", Drafts: *drafts, Generator: "gen " + version}, stdout, logf)
+	opts := buildOptionsFor(*source, ln)
+	opts.Drafts = *drafts
+	return serveSources(ctx, ln, opts, stdout, logf)
+}
+
+// buildOptionsFor builds source for serving on ln, in memory.
+func buildOptionsFor(source string, ln net.Listener) build.Options {
+	return build.Options{Source: source, BaseURL: "http://" + ln.Addr().String() + "/", Generator: "gen " + version}
 }
 
 // serveBuilt serves a folder made by gen build, as deployed: read-only,

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// copyDir copies the bundled archive's sources into a temp site.
+func copySite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, sub := range []string{"content", "i18n", "layouts"} {
+		err := filepath.WalkDir(filepath.Join("../..", sub), func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel("../..", p)
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runGen(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	site := copySite(t)
+	if code, out, errs := runGen("build", "--source", site); code != exitOK || !strings.Contains(out, "built 4 incidents in 3 languages") {
+		t.Fatalf("build: %d %q %q", code, out, errs)
+	}
+	if code, _, _ := runGen("build", "--no-such-flag"); code != exitUsage {
+		t.Errorf("unknown flag: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, _ := runGen("frobnicate"); code != exitUsage {
+		t.Errorf("unknown command: exit %d, want %d", code, exitUsage)
+	}
+	if code, out, _ := runGen("build", "-h"); code != exitOK || !strings.Contains(out, "--base-url") {
+		t.Errorf("build -h: %d %q", code, out)
+	}
+	if code, out, _ := runGen("help", "serve"); code != exitOK || !strings.Contains(out, "--dir") {
+		t.Errorf("help serve: %d %q", code, out)
+	}
+	if code, out, _ := runGen("version"); code != exitOK || !strings.HasPrefix(out, "gen ") {
+		t.Errorf("version: %d %q", code, out)
+	}
+	bad := filepath.Join(site, "content", "2017-03-13-bigquery-streaming-inserts", "en.md")
+	data, _ := os.ReadFile(bad)
+	os.WriteFile(bad, bytes.Replace(data, []byte("severity: major"), []byte("severity: huge"), 1), 0o644)
+	code, _, errs := runGen("build", "--source", site)
+	if code != exitContent || !strings.Contains(errs, "content/2017-03-13-bigquery-streaming-inserts/en.md:") || !strings.Contains(errs, "previous output is unchanged") {
+		t.Errorf("broken build: exit %d, stderr %q", code, errs)
+	}
+}
+
+// syncBuffer is an io.Writer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServe runs serve in the background on a free port and returns its URL.
+func startServe(t *testing.T, serveFn func(ctx context.Context, ln net.Listener, out io.Writer) int) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan int)
+	go func() { done <- serveFn(ctx, ln, &out) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			if code != exitOK {
+				t.Errorf("serve exited %d: %s", code, out.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not shut down")
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+func fetch(t *testing.T, url string, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res, string(body)
+}
+
+// eventually polls until check passes or time runs out.
+func eventually(t *testing.T, what string, check func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if check() {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func TestServeSourcesRebuildsOnSave(t *testing.T) {
+	site := copySite(t)
+	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, t.Logf)
+	})
+	page := base + "/en/incidents/2017-03-13-bigquery-streaming-inserts/"
+	res, body := fetch(t, page)
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, "/_gen/livereload.js") {
+		t.Fatalf("status %d; live reload script present: %v", res.StatusCode, strings.Contains(body, "livereload"))
+	}
+	// Accept-Language picks the reader's language at /.
+	if res, _ := fetch(t, base+"/", "Accept-Language", "zh-TW,zh;q=0.9"); res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/zh-TW/" {
+		t.Errorf("/ with zh-TW: %d → %q", res.StatusCode, res.Header.Get("Location"))
+	}
+
+	file := filepath.Join(site, "content", "2017-03-13-bigquery-streaming-inserts", "en.md")
+	data, _ := os.ReadFile(file)
+	if err := os.WriteFile(file, bytes.Replace(data, []byte("title: "), []byte("title: Freshly edited "), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the edit to show", func() bool { _, body := fetch(t, page); return strings.Contains(body, "Freshly edited") })
+	eventually(t, "search to find the edit", func() bool {
+		_, body := fetch(t, base+"/api/search?q=freshly&lang=en")
+		return strings.Contains(body, "2017-03-13-bigquery-streaming-inserts")
+	})
+
+	// A broken save keeps the last good page and shows the error on it.
+	if err := os.WriteFile(file, bytes.Replace(data, []byte("severity: major"), []byte("severity: huge"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the error overlay", func() bool {
+		res, body := fetch(t, page)
+		return res.StatusCode == http.StatusOK && strings.Contains(body, "gen-errors") && strings.Contains(body, "en.md:")
+	})
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the overlay to go", func() bool { _, body := fetch(t, page); return !strings.Contains(body, "gen-errors") })
+}
+
+func TestServeBuiltFolderUnderBasePath(t *testing.T) {
+	site := copySite(t)
+	dest := filepath.Join(t.TempDir(), "public")
+	if code, _, errs := runGen("build", "--source", site, "--dest", dest, "--base-url", "https://example.org/archive/"); code != exitOK {
+		t.Fatalf("build: %s", errs)
+	}
+	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
+		return serveBuilt(ctx, ln, dest, out, t.Logf)
+	})
+	res, body := fetch(t, base+"/archive/en/incidents/2017-03-13-bigquery-streaming-inserts/")
+	if res.StatusCode != http.StatusOK || strings.Contains(body, "livereload") {
+		t.Fatalf("incident page: %d, reload script present: %v", res.StatusCode, strings.Contains(body, "livereload"))
+	}
+	if res.Header.Get("Content-Security-Policy") == "" || res.Header.Get("ETag") == "" {
+		t.Errorf("missing headers: %v", res.Header)
+	}
+	if res, body := fetch(t, base+"/archive/api/search?q=Gmail&lang=en"); res.StatusCode != http.StatusOK || !strings.Contains(body, `"url":"/archive/en/incidents/2020-08-19`) {
+		t.Errorf("search under base path: %d %s", res.StatusCode, body)
+	}
+	if res, body := fetch(t, base+"/archive/ja/search/?q=%E8%B3%87%E6%BA%90"); res.StatusCode != http.StatusOK || !strings.Contains(body, "<mark>") {
+		t.Errorf("search page: %d", res.StatusCode)
+	}
+	if res, _ := fetch(t, base+"/archive/.gen/site.json"); res.StatusCode != http.StatusNotFound {
+		t.Errorf(".gen is served: %d", res.StatusCode)
+	}
+	if res, _ := fetch(t, base+"/archive/", "Accept-Language", "ja"); res.Header.Get("Location") != "/archive/ja/" {
+		t.Errorf("/archive/ with ja → %q", res.Header.Get("Location"))
+	}
+}
+
+func TestServePortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	code, _, errs := runGen("serve", "--port", strconv.Itoa(port), "--source", copySite(t))
+	if code != exitUsage || !strings.Contains(errs, strconv.Itoa(port)) || !strings.Contains(errs, "--port") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
