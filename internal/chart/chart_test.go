@@ -687,19 +687,129 @@ func TestUniqueIDsAcrossCharts(t *testing.T) {
 			}
 		}
 	}
-	// Styles are scoped to their own chart.
-	for _, st := range root.all(byName("style")) {
-		svgID := st.parent.attr["id"]
-		for _, rule := range strings.Split(st.text, "}") {
-			sel, _, ok := strings.Cut(rule, "{")
-			if !ok || strings.HasPrefix(strings.TrimSpace(sel), "@media") || strings.TrimSpace(sel) == "" {
-				continue
+}
+
+// TestNoInlineStyles: the site's Content-Security-Policy (style-src 'self')
+// blocks <style> elements and style attributes, so the charts must carry
+// neither; their presentation comes from Stylesheet.
+func TestNoInlineStyles(t *testing.T) {
+	var outs []string
+	inc := baseIncident(t)
+	outs = append(outs, Incident(inc), Incident(IncidentTimeline{IDPrefix: "n"}))
+	inc.Title, inc.Events[0].Label = nasty, nasty
+	outs = append(outs, Incident(inc))
+	for _, n := range []int{0, 1, 4, 50, denseThreshold + 1} {
+		outs = append(outs, OverviewSVG(testOverview(manySpans(n))))
+	}
+	for i, out := range outs {
+		low := strings.ToLower(out)
+		if strings.Contains(low, "<style") || strings.Contains(low, " style=") {
+			t.Errorf("output %d carries inline style: %s", i, out[:min(len(out), 300)])
+		}
+		root := parse(t, out)
+		if n := len(root.all(func(n *node) bool { return n.name == "style" || n.attr["style"] != "" })); n != 0 {
+			t.Errorf("output %d: %d style elements or attributes", i, n)
+		}
+		svg := root.kids[0]
+		if !svg.class("chart") || !(svg.class("chart-incident") || svg.class("chart-overview")) {
+			t.Errorf("output %d: root classes %q", i, svg.attr["class"])
+		}
+	}
+}
+
+func TestStylesheet(t *testing.T) {
+	css := Stylesheet()
+	if css != Stylesheet() {
+		t.Error("Stylesheet differs between calls")
+	}
+	depth := 0
+	for i, r := range css {
+		switch r {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth < 0 {
+				t.Fatalf("unbalanced '}' at %d", i)
 			}
-			for _, part := range strings.Split(sel, ",") {
-				if p := strings.TrimSpace(part); !strings.HasPrefix(p, "#"+svgID) && !strings.HasPrefix(p, "@media") {
-					t.Errorf("unscoped CSS selector %q", p)
-				}
+		case '<':
+			t.Fatalf("'<' at %d", i) // the text must also be safe inside HTML
+		}
+	}
+	if depth != 0 {
+		t.Fatalf("%d unclosed braces", depth)
+	}
+	for _, want := range []string{
+		"svg.chart{", "svg.chart text{", ".chart-incident ", ".chart-overview ",
+		"@media (prefers-color-scheme:dark)", "@media print", "@media (forced-colors:active)", "@media " + narrowQuery,
+		"var(--fg,", "var(--muted,", "var(--line,", "var(--bg,", "var(--accent,", "var(--minor,", "var(--major,", "var(--critical,",
+		".severity-critical{", ".dot{", ".band{",
+	} {
+		if !strings.Contains(css, want) {
+			t.Errorf("style sheet lacks %q", want)
+		}
+	}
+	// Every selector is scoped to a chart (by class, not by id), and
+	// every class the charts use has a rule.
+	rest := css
+	for rest != "" {
+		sel, body, ok := strings.Cut(rest, "{")
+		if !ok {
+			break
+		}
+		sel = strings.TrimSpace(sel)
+		if i := strings.LastIndex(sel, "*/"); i >= 0 {
+			sel = strings.TrimSpace(sel[i+2:])
+		}
+		if strings.HasPrefix(sel, "@media") {
+			rest = body
+			continue
+		}
+		for _, part := range strings.Split(sel, ",") {
+			p := strings.TrimSpace(part)
+			if !strings.HasPrefix(p, "svg.chart") || strings.Contains(p, "#") {
+				t.Errorf("unscoped CSS selector %q", p)
 			}
+		}
+		_, rest, _ = strings.Cut(body, "}")
+		rest = strings.TrimLeft(rest, "} \n")
+	}
+	used := map[string]bool{}
+	for _, out := range []string{Incident(baseIncident(t)), OverviewSVG(testOverview(manySpans(50))), OverviewSVG(testOverview(manySpans(denseThreshold + 1)))} {
+		for _, n := range parse(t, out).all(func(n *node) bool { return n.attr["class"] != "" }) {
+			for _, c := range strings.Fields(n.attr["class"]) {
+				used[c] = true
+			}
+		}
+	}
+	for _, c := range []string{"muted", "h", "cnt", "grid", "axis", "tk", "nh", "band", "band-edge", "stem", "dot", "hit", "marker",
+		"span", "spans", "severity-minor", "severity-major", "severity-critical", "density", "bar", "frame"} {
+		if !strings.Contains(css, "."+c+"{") && !strings.Contains(css, "."+c+" ") && !strings.Contains(css, "."+c+":") {
+			t.Errorf("no rule for class %q", c)
+		}
+		if c != "frame" && !used[c] {
+			t.Errorf("class %q has a rule but the test charts do not use it", c)
+		}
+	}
+}
+
+// TestOverviewSmallArchiveVisible: a handful of short incidents over many
+// years still shows one clearly visible mark each.
+func TestOverviewSmallArchiveVisible(t *testing.T) {
+	d := func(y int, m time.Month) time.Time { return time.Date(y, m, 3, 10, 0, 0, 0, time.UTC) }
+	spans := []Span{
+		span(d(2016, 10), 30*time.Minute, "minor"), span(d(2019, 3), 2*time.Hour, "major"),
+		span(d(2021, 6), 20*time.Minute, "critical"), span(d(2024, 11), time.Hour, "major"),
+	}
+	root := parse(t, OverviewSVG(testOverview(spans)))
+	sp := root.all(byClass("span"))
+	if len(sp) != 4 {
+		t.Fatalf("%d span bars", len(sp))
+	}
+	for _, n := range sp {
+		r := n.child("rect")
+		if w, h := fnum(t, r.attr["width"]), fnum(t, r.attr["height"]); w < 8 || h < 10 {
+			t.Errorf("bar %s is %v×%v units", n.attr["href"], w, h)
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"gen/internal/archive"
+	"gen/internal/chart"
 	"gen/internal/diag"
 	"gen/internal/i18n"
 )
@@ -222,6 +223,9 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 		fail(err)
 	}
 	if err := r.copyStatic(emit); err != nil {
+		fail(err)
+	}
+	if err := emit("chart.css", []byte(chart.Stylesheet())); err != nil {
 		fail(err)
 	}
 	return pages, errs.Err()

@@ -1,0 +1,89 @@
+package build_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gen/internal/build"
+	"gen/internal/corpus"
+)
+
+var benchIncidents = flag.Int("build.incidents", 200, "incidents in the generated archive of the build benchmarks")
+
+// benchSite generates an archive of n incidents in English and Traditional
+// Chinese, once per size.
+func benchSite(b *testing.B, n int) string {
+	b.Helper()
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("gen-bench-%d", n))
+	if _, err := os.Stat(filepath.Join(dir, "content")); err != nil {
+		if err := corpus.Generate(dir, corpus.Options{N: n, Langs: []string{"en", "zh-TW"}, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		// Two site languages, like the archives the targets speak of.
+		if err := os.MkdirAll(filepath.Join(dir, "i18n"), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range []string{"en", "zh-TW"} {
+			data, err := os.ReadFile(filepath.Join(repoRoot, "i18n", l+".yaml"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "i18n", l+".yaml"), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+// BenchmarkBuild is a full gen build: HTML, feeds, sitemap and the search
+// index, written to disk.
+func BenchmarkBuild(b *testing.B) {
+	dir := benchSite(b, *benchIncidents)
+	dest := filepath.Join(b.TempDir(), "public")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Pages), "pages")
+		b.ReportMetric(float64(res.Bytes)/1e6, "MB")
+	}
+}
+
+// BenchmarkEditToRebuilt is the authoring server's work after a one-line
+// edit to one incident: from the changed file to the new site in memory,
+// search index included.
+func BenchmarkEditToRebuilt(b *testing.B) {
+	dir := benchSite(b, *benchIncidents)
+	s := build.NewSession(build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/"})
+	if _, _, err := s.Update(nil); err != nil {
+		b.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "content"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	file := filepath.Join(dir, "content", entries[len(entries)/2].Name(), "en.md")
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.WriteFile(file, orig, 0o644) })
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		edited := append(append([]byte{}, orig...), fmt.Sprintf("\nOne more line, edit %d.\n", i)...)
+		if err := os.WriteFile(file, edited, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		_, res, err := s.Update([]string{file})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Pages), "pages")
+	}
+}
