@@ -454,24 +454,51 @@ func linkSimilar(incs []*Incident, terms map[Taxonomy][]*Term) {
 		for _, o := range inc.Related {
 			delete(score, o) // listed already, under related
 		}
-		cands := make([]*Incident, 0, len(score))
-		for o := range score {
-			cands = append(cands, o)
-		}
-		gap := func(o *Incident) time.Duration { return max(o.Begin.Sub(inc.Begin), inc.Begin.Sub(o.Begin)) }
-		sort.Slice(cands, func(i, j int) bool {
-			a, b := cands[i], cands[j]
-			if score[a] != score[b] {
-				return score[a] > score[b]
-			}
-			if gap(a) != gap(b) {
-				return gap(a) < gap(b)
-			}
-			return a.ID < b.ID
-		})
-		inc.Similar = cands[:min(len(cands), maxSimilar)]
+		inc.Similar = topSimilar(inc, score)
 	}
 }
+
+// topSimilar picks the maxSimilar best-scored candidates: higher score,
+// then closer in time, then id. Selecting the few best keeps this linear.
+func topSimilar(inc *Incident, score map[*Incident]int) []*Incident {
+	type cand struct {
+		inc   *Incident
+		score int
+		gap   time.Duration
+	}
+	better := func(a, b cand) bool {
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		if a.gap != b.gap {
+			return a.gap < b.gap
+		}
+		return a.inc.ID < b.inc.ID
+	}
+	var top []cand
+	for o, sc := range score {
+		c := cand{o, sc, max(o.Begin.Sub(inc.Begin), inc.Begin.Sub(o.Begin))}
+		if len(top) == maxSimilar && !better(c, top[len(top)-1]) {
+			continue
+		}
+		i := len(top)
+		if len(top) < maxSimilar {
+			top = append(top, c)
+		}
+		for ; i > 0 && better(c, top[i-1]); i-- {
+			if i < len(top) {
+				top[i] = top[i-1]
+			}
+		}
+		top[min(i, len(top)-1)] = c
+	}
+	out := make([]*Incident, len(top))
+	for i, c := range top {
+		out[i] = c.inc
+	}
+	return out
+}
+
 
 // Slug turns a term into a URL segment: lowercase letters and digits of any
 // script, other runs of characters become one hyphen ("Cloud Pub/Sub" →

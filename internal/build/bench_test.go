@@ -85,5 +85,8 @@ func BenchmarkEditToRebuilt(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(res.Pages), "pages")
+		for i, name := range res.Phases.Names {
+			b.ReportMetric(float64(res.Phases.Took[i].Microseconds())/1000, name+"-ms")
+		}
 	}
 }

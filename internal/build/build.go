@@ -37,6 +37,24 @@ type Result struct {
 	Pages     int
 	Bytes     int64
 	Took      time.Duration
+	Phases    Phases // where the time went
+}
+
+// Phases records how long each step of a build took, in order.
+type Phases struct {
+	Names []string
+	Took  []time.Duration
+	last  time.Time
+}
+
+func startPhases() Phases { return Phases{last: time.Now()} }
+
+// mark ends the step called name, which began when the previous one ended.
+func (p *Phases) mark(name string) {
+	now := time.Now()
+	p.Names = append(p.Names, name)
+	p.Took = append(p.Took, now.Sub(p.last))
+	p.last = now
 }
 
 // Site is the loaded and linked site, before rendering.
@@ -53,7 +71,12 @@ func Load(dir string, drafts bool) (*Site, error) { return load(dir, drafts, nil
 
 func load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	var errs diag.List
-	langFS := siteFS(dir, "i18n", i18n.Files)
+	// The set of i18n files is the set of site languages: a site with its
+	// own i18n folder gets exactly those, not the defaults as well.
+	var langFS fs.FS = i18n.Files
+	if own := filepath.Join(dir, "i18n"); isDir(own) {
+		langFS = os.DirFS(own)
+	}
 	bundle, err := gi18n.Load(langFS, "i18n")
 	if err != nil {
 		errs.AddError(err)
@@ -78,7 +101,7 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRenderer(site, opts)
+	r, err := newRenderer(site, opts, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -113,25 +136,37 @@ func Run(opts Options) (*Result, error) {
 // Render renders the pages of a loaded site in scope (nil: all), handing
 // each file to emit.
 func Render(site *Site, opts Options, scope *render.Scope, emit render.Emit) (int, error) {
-	r, err := newRenderer(site, opts)
+	r, err := newRenderer(site, opts, nil, nil)
 	if err != nil {
 		return 0, err
 	}
 	return r.RenderScope(scope, emit)
 }
 
-func newRenderer(site *Site, opts Options) (*render.Renderer, error) {
-	return render.New(site.Archive, site.Bundle, site.Layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator})
+// newRenderer prepares the render stage; layouts may be nil, to parse the
+// site's layouts now.
+func newRenderer(site *Site, opts Options, layouts *render.Layouts, frags *render.Fragments) (*render.Renderer, error) {
+	if layouts == nil {
+		var err error
+		if layouts, err = render.ParseLayouts(site.Layouts); err != nil {
+			return nil, err
+		}
+	}
+	return render.New(site.Archive, site.Bundle, layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator, Fragments: frags})
 }
 
 // siteFS is the site's own folder name under dir laid over the defaults
 // built into gen: a site may override any one file, or none.
 func siteFS(dir, name string, defaults fs.FS) fs.FS {
-	own := filepath.Join(dir, name)
-	if info, err := os.Stat(own); err == nil && info.IsDir() {
+	if own := filepath.Join(dir, name); isDir(own) {
 		return overlay{top: os.DirFS(own), bottom: defaults}
 	}
 	return defaults
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
 }
 
 // overlay reads from top, falling back to bottom for names top lacks.

@@ -140,8 +140,11 @@ func OpenOutput(dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages, err := render.New(&archive.Archive{}, bundle, os.DirFS(filepath.Join(dir, filepath.FromSlash(LayoutsDir))),
-		render.Options{BaseURL: info.BaseURL, Generator: info.Generator})
+	layouts, err := render.ParseLayouts(os.DirFS(filepath.Join(dir, filepath.FromSlash(LayoutsDir))))
+	if err != nil {
+		return nil, err
+	}
+	pages, err := render.New(&archive.Archive{}, bundle, layouts, render.Options{BaseURL: info.BaseURL, Generator: info.Generator})
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,8 @@ type Session struct {
 	files map[string][]byte // the last good build's output
 	pages *render.Renderer  // the last good build's renderer, for search pages
 	index *search.Index     // in memory, kept up to date document by document
+	frags *render.Fragments // list and timeline entries of unchanged incidents
+	tmpl  *render.Layouts   // parsed once, again after a change to layouts
 }
 
 // NewSession starts a session for the site in opts.Source. opts.Dest is
@@ -60,12 +62,23 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 		}
 	}
 
+	phases := startPhases()
 	site, err := load(s.opts.Source, s.opts.Drafts, s.cache)
+	phases.mark("load+link")
 	if err != nil {
 		return s.files, nil, err
 	}
 	var scope *render.Scope
 	files := map[string][]byte{}
+	if full || s.frags == nil {
+		s.frags = render.NewFragments()
+		if s.tmpl, err = render.ParseLayouts(site.Layouts); err != nil {
+			s.tmpl = nil // never render later changes with older layouts
+			return s.files, nil, err
+		}
+	} else {
+		s.frags.Forget(touched)
+	}
 	if !full {
 		scope = affected(touched, s.site.Archive, site.Archive)
 		for path, data := range s.files {
@@ -74,7 +87,8 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 			}
 		}
 	}
-	r, err := newRenderer(site, s.opts)
+	phases.mark("scope")
+	r, err := newRenderer(site, s.opts, s.tmpl, s.frags)
 	if err != nil {
 		return s.files, nil, err
 	}
@@ -88,9 +102,11 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	if err != nil {
 		return s.files, nil, err
 	}
+	phases.mark("render")
 	if err := s.updateIndex(site, r.BasePath(), full, touched); err != nil {
 		return s.files, nil, err
 	}
+	phases.mark("index")
 	s.site, s.files, s.pages = site, files, r
 	var size int64
 	for _, data := range files {
@@ -98,7 +114,7 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	}
 	return files, &Result{
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
-		Pages: pages, Bytes: size, Took: time.Since(start),
+		Pages: pages, Bytes: size, Took: time.Since(start), Phases: phases,
 	}, nil
 }
 

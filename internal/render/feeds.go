@@ -238,7 +238,7 @@ func (r *Renderer) exportJSON(emit Emit) error {
 		}
 		out = append(out, j)
 	}
-	data, err := json.MarshalIndent(out, "", "  ")
+	data, err := json.Marshal(out)
 	if err != nil {
 		return fmt.Errorf("incidents.json: %w", err)
 	}

@@ -39,9 +39,24 @@ var funcs = template.FuncMap{
 	},
 }
 
-// parseLayouts parses each page kind's template set from layouts, an FS in
-// which the site's own files already shadow the defaults.
-func parseLayouts(layouts fs.FS) (map[string]*template.Template, error) {
+// Layouts are a theme's parsed templates and its static files.
+type Layouts struct {
+	sets  map[string]*template.Template // by page kind
+	files fs.FS
+}
+
+// ParseLayouts parses each page kind's template set from files, an FS in
+// which the site's own files already shadow the defaults. Parsing is done
+// once and the result shared by every render that uses the same files.
+func ParseLayouts(files fs.FS) (*Layouts, error) {
+	sets, err := parseSets(files)
+	if err != nil {
+		return nil, err
+	}
+	return &Layouts{sets: sets, files: files}, nil
+}
+
+func parseSets(layouts fs.FS) (map[string]*template.Template, error) {
 	partials, err := fs.Glob(layouts, "partials/*.html")
 	if err != nil {
 		return nil, err

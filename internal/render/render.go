@@ -33,6 +33,8 @@ type Emit func(path string, data []byte) error
 type Options struct {
 	BaseURL   string // absolute site URL, e.g. https://example.org/archive/
 	Generator string // "gen <version>", for the feed
+	// Fragments, when set, is a cache kept across renders; see Fragments.
+	Fragments *Fragments
 }
 
 // Renderer renders one archive.
@@ -40,8 +42,9 @@ type Renderer struct {
 	archive *archive.Archive
 	bundle  *i18n.Bundle
 	site    *Site
-	tmpl    map[string]*template.Template
-	layouts fs.FS
+	tmpl      map[string]*template.Template
+	layouts   *Layouts
+	fragments *Fragments
 }
 
 // BasePath is the URL path prefix of the site, without trailing slash.
@@ -74,9 +77,8 @@ func TimelineYearPath(lang string, year int) string {
 // FeedPath is a language's Atom feed.
 func FeedPath(lang string) string { return "/" + lang + "/feed.xml" }
 
-// New prepares a renderer: it parses the layouts (the site's files in
-// layouts take the place of the defaults of the same name).
-func New(a *archive.Archive, bundle *i18n.Bundle, layouts fs.FS, opts Options) (*Renderer, error) {
+// New prepares a renderer of archive a with the parsed layouts.
+func New(a *archive.Archive, bundle *i18n.Bundle, layouts *Layouts, opts Options) (*Renderer, error) {
 	base, err := url.Parse(opts.BaseURL)
 	if err != nil || !base.IsAbs() {
 		return nil, fmt.Errorf("base URL %q must be absolute, like https://example.org/ or http://127.0.0.1:1313/", opts.BaseURL)
@@ -84,7 +86,10 @@ func New(a *archive.Archive, bundle *i18n.Bundle, layouts fs.FS, opts Options) (
 	if !strings.HasSuffix(base.Path, "/") {
 		base.Path += "/"
 	}
-	r := &Renderer{archive: a, bundle: bundle, layouts: layouts}
+	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments}
+	if r.fragments == nil {
+		r.fragments = NewFragments()
+	}
 	r.site = &Site{
 		BasePath:   strings.TrimSuffix(base.Path, "/"),
 		BaseURL:    base.String(),
@@ -92,10 +97,7 @@ func New(a *archive.Archive, bundle *i18n.Bundle, layouts fs.FS, opts Options) (
 		Taxonomies: archive.Taxonomies,
 		Generator:  opts.Generator,
 	}
-	r.tmpl, err = parseLayouts(layouts)
-	if err != nil {
-		return nil, err
-	}
+	r.tmpl = layouts.sets
 	return r, nil
 }
 
@@ -336,7 +338,7 @@ func (r *Renderer) years(events []archive.EventRef, l *i18n.Lang) []*Year {
 			views[ref.Incident] = v
 		}
 		m.Events = append(m.Events, &TimelineEvent{
-			Event: e, Incident: v,
+			Event: e, Index: ref.Index, Incident: v,
 			IsBegin: ref.Index == 0, IsLast: ref.Index == len(ref.Incident.Events)-1,
 		})
 	}
@@ -345,13 +347,13 @@ func (r *Renderer) years(events []archive.EventRef, l *i18n.Lang) []*Year {
 
 // copyStatic copies the layouts' static files (CSS, the language script).
 func (r *Renderer) copyStatic(emit Emit) error {
-	names, err := fs.Glob(r.layouts, "static/*")
+	names, err := fs.Glob(r.layouts.files, "static/*")
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		data, err := fs.ReadFile(r.layouts, name)
+		data, err := fs.ReadFile(r.layouts.files, name)
 		if err != nil {
 			return fmt.Errorf("layouts: %w", err)
 		}

@@ -213,6 +213,7 @@ type Month struct {
 // TimelineEvent is one entry of the archive-wide timeline.
 type TimelineEvent struct {
 	content.Event
+	Index    int // in the incident's timeline
 	Incident *Incident
 	IsBegin  bool // the first event of its incident
 	IsLast   bool // the last event of its incident
