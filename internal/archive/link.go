@@ -499,7 +499,6 @@ func topSimilar(inc *Incident, score map[*Incident]int) []*Incident {
 	return out
 }
 
-
 // Slug turns a term into a URL segment: lowercase letters and digits of any
 // script, other runs of characters become one hyphen ("Cloud Pub/Sub" →
 // "cloud-pub-sub").

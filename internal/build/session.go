@@ -76,11 +76,12 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 			s.tmpl = nil // never render later changes with older layouts
 			return s.files, nil, err
 		}
-	} else {
-		s.frags.Forget(touched)
 	}
 	if !full {
 		scope = affected(touched, s.site.Archive, site.Archive)
+		// The export lists related ids: an incident that gained or lost a
+		// relation is in scope without being touched.
+		s.frags.Forget(scope.Incidents)
 		for path, data := range s.files {
 			if keep(path, scope) {
 				files[path] = data

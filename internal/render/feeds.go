@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -108,13 +109,8 @@ func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
 	return emit(strings.TrimPrefix(FeedPath(l.Tag), "/"), append([]byte(xml.Header), out...))
 }
 
-type urlset struct {
-	XMLName xml.Name     `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
-	XHTML   string       `xml:"xmlns:xhtml,attr"`
-	URLs    []sitemapURL `xml:"url"`
-}
-
 type sitemapURL struct {
+	XMLName    xml.Name    `xml:"url"`
 	Loc        string      `xml:"loc"`
 	LastMod    string      `xml:"lastmod,omitempty"`
 	Alternates []xhtmlLink `xml:"xhtml:link"`
@@ -129,46 +125,60 @@ type xhtmlLink struct {
 // sitemap writes /sitemap.xml: every page in every language, each with
 // its alternates in all languages (hreflang), as search engines expect.
 func (r *Renderer) sitemap(emit Emit) error {
-	type group struct {
-		path    func(lang string) string
-		lastmod string
-	}
-	groups := []group{
-		{path: LangPath},
-		{path: TimelinePath},
-	}
-	for _, y := range yearSummaries(r.archive.Events) {
-		year := y.Year
-		groups = append(groups, group{path: func(l string) string { return TimelineYearPath(l, year) }})
-	}
-	for _, inc := range r.archive.Incidents {
-		id := inc.ID
-		groups = append(groups, group{path: func(l string) string { return IncidentPath(l, id) }, lastmod: inc.End.Format("2006-01-02")})
-	}
-	for _, tax := range archive.Taxonomies {
-		groups = append(groups, group{path: func(l string) string { return TermsPath(l, tax) }})
-		for _, t := range r.archive.Terms[tax] {
-			slug := t.Slug
-			groups = append(groups, group{path: func(l string) string { return TermPath(l, tax, slug) }})
-		}
-	}
-	set := urlset{XHTML: "http://www.w3.org/1999/xhtml"}
-	def := r.bundle.Default().Tag
-	for _, g := range groups {
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	group := func(path func(lang string) string, lastmod string) (string, error) {
+		def := r.bundle.Default().Tag
 		var alts []xhtmlLink
 		for _, l := range r.bundle.Langs {
-			alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: l.Tag, Href: r.abs(g.path(l.Tag))})
+			alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: l.Tag, Href: r.abs(path(l.Tag))})
 		}
-		alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: "x-default", Href: r.abs(g.path(def))})
+		alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: "x-default", Href: r.abs(path(def))})
+		var urls []sitemapURL
 		for _, l := range r.bundle.Langs {
-			set.URLs = append(set.URLs, sitemapURL{Loc: r.abs(g.path(l.Tag)), LastMod: g.lastmod, Alternates: alts})
+			urls = append(urls, sitemapURL{Loc: r.abs(path(l.Tag)), LastMod: lastmod, Alternates: alts})
 		}
+		out, err := xml.MarshalIndent(urls, "", "  ")
+		return string(out) + "\n", err
 	}
-	out, err := xml.MarshalIndent(set, "", "  ")
-	if err != nil {
+	add := func(path func(lang string) string) error {
+		s, err := group(path, "")
+		b.WriteString(s)
+		return err
+	}
+	if err := add(LangPath); err != nil {
 		return fmt.Errorf("sitemap: %w", err)
 	}
-	return emit("sitemap.xml", append([]byte(xml.Header), out...))
+	if err := add(TimelinePath); err != nil {
+		return fmt.Errorf("sitemap: %w", err)
+	}
+	for _, y := range yearSummaries(r.archive.Events) {
+		if err := add(func(l string) string { return TimelineYearPath(l, y.Year) }); err != nil {
+			return fmt.Errorf("sitemap: %w", err)
+		}
+	}
+	for _, inc := range r.archive.Incidents {
+		s, err := r.fragments.get(fragmentKey{inc.ID, "", partSitemap}, func() (string, error) {
+			return group(func(l string) string { return IncidentPath(l, inc.ID) }, inc.End.Format("2006-01-02"))
+		})
+		if err != nil {
+			return fmt.Errorf("sitemap: %w", err)
+		}
+		b.WriteString(s)
+	}
+	for _, tax := range archive.Taxonomies {
+		if err := add(func(l string) string { return TermsPath(l, tax) }); err != nil {
+			return fmt.Errorf("sitemap: %w", err)
+		}
+		for _, t := range r.archive.Terms[tax] {
+			if err := add(func(l string) string { return TermPath(l, tax, t.Slug) }); err != nil {
+				return fmt.Errorf("sitemap: %w", err)
+			}
+		}
+	}
+	b.WriteString("</urlset>\n")
+	return emit("sitemap.xml", b.Bytes())
 }
 
 // IncidentJSON is one incident in /incidents.json.
@@ -213,34 +223,46 @@ type EventJSON struct {
 // exportJSON writes /incidents.json: every incident with its facts, UTC
 // times and per-language titles and URLs.
 func (r *Renderer) exportJSON(emit Emit) error {
-	out := make([]IncidentJSON, 0, len(r.archive.Incidents))
-	for _, inc := range r.archive.Incidents {
-		m := inc.Original.Meta
-		j := IncidentJSON{
-			ID: inc.ID, OriginalLang: inc.Original.Lang, Timezone: inc.Location.String(),
-			Begin: inc.Begin, End: inc.End, DurationMinutes: int(inc.Duration / time.Minute),
-			Severity: inc.Severity, Products: m.Products.Values(), Regions: m.Regions.Values(),
-			Causes: m.Causes.Values(), Related: []string{}, Sources: []SourceJSON{},
-			Versions: map[string]VersionJSON{}, Events: []EventJSON{},
+	var b bytes.Buffer
+	b.WriteString("[")
+	for i, inc := range r.archive.Incidents {
+		rec, err := r.fragments.get(fragmentKey{inc.ID, "", partJSON}, func() (string, error) {
+			data, err := json.Marshal(r.incidentJSON(inc))
+			return string(data), err
+		})
+		if err != nil {
+			return fmt.Errorf("incidents.json: %w", err)
 		}
-		for _, rel := range inc.Related {
-			j.Related = append(j.Related, rel.ID)
+		if i > 0 {
+			b.WriteString(",\n")
 		}
-		for _, s := range inc.Sources {
-			j.Sources = append(j.Sources, SourceJSON{s.Title, s.URL})
-		}
-		for _, l := range r.bundle.Langs {
-			v := r.incident(inc, l)
-			j.Versions[l.Tag] = VersionJSON{Title: v.Title(), Summary: v.Summary(), URL: r.abs(IncidentPath(l.Tag, inc.ID)), Translated: v.Translated()}
-		}
-		for _, e := range inc.Events {
-			j.Events = append(j.Events, EventJSON{Anchor: e.Anchor, Instant: e.Instant, Text: e.Text})
-		}
-		out = append(out, j)
+		b.WriteString(rec)
 	}
-	data, err := json.Marshal(out)
-	if err != nil {
-		return fmt.Errorf("incidents.json: %w", err)
+	b.WriteString("]\n")
+	return emit("incidents.json", b.Bytes())
+}
+
+func (r *Renderer) incidentJSON(inc *archive.Incident) IncidentJSON {
+	m := inc.Original.Meta
+	j := IncidentJSON{
+		ID: inc.ID, OriginalLang: inc.Original.Lang, Timezone: inc.Location.String(),
+		Begin: inc.Begin, End: inc.End, DurationMinutes: int(inc.Duration / time.Minute),
+		Severity: inc.Severity, Products: m.Products.Values(), Regions: m.Regions.Values(),
+		Causes: m.Causes.Values(), Related: []string{}, Sources: []SourceJSON{},
+		Versions: map[string]VersionJSON{}, Events: []EventJSON{},
 	}
-	return emit("incidents.json", append(data, '\n'))
+	for _, rel := range inc.Related {
+		j.Related = append(j.Related, rel.ID)
+	}
+	for _, s := range inc.Sources {
+		j.Sources = append(j.Sources, SourceJSON{s.Title, s.URL})
+	}
+	for _, l := range r.bundle.Langs {
+		v := r.incident(inc, l)
+		j.Versions[l.Tag] = VersionJSON{Title: v.Title(), Summary: v.Summary(), URL: r.abs(IncidentPath(l.Tag, inc.ID)), Translated: v.Translated()}
+	}
+	for _, e := range inc.Events {
+		j.Events = append(j.Events, EventJSON{Anchor: e.Anchor, Instant: e.Instant, Text: e.Text})
+	}
+	return j
 }

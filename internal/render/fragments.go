@@ -7,23 +7,31 @@ import (
 	"sync"
 )
 
-// Fragments caches the HTML of an incident's entry in lists and of its
-// events on timelines. Each depends only on its own incident and language,
-// yet appears on many pages (the list, several term pages, a year of the
-// timeline), so it is rendered once. The authoring server keeps the cache
-// across rebuilds and forgets only the incidents that changed.
+// Fragments caches what an incident contributes to pages that list many:
+// its entry in lists, its events on timelines, its record in the JSON
+// export and its URLs in the sitemap. Each depends only on its own
+// incident (and the language), yet a list entry appears on many pages, so
+// it is made once. The authoring server keeps the cache across rebuilds
+// and forgets only the incidents a change touches.
 type Fragments struct {
 	mu sync.Mutex
-	m  map[fragmentKey]template.HTML
+	m  map[fragmentKey]string
 }
 
 type fragmentKey struct {
 	id, lang string
-	event    int // -1 for the list entry
+	part     int // an event's index, or one of the parts below
 }
 
+// Parts of an incident that are not events.
+const (
+	partItem    = -1 // list entry
+	partJSON    = -2 // incidents.json record
+	partSitemap = -3 // sitemap <url> elements
+)
+
 // NewFragments returns an empty cache.
-func NewFragments() *Fragments { return &Fragments{m: map[fragmentKey]template.HTML{}} }
+func NewFragments() *Fragments { return &Fragments{m: map[fragmentKey]string{}} }
 
 // Forget drops the fragments of the given incidents.
 func (f *Fragments) Forget(ids map[string]bool) {
@@ -36,23 +44,29 @@ func (f *Fragments) Forget(ids map[string]bool) {
 	}
 }
 
-// get returns the cached fragment for k, rendering it with make the first
-// time. Two pages asking at once may both render it; the result is the same.
-func (f *Fragments) get(k fragmentKey, make func() (template.HTML, error)) (template.HTML, error) {
+// get returns the cached fragment for k, making it the first time. Two
+// pages asking at once may both make it; the result is the same.
+func (f *Fragments) get(k fragmentKey, make func() (string, error)) (string, error) {
 	f.mu.Lock()
-	html, ok := f.m[k]
+	v, ok := f.m[k]
 	f.mu.Unlock()
 	if ok {
-		return html, nil
+		return v, nil
 	}
-	html, err := make()
+	v, err := make()
 	if err != nil {
 		return "", err
 	}
 	f.mu.Lock()
-	f.m[k] = html
+	f.m[k] = v
 	f.mu.Unlock()
-	return html, nil
+	return v, nil
+}
+
+// html is get for HTML fragments.
+func (f *Fragments) html(k fragmentKey, make func() (template.HTML, error)) (template.HTML, error) {
+	v, err := f.get(k, func() (string, error) { h, err := make(); return string(h), err })
+	return template.HTML(v), err // #nosec G203: made by html/template
 }
 
 // partial executes a shared partial template with data.
@@ -66,14 +80,14 @@ func (r *Renderer) partial(name string, data any) (template.HTML, error) {
 
 // ItemHTML is the incident's entry in lists (partials/incident-item.html).
 func (v *Incident) ItemHTML() (template.HTML, error) {
-	return v.r.fragments.get(fragmentKey{v.ID, v.L.Tag, -1}, func() (template.HTML, error) {
+	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partItem}, func() (template.HTML, error) {
 		return v.r.partial("incident-item", v)
 	})
 }
 
 // HTML is the event's entry on timelines (partials/timeline-event.html).
 func (e *TimelineEvent) HTML() (template.HTML, error) {
-	return e.Incident.r.fragments.get(fragmentKey{e.Incident.ID, e.Incident.L.Tag, e.Index}, func() (template.HTML, error) {
+	return e.Incident.r.fragments.html(fragmentKey{e.Incident.ID, e.Incident.L.Tag, e.Index}, func() (template.HTML, error) {
 		return e.Incident.r.partial("timeline-event", e)
 	})
 }

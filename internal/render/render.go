@@ -39,9 +39,9 @@ type Options struct {
 
 // Renderer renders one archive.
 type Renderer struct {
-	archive *archive.Archive
-	bundle  *i18n.Bundle
-	site    *Site
+	archive   *archive.Archive
+	bundle    *i18n.Bundle
+	site      *Site
 	tmpl      map[string]*template.Template
 	layouts   *Layouts
 	fragments *Fragments
