@@ -82,19 +82,6 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 	return a, nil
 }
 
-// EventsOf lists the timeline events of incs, oldest first: the timeline
-// of one product, region or cause.
-func EventsOf(incs []*Incident) []EventRef {
-	var out []EventRef
-	for _, inc := range incs {
-		for k := range inc.Events {
-			out = append(out, EventRef{inc, k})
-		}
-	}
-	sortEvents(out)
-	return out
-}
-
 // sortEvents orders events by instant; events at the same instant keep
 // incident order, then list order.
 func sortEvents(events []EventRef) {

@@ -195,10 +195,7 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 				if !scope.term(tax, t.Slug) {
 					continue
 				}
-				page(r.newPage(l, "term", t.Label(), TermPath(l.Tag, tax, t.Slug), func(p *Page) {
-					p.Taxonomy, p.Term = tax, t
-					p.Years = r.years(archive.EventsOf(t.Incidents), l)
-				}))
+				page(r.newPage(l, "term", t.Label(), TermPath(l.Tag, tax, t.Slug), func(p *Page) { p.Taxonomy, p.Term = tax, t }))
 			}
 		}
 		if err := r.feed(l, emit); err != nil {

@@ -36,15 +36,19 @@ type Page struct {
 // Overview is the archive-wide SVG: incidents across the years, incidents
 // per year and their durations.
 func (p *Page) Overview() template.HTML {
-	l := p.L
+	return p.r.overview(p.r.archive.Incidents, p.L, "overview")
+}
+
+// overview draws incs across the years, for the whole archive or a term.
+func (r *Renderer) overview(incs []*archive.Incident, l *i18n.Lang, id string) template.HTML {
 	var spans []chart.Span
-	for _, inc := range p.r.archive.Incidents {
-		v := p.r.incident(inc, l)
+	for _, inc := range incs {
+		v := r.incident(inc, l)
 		spans = append(spans, chart.Span{Begin: inc.Begin, End: inc.End, Label: l.Date(v.LocalBegin()) + " — " + v.Title(), Href: v.URL(), Severity: inc.Severity})
 	}
 	t := func(key string) string { s, _ := l.T(key); return s }
 	return template.HTML(chart.OverviewSVG(chart.Overview{ // #nosec G203: chart escapes all text
-		IDPrefix: "overview", Title: t("chart_overview_title"), Desc: t("chart_overview_desc"), Spans: spans,
+		IDPrefix: id, Title: t("chart_overview_title"), Desc: t("chart_overview_desc"), Spans: spans,
 		YearLabel:       func(y int) string { return strconv.Itoa(y) },
 		CountLabel:      func(n int) string { s, _ := l.N("incidents_count", n); return s },
 		DurationBuckets: []string{t("bucket_under_1h"), t("bucket_1_4h"), t("bucket_4_12h"), t("bucket_12_24h"), t("bucket_over_1d")},
@@ -194,6 +198,9 @@ func (t *Term) Label() string {
 
 // URL is the term's page in the page language.
 func (t *Term) URL() string { return t.r.site.URL(TermPath(t.L.Tag, t.Taxonomy, t.Slug)) }
+
+// Chart is the term's timeline: its incidents across the years.
+func (t *Term) Chart() template.HTML { return t.r.overview(t.Incidents, t.L, "term-chart") }
 
 // List is the term's incidents, newest first.
 func (t *Term) List() []*Incident { return t.r.incidents(t.Incidents, t.L) }
