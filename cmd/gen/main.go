@@ -4,6 +4,7 @@
 //	gen build   [--source DIR] [--dest DIR] [--base-url URL] [--drafts]
 //	gen serve   [--source DIR] [--bind ADDR] [--port N] [--drafts]
 //	gen serve   --dir public [--bind ADDR] [--port N]
+//	gen check   [--source DIR] [--format text|json]
 //	gen version
 package main
 
@@ -34,6 +35,7 @@ const usage = `gen builds a multilingual archive of incident postmortems into a 
 Usage:
   gen build    build content/, layouts/ and i18n/ into public/
   gen serve    build, then serve the site on http://127.0.0.1:1313
+  gen check    validate everything and report errors and missing translations
   gen version  print the version
   gen help [command]
 
@@ -54,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdBuild(rest, stdout, stderr)
 	case "serve":
 		return cmdServe(rest, stdout, stderr)
+	case "check":
+		return cmdCheck(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "gen", version)
 		return exitOK

@@ -1,0 +1,203 @@
+// Package check validates a site without writing anything: every content,
+// language, layout and link error a build would report, warnings about
+// incomplete postmortems, and the translation matrix — which incident is
+// written in which language, and which translations are out of date.
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os/exec"
+	"path"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gen/internal/archive"
+	"gen/internal/build"
+	"gen/internal/diag"
+)
+
+// Translation states in the matrix.
+const (
+	Original   = "original"
+	Translated = "translated"
+	Missing    = "missing"
+	Outdated   = "outdated" // the original changed after the translation
+)
+
+// Problem is an error or a warning at a place in a file.
+type Problem struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	Msg  string `json:"message"`
+}
+
+func (p Problem) String() string {
+	return (&diag.Error{File: p.File, Line: p.Line, Col: p.Col, Msg: p.Msg}).Error()
+}
+
+// Row is one incident's line of the translation matrix.
+type Row struct {
+	ID    string            `json:"id"`
+	Langs map[string]string `json:"languages"` // tag → state
+	Notes []string          `json:"notes,omitempty"`
+}
+
+// Report is everything check found.
+type Report struct {
+	Errors    []Problem `json:"errors"`
+	Warnings  []Problem `json:"warnings"`
+	Languages []string  `json:"languages"`
+	Matrix    []Row     `json:"translations"`
+	Incidents int       `json:"incidents"`
+}
+
+// Run checks the site in dir. Drafts are checked too.
+func Run(dir string) *Report {
+	rep := &Report{Errors: []Problem{}, Warnings: []Problem{}, Matrix: []Row{}}
+	site, err := build.Load(dir, true)
+	if err != nil {
+		rep.addErrors(err)
+		return rep
+	}
+	// Render into nowhere: template and rendering errors are errors too.
+	_, err = build.Render(site, build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/"}, nil, func(string, []byte) error { return nil })
+	rep.addErrors(err)
+
+	rep.Languages = site.Bundle.Tags()
+	rep.Incidents = len(site.Archive.Incidents)
+	history := gitHistory(dir)
+	for _, inc := range site.Archive.Incidents {
+		rep.Warnings = append(rep.Warnings, completeness(inc)...)
+		rep.Matrix = append(rep.Matrix, translations(inc, rep.Languages, history))
+	}
+	sort.Slice(rep.Matrix, func(i, j int) bool { return rep.Matrix[i].ID < rep.Matrix[j].ID })
+	sort.SliceStable(rep.Warnings, func(i, j int) bool { return rep.Warnings[i].File < rep.Warnings[j].File })
+	return rep
+}
+
+func (r *Report) addErrors(err error) {
+	if err == nil {
+		return
+	}
+	var list *diag.List
+	if !errors.As(err, &list) {
+		r.Errors = append(r.Errors, Problem{Msg: err.Error()})
+		return
+	}
+	for _, e := range list.Errors() {
+		r.Errors = append(r.Errors, Problem{File: e.File, Line: e.Line, Col: e.Col, Msg: e.Msg})
+	}
+}
+
+// sections a postmortem should have, by heading id, with what to write.
+var sections = []struct{ id, name string }{
+	{"impact", "## Impact {#impact}"},
+	{"root-cause", "## Root cause {#root-cause}"},
+	{"remediation", "## Remediation {#remediation}"},
+	{"timeline", "## Timeline {#timeline}"},
+}
+
+// completeness warns about what a reader of a postmortem would miss.
+func completeness(inc *archive.Incident) []Problem {
+	var out []Problem
+	p := inc.Original
+	for _, s := range sections {
+		if !slices.Contains(p.Sections, s.id) {
+			out = append(out, Problem{File: p.File, Msg: "postmortem has no " + strings.TrimPrefix(strings.SplitN(s.name, " {", 2)[0], "## ") + " section; add `" + s.name + "`"})
+		}
+	}
+	if len(inc.Events) == 0 {
+		if slices.Contains(p.Sections, "timeline") {
+			out = append(out, Problem{File: p.File, Line: p.TimelinePos.Line, Msg: "timeline has no events"})
+		}
+		return out
+	}
+	first, last := inc.Events[0], inc.Events[len(inc.Events)-1]
+	if inc.Begin.Before(first.Instant) {
+		out = append(out, Problem{File: p.File, Line: first.Line, Col: first.Col, Msg: "timeline starts after the incident began (" + local(inc, inc.Begin) + "); add the event that began it"})
+	}
+	if inc.End.After(last.Instant) {
+		out = append(out, Problem{File: p.File, Line: last.Line, Col: last.Col, Msg: "timeline ends before the incident ended (" + local(inc, inc.End) + "); add the event that ended it"})
+	}
+	return out
+}
+
+func local(inc *archive.Incident, t time.Time) string {
+	return t.In(inc.Location).Format("2006-01-02 15:04 MST")
+}
+
+// translations fills one row of the matrix. A translation is out of date
+// when its translated_from revision is not the original's last commit, or,
+// without that field, when the original was committed after it.
+func translations(inc *archive.Incident, langs []string, history map[string]commit) Row {
+	row := Row{ID: inc.ID, Langs: map[string]string{}}
+	orig := history[inc.Original.File]
+	for _, l := range langs {
+		p, ok := inc.Versions[l]
+		switch {
+		case !ok:
+			row.Langs[l] = Missing
+		case p == inc.Original:
+			row.Langs[l] = Original
+		default:
+			row.Langs[l] = Translated
+			tr := history[p.File]
+			if from := p.Meta.TranslatedFrom.V; from != "" {
+				if orig.hash != "" && !strings.HasPrefix(orig.hash, from) {
+					row.Langs[l] = Outdated
+					row.Notes = append(row.Notes, l+": translated from "+from+", the original is now at "+orig.hash[:min(12, len(orig.hash))])
+				}
+			} else if orig.hash != "" && tr.hash != "" && orig.when.After(tr.when) {
+				row.Langs[l] = Outdated
+				row.Notes = append(row.Notes, l+": the original changed on "+orig.when.UTC().Format("2006-01-02")+", after this translation ("+tr.when.UTC().Format("2006-01-02")+")")
+			}
+		}
+	}
+	return row
+}
+
+type commit struct {
+	hash string
+	when time.Time
+}
+
+// gitHistory maps each content file (as "content/<id>/<lang>.md") to the
+// last commit that changed it, from one `git log`. Outside a repository,
+// or without git, it is empty and no translation is called out of date.
+func gitHistory(dir string) map[string]commit {
+	out := map[string]commit{}
+	top, err := exec.Command("git", "-C", dir, "rev-parse", "--show-prefix").Output()
+	if err != nil {
+		return out
+	}
+	prefix := strings.TrimSpace(string(top))
+	log, err := exec.Command("git", "-C", dir, "log", "--format=@%H %at", "--name-only", "--", "content").Output()
+	if err != nil {
+		return out
+	}
+	var cur commit
+	sc := bufio.NewScanner(bytes.NewReader(log))
+	for sc.Scan() {
+		line := sc.Text()
+		if rest, ok := strings.CutPrefix(line, "@"); ok {
+			hash, ts, _ := strings.Cut(rest, " ")
+			sec, _ := strconv.ParseInt(ts, 10, 64)
+			cur = commit{hash: hash, when: time.Unix(sec, 0)}
+			continue
+		}
+		if line == "" {
+			continue
+		}
+		rel := strings.TrimPrefix(path.Clean(line), prefix)
+		if _, seen := out[rel]; !seen {
+			out[rel] = cur // newest first: the first time a file appears is its last change
+		}
+	}
+	return out
+}
