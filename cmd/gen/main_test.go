@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -228,5 +229,39 @@ func TestServePortInUse(t *testing.T) {
 	code, _, errs := runGen("serve", "--port", strconv.Itoa(port), "--source", copySite(t))
 	if code != exitUsage || !strings.Contains(errs, strconv.Itoa(port)) || !strings.Contains(errs, "--port") {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestCheckCommand(t *testing.T) {
+	site := copySite(t)
+	code, out, errs := runGen("check", "--source", site)
+	if code != exitOK || !strings.Contains(out, "complete and clean") || !strings.Contains(out, "2024-08-12-europe-west2-connectivity") {
+		t.Fatalf("check of the bundled archive: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runGen("check", "--source", site, "--format", "json")
+	var rep struct {
+		Errors       []any `json:"errors"`
+		Translations []struct {
+			ID        string            `json:"id"`
+			Languages map[string]string `json:"languages"`
+		} `json:"translations"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitOK || len(rep.Translations) != 4 {
+		t.Fatalf("json report: exit %d, %v, %d rows", code, err, len(rep.Translations))
+	}
+	for _, row := range rep.Translations {
+		if row.ID == "2024-08-12-europe-west2-connectivity" && row.Languages["ja"] != "missing" {
+			t.Errorf("2024 incident in ja: %q, want missing", row.Languages["ja"])
+		}
+	}
+	bad := filepath.Join(site, "content", "2016-10-31-pubsub-subscription-creation", "ja.md")
+	data, _ := os.ReadFile(bad)
+	os.WriteFile(bad, bytes.Replace(data, []byte("- 13:11 —"), []byte("- 13:12 —"), 1), 0o644)
+	code, out, _ = runGen("check", "--source", site)
+	if code != exitContent || !strings.Contains(out, "content/2016-10-31-pubsub-subscription-creation/ja.md:") {
+		t.Errorf("check of a broken translation: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(site, "public")); err == nil {
+		t.Error("check wrote public/")
 	}
 }
