@@ -36,9 +36,8 @@ type Page struct {
 	File string // "content/<id>/<lang>.md", for messages
 
 	Meta     Meta
-	Body     []byte   // the Markdown after the front matter
-	BodyLine int      // file line on which Body starts
-	Doc      ast.Node // Body parsed by goldmark
+	Body     []byte // the Markdown after the front matter
+	BodyLine int    // file line on which Body starts
 	// Timeline holds the items of the list under the {#timeline} heading.
 	Timeline    []Mark
 	TimelinePos Pos // the timeline heading; zero when there is none
@@ -254,17 +253,27 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 	} else if p.Meta.Title.V == "" {
 		errs.Add(file, p.Meta.Title.Line, p.Meta.Title.Col, "title is empty; give the incident a title")
 	}
-	p.Doc = parseMarkdown(body)
-	for h := p.Doc.FirstChild(); h != nil; h = h.NextSibling() {
+	// The tree is used here and dropped: a large archive cannot keep every
+	// page's tree in memory. Tree parses again when a page is rendered.
+	doc := parseMarkdown(body)
+	for h := doc.FirstChild(); h != nil; h = h.NextSibling() {
 		if _, ok := h.(*ast.Heading); ok {
 			p.Sections = append(p.Sections, headingID(h))
 		}
 	}
-	p.Links = collectLinks(p)
-	extractTimeline(p, func(pos Pos, format string, args ...any) {
+	p.Links = collectLinks(p, doc)
+	p.Timeline, p.TimelinePos = extractTimeline(p, doc, func(pos Pos, format string, args ...any) {
 		errs.Add(file, pos.Line, pos.Col, format, args...)
 	})
 	return p
+}
+
+// Tree parses the page's body into the tree the render stage prints, with
+// its timeline items marked as at load time.
+func (p *Page) Tree() ast.Node {
+	doc := parseMarkdown(p.Body)
+	extractTimeline(p, doc, func(Pos, string, ...any) {})
+	return doc
 }
 
 // Link is a link written in a page's Markdown.
@@ -274,9 +283,9 @@ type Link struct {
 }
 
 // collectLinks lists the body's links with the position of their text.
-func collectLinks(p *Page) []Link {
+func collectLinks(p *Page, doc ast.Node) []Link {
 	var out []Link
-	_ = ast.Walk(p.Doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if l, ok := n.(*ast.Link); ok && entering {
 			out = append(out, Link{Pos: p.pos(inlineStart(l)), Dest: string(l.Destination)})
 		}
@@ -371,4 +380,4 @@ func plainText(n ast.Node, src []byte) string {
 }
 
 // PlainText is the page body as text without markup, for the search index.
-func (p *Page) PlainText() string { return plainText(p.Doc, p.Body) }
+func (p *Page) PlainText() string { return plainText(p.Tree(), p.Body) }

@@ -31,19 +31,20 @@ type Event struct {
 // item: an em dash, en dash or hyphen separates the time from the text.
 var markPrefix = regexp.MustCompile(`^(?:(\d{4}-\d{2}-\d{2})[ T])?(\d{1,2}:\d{2})\s*(?:—|–|-{1,2}|:)\s*`)
 
-// extractTimeline finds the list under the heading with id "timeline",
-// records each item's time, and swaps the written time for an EventTime
-// node so that the render stage can print it for any language.
-func extractTimeline(p *Page, add func(pos Pos, format string, args ...any)) {
-	for h := p.Doc.FirstChild(); h != nil; h = h.NextSibling() {
+// extractTimeline finds the list under the heading with id "timeline" in
+// doc, the page's parsed body, and returns each item's time and where the
+// heading is; it swaps the written time for an EventTime node so that the
+// render stage can print it for any language.
+func extractTimeline(p *Page, doc ast.Node, add func(pos Pos, format string, args ...any)) (marks []Mark, heading Pos) {
+	for h := doc.FirstChild(); h != nil; h = h.NextSibling() {
 		if _, ok := h.(*ast.Heading); !ok || headingID(h) != "timeline" {
 			continue
 		}
-		p.TimelinePos = p.pos(h.Lines().At(0).Start)
+		heading = p.pos(h.Lines().At(0).Start)
 		list, ok := h.NextSibling().(*ast.List)
 		if !ok {
-			add(p.TimelinePos, "the timeline heading must be followed by a list of `- YYYY-MM-DD HH:MM — what happened` items")
-			return
+			add(heading, "the timeline heading must be followed by a list of `- YYYY-MM-DD HH:MM — what happened` items")
+			return marks, heading
 		}
 		for item := list.FirstChild(); item != nil; item = item.NextSibling() {
 			para := item.FirstChild()
@@ -62,16 +63,17 @@ func extractTimeline(p *Page, add func(pos Pos, format string, args ...any)) {
 			if m[2] >= 0 {
 				mark.Date = string(p.Body[start+m[2] : start+m[3]])
 			}
-			if !replacePrefix(para, start+m[1], len(p.Timeline)) {
+			if !replacePrefix(para, start+m[1], len(marks)) {
 				add(pos, "the time of a timeline item must be plain text, without formatting")
 				continue
 			}
 			mark.Text = plainText(para, p.Body)
-			item.SetAttributeString(eventAttr, len(p.Timeline))
-			p.Timeline = append(p.Timeline, mark)
+			item.SetAttributeString(eventAttr, len(marks))
+			marks = append(marks, mark)
 		}
-		return
+		return marks, heading
 	}
+	return marks, heading
 }
 
 // replacePrefix removes the source bytes before end from the leading text

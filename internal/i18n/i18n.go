@@ -338,16 +338,46 @@ func Sort[T any](l *Lang, items []T, key func(T) string) {
 	})
 }
 
-// fill replaces {name} placeholders with values given as name, value pairs.
+// fill replaces {name} placeholders with values given as name, value
+// pairs; unknown placeholders are left as written. It runs for every date
+// and time on every page, so it scans once instead of building a Replacer.
 func fill(text string, pairs ...any) string {
 	if !strings.Contains(text, "{") {
 		return text
 	}
-	r := make([]string, 0, len(pairs))
-	for i := 0; i+1 < len(pairs); i += 2 {
-		r = append(r, "{"+fmt.Sprint(pairs[i])+"}", fmt.Sprint(pairs[i+1]))
+	var b strings.Builder
+	b.Grow(len(text) + 16)
+	for {
+		open := strings.IndexByte(text, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(text[open:], '}')
+		if end < 0 {
+			break
+		}
+		b.WriteString(text[:open])
+		name, value, found := text[open+1:open+end], "", false
+		for i := 0; i+1 < len(pairs); i += 2 {
+			if k, ok := pairs[i].(string); ok && k == name {
+				if v, ok := pairs[i+1].(string); ok {
+					value = v
+				} else {
+					value = fmt.Sprint(pairs[i+1])
+				}
+				found = true
+				break
+			}
+		}
+		if found {
+			b.WriteString(value)
+		} else {
+			b.WriteString(text[open : open+end+1])
+		}
+		text = text[open+end+1:]
 	}
-	return strings.NewReplacer(r...).Replace(text)
+	b.WriteString(text)
+	return b.String()
 }
 
 func yamlLine(err error) (int, string) {

@@ -53,7 +53,7 @@ var markdownHTML = renderer.NewRenderer(renderer.WithNodeRenderers(
 func renderBody(p *content.Page, events []content.Event, loc *time.Location, lang *i18n.Lang) ([]byte, error) {
 	var buf bytes.Buffer
 	w := &pageWriter{Writer: bufio.NewWriter(&buf), id: p.ID, events: events, loc: loc, lang: lang}
-	if err := markdownHTML.Render(w, p.Body, p.Doc); err != nil {
+	if err := markdownHTML.Render(w, p.Body, p.Tree()); err != nil {
 		return nil, fmt.Errorf("%s: rendering Markdown: %w", p.File, err)
 	}
 	if err := w.Flush(); err != nil {
