@@ -215,6 +215,10 @@ func yearsOf(a *archive.Archive) map[int]bool {
 // (lists, timelines, feeds, sitemap, export) is rendered again.
 func keep(path string, scope *render.Scope) bool {
 	parts := strings.Split(path, "/")
+	if len(parts) == 6 && parts[3] == "page" {
+		parts = parts[:3] // a later page of a term's list
+		parts = append(parts, "index.html")
+	}
 	if len(parts) != 4 || parts[3] != "index.html" {
 		return false
 	}

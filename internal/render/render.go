@@ -94,6 +94,7 @@ func New(a *archive.Archive, bundle *i18n.Bundle, layouts *Layouts, opts Options
 		BasePath:   strings.TrimSuffix(base.Path, "/"),
 		BaseURL:    base.String(),
 		Langs:      bundle.Langs,
+		Incidents:  len(a.Incidents),
 		Taxonomies: archive.Taxonomies,
 		Generator:  opts.Generator,
 	}
@@ -173,7 +174,11 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 
 	for _, l := range r.bundle.Langs {
 		list, _ := l.T("nav_incidents")
-		page(r.newPage(l, "list", list, LangPath(l.Tag), func(p *Page) { p.Incidents = r.incidents(r.archive.Incidents, l) }))
+		for _, pg := range paginate(r.archive.Incidents, LangPath(l.Tag)) {
+			page(r.newPage(l, "list", list, pg.path, func(p *Page) {
+				p.Incidents, p.Pager = r.incidents(pg.items, l), r.pager(pg, LangPath(l.Tag))
+			}))
+		}
 		page(r.searchPage(l, &Search{}))
 		tl, _ := l.T("nav_timeline")
 		years := yearSummaries(r.archive.Events)
@@ -195,7 +200,12 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 				if !scope.term(tax, t.Slug) {
 					continue
 				}
-				page(r.newPage(l, "term", t.Label(), TermPath(l.Tag, tax, t.Slug), func(p *Page) { p.Taxonomy, p.Term = tax, t }))
+				for _, pg := range paginate(t.Incidents, TermPath(l.Tag, tax, t.Slug)) {
+					page(r.newPage(l, "term", t.Label(), pg.path, func(p *Page) {
+						p.Taxonomy, p.Term = tax, t
+						p.Incidents, p.Pager = r.incidents(pg.items, l), r.pager(pg, TermPath(l.Tag, tax, t.Slug))
+					}))
+				}
 			}
 		}
 		if err := r.feed(l, emit); err != nil {
@@ -283,6 +293,46 @@ func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) []*Term {
 	}
 	i18n.Sort(l, out, (*Term).Label)
 	return out
+}
+
+// PerPage is how many incidents a list page shows.
+const PerPage = 50
+
+// listPage is one page of a paginated list.
+type listPage struct {
+	n, of int
+	path  string
+	items []*archive.Incident
+}
+
+// paginate splits a list into pages: the first at base, the others at
+// base + "page/N/", as Hugo and Zola readers know them.
+func paginate(items []*archive.Incident, base string) []listPage {
+	of := max(1, (len(items)+PerPage-1)/PerPage)
+	out := make([]listPage, of)
+	for i := range out {
+		out[i] = listPage{n: i + 1, of: of, path: pagePath(base, i+1), items: items[i*PerPage : min(len(items), (i+1)*PerPage)]}
+	}
+	return out
+}
+
+func pagePath(base string, n int) string {
+	if n == 1 {
+		return base
+	}
+	return base + "page/" + strconv.Itoa(n) + "/"
+}
+
+// pager links a list page to its neighbours.
+func (r *Renderer) pager(pg listPage, base string) *Pager {
+	p := &Pager{Page: pg.n, Of: pg.of}
+	if pg.n > 1 {
+		p.Newer = r.site.URL(pagePath(base, pg.n-1))
+	}
+	if pg.n < pg.of {
+		p.Older = r.site.URL(pagePath(base, pg.n+1))
+	}
+	return p
 }
 
 // YearSummary counts one year of the archive-wide timeline.

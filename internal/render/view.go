@@ -22,7 +22,8 @@ type Page struct {
 	Alternates []Alternate
 
 	Incident  *Incident   // incident pages
-	Incidents []*Incident // lists
+	Incidents []*Incident // lists: this page's share
+	Pager     *Pager      // lists: where this page is among the others
 	Taxonomy  archive.Taxonomy
 	Terms     []*Term       // terms index
 	Term      *Term         // term page
@@ -59,11 +60,19 @@ func (r *Renderer) overview(incs []*archive.Incident, l *i18n.Lang, id string) t
 // TermsOf lists a taxonomy's terms in the page language's order.
 func (p *Page) TermsOf(tax archive.Taxonomy) []*Term { return p.r.terms(p.r.archive.Terms[tax], p.L) }
 
+// Pager says where a list page is among the pages of its list.
+type Pager struct {
+	Page, Of     int
+	Newer, Older string // URLs of the neighbouring pages, or ""
+}
+
 // Site is what all pages share.
 type Site struct {
 	BasePath string // URL path prefix without trailing slash: "" or "/archive"
 	BaseURL  string // absolute, with trailing slash
 	Langs    []*i18n.Lang
+	// Incidents is how many incidents the archive has.
+	Incidents int
 	// Taxonomies lists products, regions, causes for navigation.
 	Taxonomies []archive.Taxonomy
 	Generator  string
@@ -201,9 +210,6 @@ func (t *Term) URL() string { return t.r.site.URL(TermPath(t.L.Tag, t.Taxonomy, 
 
 // Chart is the term's timeline: its incidents across the years.
 func (t *Term) Chart() template.HTML { return t.r.overview(t.Incidents, t.L, "term-chart") }
-
-// List is the term's incidents, newest first.
-func (t *Term) List() []*Incident { return t.r.incidents(t.Incidents, t.L) }
 
 // Year groups a timeline's months by UTC year.
 type Year struct {
