@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/html"
 
 	"gen/internal/build"
+	"gen/internal/corpus"
 )
 
 // The bundled archive: the repository's own content/, i18n/ and layouts/.
@@ -238,8 +239,45 @@ func mapsValues(m map[string]string) []string {
 // relative ones included, to a built file and, for fragments, to an
 // element with that id.
 func TestEveryLinkResolves(t *testing.T) {
-	dest := buildSeed(t, "https://example.org/archive/")
-	base, _ := url.Parse("https://example.org/archive/")
+	checked, fragments := checkLinks(t, buildSeed(t, "https://example.org/archive/"), "https://example.org/archive/")
+	if checked < 1000 || fragments < 100 {
+		t.Errorf("checked only %d links and %d fragments; the site has many more", checked, fragments)
+	}
+}
+
+// TestGeneratedArchive builds a generated archive larger than a list page
+// through the whole pipeline: pages are split 50 to a page and every link
+// resolves.
+func TestGeneratedArchive(t *testing.T) {
+	dir := t.TempDir()
+	if err := corpus.Generate(dir, corpus.Options{N: 120, Langs: []string{"en", "zh-TW"}, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "public")
+	res, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"})
+	if err != nil {
+		t.Fatalf("building a generated archive: %v", err)
+	}
+	if res.Incidents != 120 {
+		t.Fatalf("built %d incidents, want 120", res.Incidents)
+	}
+	for page, want := range map[string]int{"en/index.html": 50, "en/page/2/index.html": 50, "en/page/3/index.html": 20, "zh-TW/page/3/index.html": 20} {
+		doc := parseHTML(t, filepath.Join(dest, filepath.FromSlash(page)))
+		if got := len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "incident-item") })); got != want {
+			t.Errorf("%s lists %d incidents, want %d", page, got, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dest, "en", "page", "4")); err == nil {
+		t.Error("a fourth page of 120 incidents exists")
+	}
+	checkLinks(t, dest, "http://127.0.0.1:1313/")
+}
+
+// checkLinks follows every internal link of the site built in dest for
+// base and reports how many links and fragments it checked.
+func checkLinks(t *testing.T, dest, baseURL string) (checked, fragments int) {
+	t.Helper()
+	base, _ := url.Parse(baseURL)
 	ids := map[string]map[string]bool{} // built file → element ids
 	docs := map[string]*html.Node{}
 	for _, file := range htmlFiles(t, dest) {
@@ -250,7 +288,6 @@ func TestEveryLinkResolves(t *testing.T) {
 			ids[file][attr(n, "id")] = true
 		}
 	}
-	checked, fragments := 0, 0
 	for file, doc := range docs {
 		rel, _ := filepath.Rel(dest, file)
 		pageURL := base.ResolveReference(&url.URL{Path: strings.TrimSuffix(filepath.ToSlash(rel), "index.html")})
@@ -286,9 +323,7 @@ func TestEveryLinkResolves(t *testing.T) {
 			}
 		}
 	}
-	if checked < 1000 || fragments < 100 {
-		t.Errorf("checked only %d links and %d fragments; the site has many more", checked, fragments)
-	}
+	return checked, fragments
 }
 
 func TestDurationsAndTimes(t *testing.T) {
