@@ -5,6 +5,7 @@
 //	gen serve   [--source DIR] [--bind ADDR] [--port N] [--drafts]
 //	gen serve   --dir public [--bind ADDR] [--port N]
 //	gen check   [--source DIR] [--format text|json]
+//	gen new     [--lang en] [--timezone Zone] [--begin 'YYYY-MM-DD HH:MM'] SLUG
 //	gen version
 package main
 
@@ -36,6 +37,7 @@ Usage:
   gen build    build content/, layouts/ and i18n/ into public/
   gen serve    build, then serve the site on http://127.0.0.1:1313
   gen check    validate everything and report errors and missing translations
+  gen new      start a new incident from a template
   gen version  print the version
   gen help [command]
 
@@ -58,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdServe(rest, stdout, stderr)
 	case "check":
 		return cmdCheck(rest, stdout, stderr)
+	case "new":
+		return cmdNew(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "gen", version)
 		return exitOK

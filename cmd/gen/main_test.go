@@ -265,3 +265,21 @@ func TestCheckCommand(t *testing.T) {
 		t.Error("check wrote public/")
 	}
 }
+
+func TestNewIncidentBuilds(t *testing.T) {
+	site := copySite(t)
+	code, out, errs := runGen("new", "--source", site, "--timezone", "Asia/Taipei", "--begin", "2025-01-02 00:30", "--lang", "zh-TW", "cdn-purge-storm")
+	if code != exitOK || !strings.Contains(out, filepath.Join("2025-01-02-cdn-purge-storm", "zh-TW.md")) {
+		t.Fatalf("new: %d %q %q", code, out, errs)
+	}
+	// A draft: the archive builds without it, and with --drafts it is there.
+	if code, out, errs := runGen("build", "--source", site); code != exitOK || !strings.Contains(out, "built 4 incidents") {
+		t.Errorf("build without drafts: %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runGen("build", "--source", site, "--drafts"); code != exitOK || !strings.Contains(out, "built 5 incidents") {
+		t.Errorf("build with drafts: %d %q %q", code, out, errs)
+	}
+	if code, _, _ := runGen("new", "--source", site, "--begin", "2025-01-02 00:30", "--timezone", "Asia/Taipei", "cdn-purge-storm"); code != exitUsage {
+		t.Errorf("creating it twice: exit %d", code)
+	}
+}

@@ -213,7 +213,7 @@ func TestBuildErrors(t *testing.T) {
 			name:   "yaml syntax error",
 			files:  func(t *testing.T) files { return orig(t, "regions: [us]", "regions: us: eu") },
 			prefix: func(t *testing.T) string { return en + ":8: " },
-			frags:  []string{"not valid YAML", "key: value"},
+			frags:  []string{"not valid YAML", "needs quotes"},
 		},
 		{
 			name:   "yaml tab indentation",

@@ -118,23 +118,27 @@ func splitFrontMatter(src []byte) (yamlText, body []byte, bodyLine int, ok bool)
 
 // decodeMeta reads front matter strictly: unknown keys, wrong types and
 // duplicate keys are errors that point at the offending line and column.
-// firstLine is the file line on which the YAML text starts.
-func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) Meta {
-	var m Meta
+// firstLine is the file line on which the YAML text starts. ok is false
+// when the text is not YAML at all, so that nothing else is said of it.
+func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m Meta, ok bool) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(yamlText, &doc); err != nil {
 		line, msg := yamlErrorLine(err)
-		errs.Add(file, line+firstLine-1, 0, "front matter is not valid YAML: %s; write `key: value` lines between the two `---` lines", msg)
-		return m
+		hint := "write `key: value` lines between the two `---` lines"
+		if strings.Contains(msg, "mapping values are not allowed") {
+			hint = "a value with \": \" in it needs quotes: summary: \"Cause: …\""
+		}
+		errs.Add(file, line+firstLine-1, 0, "front matter is not valid YAML: %s; %s", msg, hint)
+		return m, false
 	}
 	if len(doc.Content) == 0 {
-		return m
+		return m, true
 	}
 	root := doc.Content[0]
 	at := func(n *yaml.Node) Pos { return Pos{n.Line + firstLine - 1, n.Column} }
 	if root.Kind != yaml.MappingNode {
 		errs.Add(file, at(root).Line, at(root).Col, "front matter must be a mapping of keys to values, not a %s", kindName(root))
-		return m
+		return m, false
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -211,7 +215,7 @@ func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) Me
 			errs.Add(file, kp.Line, kp.Col, "unknown front-matter key %q; %s (known keys: %s)", k.Value, hint, strings.Join(knownKeys, ", "))
 		}
 	}
-	return m
+	return m, true
 }
 
 func decodeSources(file string, v *yaml.Node, at func(*yaml.Node) Pos, errs *diag.List) []Source {

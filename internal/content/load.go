@@ -247,7 +247,11 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 	}
 	p := &Page{ID: id, Lang: lang, File: file, Body: body, BodyLine: bodyLine}
 	p.lineStarts = lineStarts(body)
-	p.Meta = decodeMeta(file, yamlText, 2, errs)
+	meta, ok := decodeMeta(file, yamlText, 2, errs)
+	if !ok {
+		return nil
+	}
+	p.Meta = meta
 	if !p.Meta.Title.Given() {
 		errs.Add(file, 1, 1, "front matter has no title; add `title: …`")
 	} else if p.Meta.Title.V == "" {

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"golang.org/x/text/language"
+)
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// cmdNew writes a new incident's original with every field and section a
+// postmortem needs, ready to fill in.
+func cmdNew(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("new", flag.ContinueOnError)
+	source := fs.String("source", ".", "site folder")
+	lang := fs.String("lang", "en", "language of the original (BCP 47 tag)")
+	zone := fs.String("timezone", "UTC", "IANA time zone the incident's times are written in")
+	begin := fs.String("begin", "", "local begin time, YYYY-MM-DD HH:MM (default: now)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: gen new [--lang en] [--timezone Zone] [--begin 'YYYY-MM-DD HH:MM'] SLUG")
+		fmt.Fprintln(fs.Output(), "\nCreates content/<begin date>-SLUG/<lang>.md with the facts and sections to fill in.")
+		fs.PrintDefaults()
+	}
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 1 || !slugPattern.MatchString(fs.Arg(0)) {
+		fmt.Fprintln(stderr, "gen new: give one slug of lowercase letters, digits and hyphens, e.g. gen new bigquery-streaming-inserts")
+		return exitUsage
+	}
+	loc, err := time.LoadLocation(*zone)
+	if err != nil {
+		fmt.Fprintf(stderr, "gen new: unknown time zone %q; use an IANA name such as America/Los_Angeles\n", *zone)
+		return exitUsage
+	}
+	tag, err := language.Parse(*lang)
+	if err != nil {
+		fmt.Fprintf(stderr, "gen new: %q is not a language tag\n", *lang)
+		return exitUsage
+	}
+	at := time.Now().In(loc)
+	if *begin != "" {
+		if at, err = time.ParseInLocation("2006-01-02 15:04", *begin, loc); err != nil {
+			fmt.Fprintln(stderr, "gen new: --begin must be YYYY-MM-DD HH:MM")
+			return exitUsage
+		}
+	}
+	id := at.Format("2006-01-02") + "-" + fs.Arg(0)
+	dir := filepath.Join(*source, "content", id)
+	file := filepath.Join(dir, tag.String()+".md")
+	if _, err := os.Stat(dir); err == nil {
+		fmt.Fprintf(stderr, "gen new: %s already exists\n", dir)
+		return exitUsage
+	}
+	when := at.Format("2006-01-02 15:04")
+	text := strings.Join([]string{
+		"---",
+		"title: " + strings.ReplaceAll(fs.Arg(0), "-", " "),
+		`summary: "One or two sentences: what failed, for whom, for how long."`,
+		"timezone: " + loc.String(),
+		"begin: " + when,
+		"end: " + when,
+		"products: [Product]",
+		"regions: [region]",
+		"causes: [cause]",
+		"severity: major",
+		"draft: true",
+		"---",
+		"",
+		"## Impact {#impact}",
+		"",
+		"## Root cause {#root-cause}",
+		"",
+		"## Remediation {#remediation}",
+		"",
+		"## Timeline {#timeline}",
+		"- " + when + " — What happened first.",
+		"",
+	}, "\n")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "gen new:", err)
+		return exitContent
+	}
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		fmt.Fprintln(stderr, "gen new:", err)
+		return exitContent
+	}
+	fmt.Fprintf(stdout, "created %s (a draft: build with --drafts, or set draft: false)\n", file)
+	return exitOK
+}
