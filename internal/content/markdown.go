@@ -1,11 +1,14 @@
 package content
 
 import (
+	"unicode/utf8"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdown is the one goldmark configuration every page is parsed with:
@@ -17,11 +20,55 @@ var markdown = goldmark.New(
 	goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()),
 )
 
-// parseMarkdown parses body once; the tree is kept for rendering.
+// parseMarkdown parses a page's body.
 func parseMarkdown(body []byte) ast.Node {
 	doc := markdown.Parser().Parse(text.NewReader(body))
 	dropUnsafeAttributes(doc)
+	keepLineBreaksBeforeInlines(doc, body)
 	return doc
+}
+
+// keepLineBreaksBeforeInlines settles the soft line breaks that goldmark's
+// CJK rule would drop: it decides whether to keep a line break only when
+// the next node is text, so "compare how\n[a link](…)" lost its space.
+// The same rule is applied here for any next node: the break is kept
+// unless the characters on both sides are East Asian wide.
+func keepLineBreaksBeforeInlines(doc ast.Node, src []byte) {
+	var breaks []*ast.Text
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := n.(*ast.Text); ok && entering && t.SoftLineBreak() && !t.HardLineBreak() {
+			if next := t.NextSibling(); next != nil && next.Kind() != ast.KindText {
+				breaks = append(breaks, t)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, t := range breaks {
+		t.SetSoftLineBreak(false)
+		value := t.Segment.Value(src)
+		if len(value) == 0 {
+			continue
+		}
+		last, _ := utf8.DecodeLastRune(value)
+		if next, ok := firstRune(t.NextSibling(), src); ok && util.IsEastAsianWideRune(last) && util.IsEastAsianWideRune(next) {
+			continue // Chinese or Japanese on both sides: no space
+		}
+		t.Parent().InsertAfter(t.Parent(), t, ast.NewString([]byte("\n")))
+	}
+}
+
+// firstRune is the first character of text under n.
+func firstRune(n ast.Node, src []byte) (rune, bool) {
+	for c := n; c != nil; c = c.FirstChild() {
+		if t, ok := c.(*ast.Text); ok {
+			if v := t.Segment.Value(src); len(v) > 0 {
+				r, _ := utf8.DecodeRune(v)
+				return r, true
+			}
+			return 0, false
+		}
+	}
+	return 0, false
 }
 
 // dropUnsafeAttributes keeps only id and class of the attributes authors can
