@@ -12,7 +12,7 @@ import (
 func TestLineBreaksBeforeLinks(t *testing.T) {
 	cases := map[string]string{
 		"compare how\n[the outage](../x/) went": "compare how\n[the outage] went",
-		"請參閱\n[這起事故](../x/)。":               "請參閱這起事故。",
+		"請參閱\n[這起事故](../x/)。":                   "請參閱這起事故。",
 		"see\n**this** and\n`code`":             "see\nthis and\ncode",
 	}
 	for body, want := range cases {
