@@ -211,6 +211,9 @@ func TestServeBuiltFolderUnderBasePath(t *testing.T) {
 	if res, body := fetch(t, base+"/archive/ja/search/?q=%E8%B3%87%E6%BA%90"); res.StatusCode != http.StatusOK || !strings.Contains(body, "<mark>") {
 		t.Errorf("search page: %d", res.StatusCode)
 	}
+	if res, body := fetch(t, base+"/archive/zh-TW/no-such-page/"); res.StatusCode != http.StatusNotFound || !strings.Contains(body, `<html lang="zh-TW"`) {
+		t.Errorf("missing page under /zh-TW/: %d, Chinese 404 page: %v", res.StatusCode, strings.Contains(body, `lang="zh-TW"`))
+	}
 	if res, _ := fetch(t, base+"/archive/.gen/site.json"); res.StatusCode != http.StatusNotFound {
 		t.Errorf(".gen is served: %d", res.StatusCode)
 	}

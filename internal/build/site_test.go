@@ -194,8 +194,8 @@ func TestHreflangCompleteAndSymmetric(t *testing.T) {
 	alternates := map[string]map[string]string{} // page URL → lang → URL
 	for _, file := range htmlFiles(t, dest) {
 		rel, _ := filepath.Rel(dest, file)
-		if rel == "index.html" || rel == "404.html" {
-			continue // language-neutral pages
+		if rel == "index.html" || filepath.Base(rel) == "404.html" {
+			continue // language-neutral and not-found pages
 		}
 		self := "https://example.org/archive/" + strings.TrimSuffix(filepath.ToSlash(rel), "index.html")
 		alts := map[string]string{}
@@ -433,7 +433,7 @@ func TestFeedsSitemapAndJSON(t *testing.T) {
 	htmlPages := 0
 	for _, f := range htmlFiles(t, dest) {
 		// Search result pages are not for search engines.
-		if rel, _ := filepath.Rel(dest, f); rel != "index.html" && rel != "404.html" && !strings.HasSuffix(filepath.ToSlash(rel), "/search/index.html") {
+		if rel, _ := filepath.Rel(dest, f); rel != "index.html" && filepath.Base(rel) != "404.html" && !strings.HasSuffix(filepath.ToSlash(rel), "/search/index.html") {
 			htmlPages++
 		}
 	}

@@ -216,12 +216,20 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 	home := r.newPage(def, "home", "", "/", nil)
 	home.Alternates = nil
 	page(home)
-	notFound := r.newPage(def, "404", "404", "/", nil)
-	notFound.Alternates = nil
-	if out, err := r.execute(notFound); err != nil {
-		fail(err)
-	} else if err := emit("404.html", out); err != nil {
-		fail(err)
+	// The site-wide 404 page in the default language, and one per language
+	// for addresses under /<lang>/.
+	notFound := func(l *i18n.Lang, name string) {
+		p := r.newPage(l, "404", "404", "/", nil)
+		p.Alternates = nil
+		if out, err := r.execute(p); err != nil {
+			fail(err)
+		} else if err := emit(name, out); err != nil {
+			fail(err)
+		}
+	}
+	notFound(def, "404.html")
+	for _, l := range r.bundle.Langs {
+		notFound(l, l.Tag+"/404.html")
 	}
 	wg.Wait()
 

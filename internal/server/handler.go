@@ -302,7 +302,16 @@ func (h *handler) notFound(w http.ResponseWriter, r *http.Request, snap Snapshot
 	hd.Del("Content-Encoding")
 	hd.Set("Cache-Control", h.noCache())
 	var page []byte
-	if f, err := h.open(snap, "404.html"); err == nil {
+	// A site may have a 404 page per language, /<lang>/404.html: a reader
+	// lost under /zh-TW/ is told so in Chinese.
+	name := "404.html"
+	if first, _, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/"); ok && first != "" && !strings.HasPrefix(first, ".") {
+		if f, err := h.open(snap, first+"/404.html"); err == nil {
+			f.Close()
+			name = first + "/404.html"
+		}
+	}
+	if f, err := h.open(snap, name); err == nil {
 		if !f.IsDir && f.Size <= maxDecorateBytes {
 			if f.Data != nil {
 				page = f.Data
