@@ -72,9 +72,7 @@ func (br bodyRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 }
 
 // tableCell aligns cells with a class: goldmark's own renderer writes a
-// style attribute, which a strict Content-Security-Policy blocks, and
-// records it in the tree, which must stay read-only because every language
-// renders the same tree concurrently.
+// style attribute, which a strict Content-Security-Policy blocks.
 func (br bodyRenderer) tableCell(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	tag := "td"
 	if n.Parent() != nil && n.Parent().Kind() == east.KindTableHeader {
