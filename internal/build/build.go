@@ -81,6 +81,13 @@ func load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	if err != nil {
 		errs.AddError(err)
 	}
+	if bundle != nil && langFS != fs.FS(i18n.Files) {
+		defaults, err := gi18n.Load(i18n.Files, "i18n")
+		if err != nil {
+			return nil, fmt.Errorf("the built-in languages: %w", err)
+		}
+		bundle.FillFrom(defaults)
+	}
 	if bundle == nil || len(bundle.Langs) == 0 {
 		return nil, errs.Err()
 	}

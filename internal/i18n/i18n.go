@@ -170,6 +170,32 @@ func Load(fsys fs.FS, dir string) (*Bundle, error) {
 	return b, errs.Err()
 }
 
+// FillFrom gives each language the strings it lacks from defaults: the
+// same language's there, else the default language's. A site that keeps
+// its own i18n files then still works with a newer theme that uses more
+// strings than the site has translated.
+func (b *Bundle) FillFrom(defaults *Bundle) {
+	if defaults == nil || len(defaults.Langs) == 0 {
+		return
+	}
+	for _, l := range b.Langs {
+		from := defaults.Get(l.Tag)
+		for _, src := range []*Lang{from, defaults.Default()} {
+			if src == nil {
+				continue
+			}
+			for k, m := range src.f.Strings {
+				if _, ok := l.f.Strings[k]; !ok {
+					if l.f.Strings == nil {
+						l.f.Strings = map[string]Message{}
+					}
+					l.f.Strings[k] = m
+				}
+			}
+		}
+	}
+}
+
 // Tags lists the site languages' tags.
 func (b *Bundle) Tags() []string {
 	out := make([]string, len(b.Langs))

@@ -129,3 +129,24 @@ func TestMissingStringIsAnError(t *testing.T) {
 		}
 	}
 }
+
+func TestFillFromDefaults(t *testing.T) {
+	site, err := i18n.Load(fstest.MapFS{
+		"en.yaml": {Data: []byte("name: English\ndate: x\ntime: x\nmonths: [a,b,c,d,e,f,g,h,i,j,k,l]\nstrings: {site_title: My archive}\n")},
+		"fr.yaml": {Data: []byte("name: Français\ndate: x\ntime: x\nmonths: [a,b,c,d,e,f,g,h,i,j,k,l]\nstrings: {site_title: Mes incidents}\n")},
+	}, "i18n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.FillFrom(bundled(t))
+	if got, _ := site.Get("en").T("site_title"); got != "My archive" {
+		t.Errorf("the site's own string was replaced: %q", got)
+	}
+	if got, err := site.Get("en").N("incidents_count", 2); err != nil || got != "2 incidents" {
+		t.Errorf("en: a string the site lacks: %q, %v", got, err)
+	}
+	// French is not built in: it falls back to the default language.
+	if got, err := site.Get("fr").T("nav_timeline"); err != nil || got != "Timeline" {
+		t.Errorf("fr: %q, %v", got, err)
+	}
+}
