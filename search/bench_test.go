@@ -9,21 +9,49 @@ package search
 // them also have a translation into the other language.
 
 import (
+	"bufio"
 	"context"
+	"encoding/gob"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-var benchIncidents = flag.Int("search.incidents", envInt("SEARCH_BENCH_INCIDENTS", 200),
-	"number of generated incidents for the search benchmarks")
+var (
+	benchIncidents = flag.Int("search.incidents", envInt("SEARCH_BENCH_INCIDENTS", 200),
+		"number of generated incidents for the search benchmarks")
+	benchDocs = flag.String("search.docs", "",
+		"gob file of []Document to benchmark with instead of the generated archive")
+	benchDir = flag.String("search.dir", "",
+		"BenchmarkQuery: index directory to use, built there first if it does not exist")
+)
+
+// benchArchive returns the documents of the benchmarks.
+func benchArchive(tb testing.TB) []Document {
+	if *benchDocs == "" {
+		return genArchive(*benchIncidents)
+	}
+	f, err := os.Open(*benchDocs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var docs []Document
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&docs); err != nil {
+		tb.Fatal(err)
+	}
+	return docs
+}
 
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
@@ -179,18 +207,75 @@ func dirSize(dir string) int64 {
 	return n
 }
 
-func BenchmarkIndexBuild(b *testing.B) {
-	docs := genArchive(*benchIncidents)
-	var bytes int
-	for _, d := range docs {
-		bytes += len(d.Title) + len(d.Summary) + len(d.Body) + len(d.Timeline)
+// heapPeak samples the heap every millisecond until stop is called, which
+// returns the highest growth over the level at the start of the bytes of
+// heap objects (live and not yet swept: what the process holds) and of the
+// live heap (as of the last garbage collection: what the code needs).
+func heapPeak() (stop func() (objects, live uint64)) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	read := func() (uint64, uint64) {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64(), sample[1].Value.Uint64()
 	}
+	runtime.GC()
+	base0, base1 := read()
+	var peak0, peak1 uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			a, b := read()
+			peak0, peak1 = max(peak0, a), max(peak1, b)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() (uint64, uint64) {
+		close(done)
+		wg.Wait()
+		return max(peak0, base0) - base0, max(peak1, base1) - base1
+	}
+}
+
+// textBytes is the size of the text the index is built from (what a
+// reader could download instead of the index).
+func textBytes(docs []Document) int {
+	n := 0
+	for _, d := range docs {
+		n += len(d.Title) + len(d.Summary) + len(d.Body) + len(d.Timeline)
+		for _, v := range [][]string{d.Products, d.Regions, d.Causes} {
+			for _, s := range v {
+				n += len(s)
+			}
+		}
+	}
+	return n
+}
+
+func BenchmarkIndexBuild(b *testing.B) {
+	docs := benchArchive(b)
+	bytes := textBytes(docs)
 	root := b.TempDir()
 	var size int64
+	var peak, live, alloc uint64
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		dir := filepath.Join(root, strconv.Itoa(i))
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		stop := heapPeak()
 		buildArchive(b, dir, docs)
+		p, l := stop()
+		peak, live = max(peak, p), max(live, l)
+		runtime.ReadMemStats(&ms1)
+		alloc += ms1.TotalAlloc - ms0.TotalAlloc
 		b.StopTimer()
 		size = dirSize(dir)
 		os.RemoveAll(dir)
@@ -200,13 +285,17 @@ func BenchmarkIndexBuild(b *testing.B) {
 	b.ReportMetric(float64(len(docs))/sec, "docs/s")
 	b.ReportMetric(float64(size)/float64(len(docs)), "index-bytes/doc")
 	b.ReportMetric(float64(bytes)/float64(len(docs)), "text-bytes/doc")
+	b.ReportMetric(float64(size)/float64(bytes), "index/text")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(live)/(1<<20), "peak-live-MB")
+	b.ReportMetric(float64(alloc)/float64(b.N)/(1<<20), "alloc-MB/op")
 }
 
 // BenchmarkMemoryLoad loads the archive into an in-memory index the way
 // the preview server starts (AddBatch), then updates 20 documents one by
 // one with Add the way it follows edits.
 func BenchmarkMemoryLoad(b *testing.B) {
-	docs := genArchive(*benchIncidents)
+	docs := benchArchive(b)
 	var adds time.Duration
 	for b.Loop() {
 		ix, err := NewMemory([]string{"en", "zh-TW"})
@@ -245,9 +334,13 @@ var benchQueries = []Request{
 }
 
 func BenchmarkQuery(b *testing.B) {
-	docs := genArchive(*benchIncidents)
-	dir := filepath.Join(b.TempDir(), "search")
-	buildArchive(b, dir, docs)
+	dir := *benchDir
+	if dir == "" {
+		dir = filepath.Join(b.TempDir(), "search")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		buildArchive(b, dir, benchArchive(b))
+	}
 	ix, err := Open(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -271,5 +364,6 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	b.ReportMetric(ms(0.50), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
-	b.ReportMetric(float64(len(docs)), "docs")
+	_, n := ix.Count()
+	b.ReportMetric(float64(n), "docs")
 }

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
@@ -17,6 +19,9 @@ type Index struct {
 	mu        sync.RWMutex
 	siteLangs []string
 	subs      map[string]bleve.Index // one per language, by canonical tag
+	docs      map[string]docSource   // the document store of each language
+	ords      map[string]*ordTable   // read-only indexes: document numbers to incidents
+	bufs      sync.Pool              // *searchBufs
 	meta      *metaStore
 	readOnly  bool
 	closed    bool
@@ -30,13 +35,14 @@ func NewMemory(langs []string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, meta: newMetaStore()}
+	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docSource{}, meta: newMetaStore()}
 	for _, l := range site {
 		if _, err := ix.memLang(l); err != nil {
 			ix.Close()
 			return nil, err
 		}
 	}
+	ix.meta.reindex()
 	return ix, nil
 }
 
@@ -53,21 +59,37 @@ func (ix *Index) memLang(lang string) (bleve.Index, error) {
 		return nil, fmt.Errorf("search: in-memory index for %s: %w", lang, err)
 	}
 	ix.subs[lang] = idx
+	ix.docs[lang] = &memDocs{m: map[string]*docText{}}
 	return idx, nil
 }
 
 // Open opens an index built by a Writer, read-only. Opening takes
 // milliseconds and any number of processes may hold the same index open.
 func Open(dir string) (*Index, error) {
-	meta, mj, err := readMeta(dir)
+	mj, err := readMeta(dir)
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, meta: meta, readOnly: true}
+	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docSource{},
+		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true}
 	for _, l := range mj.Indexes {
 		if c, err := CanonicalLang(l); err != nil || c != l {
 			ix.Close()
 			return nil, fmt.Errorf("search: %s: bad language index %q", dir, l)
+		}
+		docs, metas, err := openDiskDocs(filepath.Join(dir, l, docsFile))
+		if err != nil {
+			ix.Close()
+			return nil, err
+		}
+		ix.docs[l] = docs
+		ix.ords[l] = &ordTable{t: make([]atomic.Int32, len(metas))}
+		for _, m := range metas {
+			if m.ID == "" || m.Lang != l {
+				ix.Close()
+				return nil, fmt.Errorf("search: %s: document %q of language %q in the %s store", dir, m.ID, m.Lang, l)
+			}
+			ix.meta.put(m)
 		}
 		idx, err := bleve.OpenUsing(filepath.Join(dir, l), map[string]interface{}{"read_only": true})
 		if err != nil {
@@ -76,6 +98,7 @@ func Open(dir string) (*Index, error) {
 		}
 		ix.subs[l] = idx
 	}
+	ix.meta.reindex()
 	return ix, nil
 }
 
@@ -101,6 +124,7 @@ func (ix *Index) AddBatch(docs []Document) error {
 	if err := ix.writable(); err != nil {
 		return err
 	}
+	defer ix.meta.reindex()
 	byLang := map[string][]*Document{}
 	for i := range docs {
 		byLang[docs[i].Lang] = append(byLang[docs[i].Lang], &docs[i])
@@ -110,17 +134,22 @@ func (ix *Index) AddBatch(docs []Document) error {
 		if err != nil {
 			return err
 		}
+		cjkText := analyzerFor(lang) == cjk.AnalyzerName
+		texts := make([]*docText, len(byLang[lang]))
 		b := idx.NewBatch()
-		for _, d := range byLang[lang] {
-			if err := b.Index(d.ID, bleveDoc(d)); err != nil {
+		for i, d := range byLang[lang] {
+			texts[i] = newDocText(d, cjkText)
+			if err := b.Index(d.ID, bleveDoc(d, texts[i])); err != nil {
 				return fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
 			}
 		}
 		if err := idx.Batch(b); err != nil {
 			return fmt.Errorf("search: index %s documents: %w", lang, err)
 		}
-		for _, d := range byLang[lang] {
+		store := ix.docs[lang].(*memDocs)
+		for i, d := range byLang[lang] {
 			ix.meta.put(newDocMeta(d))
+			store.m[d.ID] = texts[i]
 		}
 	}
 	return nil
@@ -134,6 +163,7 @@ func (ix *Index) Delete(id, lang string) error {
 	if err := ix.writable(); err != nil {
 		return err
 	}
+	defer ix.meta.reindex()
 	langs := sortedKeys(ix.subs)
 	if lang != "" {
 		c, err := CanonicalLang(lang)
@@ -147,6 +177,7 @@ func (ix *Index) Delete(id, lang string) error {
 			if err := idx.Delete(id); err != nil {
 				return fmt.Errorf("search: delete %s (%s): %w", id, l, err)
 			}
+			delete(ix.docs[l].(*memDocs).m, id)
 		}
 		ix.meta.delete(id, l)
 	}
@@ -193,6 +224,13 @@ func (ix *Index) Close() error {
 	for _, l := range sortedKeys(ix.subs) {
 		if err := ix.subs[l].Close(); err != nil {
 			errs = append(errs, fmt.Errorf("search: close %s index: %w", l, err))
+		}
+	}
+	for _, l := range sortedKeys(ix.docs) {
+		if d, ok := ix.docs[l].(*diskDocs); ok {
+			if err := d.close(); err != nil {
+				errs = append(errs, fmt.Errorf("search: close %s documents: %w", l, err))
+			}
 		}
 	}
 	return errors.Join(errs...)

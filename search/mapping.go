@@ -30,12 +30,51 @@ const (
 	fRegionText  = "region_text"
 	fCauseText   = "cause_text"
 
-	fLang     = "lang" // keyword
-	fOrigLang = "orig_lang"
-	fBegin    = "begin"    // datetime
-	fDuration = "duration" // number, seconds
-	fYear     = "year"     // keyword "2017"
+	fYear = "year" // keyword "2017"
 )
+
+// longFields are the text fields kept in the document store (docs.go)
+// instead of bleve's term vectors: highlighting reads them there, and so
+// does the check of phrases in them (phrase.go). Their order is the order
+// of fragments in a result.
+var longFields = [...]string{fSummary, fBody, fTimeline}
+
+// longField returns the index of a long field in longFields, or -1.
+func longField(name string) int {
+	for i, f := range longFields {
+		if f == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// The fields without term vectors whose phrases are checked on their text
+// (phrase.go) are numbered: the long fields, whose text is in the
+// document store, then these, whose text is in the metadata.
+const (
+	titleField = len(longFields) + iota
+	productField
+	regionField
+	causeField
+	numCheckedFields
+)
+
+// checkedField returns the number of a field whose phrases are checked:
+// every text field.
+func checkedField(name string) int {
+	switch name {
+	case fTitle:
+		return titleField
+	case fProductText:
+		return productField
+	case fRegionText:
+		return regionField
+	case fCauseText:
+		return causeField
+	}
+	return longField(name)
+}
 
 // kwAnalyzer is the analyzer of the keyword fields: the whole value as one
 // token, lower-cased, so "product:cloud sql" finds "Cloud SQL".
@@ -58,10 +97,11 @@ func analyzerFor(lang string) string {
 }
 
 // newMapping returns the mapping of one language's index. No dynamic
-// fields, no _all field, no doc values (nothing is sorted or faceted inside
-// bleve). Only summary, body and timeline are stored: they are what the
-// highlighter cuts fragments from. Every text field keeps term vectors,
-// which phrase queries and highlighting need.
+// fields, no _all field, no doc values, nothing stored (results and
+// excerpts come from the metadata and the document store), and no term
+// vectors, the positions that bleve's phrase search needs: they made the
+// index three times larger than its text; phrases are checked on the text
+// instead (see phrase.go).
 func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 	textAnalyzer := analyzerFor(lang)
 
@@ -78,11 +118,11 @@ func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 	im.IndexDynamic = false
 	im.DocValuesDynamic = false
 
-	text := func(store bool) *mapping.FieldMapping {
+	text := func() *mapping.FieldMapping {
 		f := mapping.NewTextFieldMapping()
 		f.Analyzer = textAnalyzer
-		f.Store = store
-		f.IncludeTermVectors = true
+		f.Store = false
+		f.IncludeTermVectors = false
 		f.IncludeInAll = false
 		f.DocValues = false
 		return f
@@ -98,22 +138,16 @@ func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 	}
 
 	dm := mapping.NewDocumentStaticMapping()
-	dm.AddFieldMappingsAt(fTitle, text(false))
-	dm.AddFieldMappingsAt(fSummary, text(true))
-	dm.AddFieldMappingsAt(fBody, text(true))
-	dm.AddFieldMappingsAt(fTimeline, text(true))
-	for _, name := range []string{fProductText, fRegionText, fCauseText} {
-		dm.AddFieldMappingsAt(name, text(false))
+	dm.AddFieldMappingsAt(fTitle, text())
+	for _, name := range longFields {
+		dm.AddFieldMappingsAt(name, text())
 	}
-	for _, name := range []string{fProduct, fRegion, fCause, fLang, fOrigLang, fYear} {
+	for _, name := range []string{fProductText, fRegionText, fCauseText} {
+		dm.AddFieldMappingsAt(name, text())
+	}
+	for _, name := range []string{fProduct, fRegion, fCause, fYear} {
 		dm.AddFieldMappingsAt(name, keyword())
 	}
-	begin := mapping.NewDateTimeFieldMapping()
-	begin.Store, begin.IncludeInAll, begin.DocValues = false, false, false
-	dm.AddFieldMappingsAt(fBegin, begin)
-	dur := mapping.NewNumericFieldMapping()
-	dur.Store, dur.IncludeInAll, dur.DocValues = false, false, false
-	dm.AddFieldMappingsAt(fDuration, dur)
 	dm.AddSubDocumentMapping("_all", mapping.NewDocumentDisabledMapping())
 
 	im.DefaultMapping = dm
@@ -125,15 +159,15 @@ func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 
 // bleveDoc converts a Document to the value bleve indexes. A plain map is
 // used on purpose: there is a single document mapping per index, so no type
-// detection is involved.
-func bleveDoc(d *Document) map[string]interface{} {
+// detection is involved. The long fields must be the cleaned text that the
+// document store keeps (see docText), so that positions found in one are
+// the positions bleve indexed.
+func bleveDoc(d *Document, t *docText) map[string]interface{} {
 	m := map[string]interface{}{
 		fTitle:    cleanText(d.Title),
-		fSummary:  cleanText(d.Summary),
-		fBody:     cleanText(d.Body),
-		fTimeline: cleanText(d.Timeline),
-		fLang:     d.Lang,
-		fOrigLang: d.OriginalLang,
+		fSummary:  t.field(0),
+		fBody:     t.field(1),
+		fTimeline: t.field(2),
 	}
 	if len(d.Products) > 0 {
 		m[fProduct], m[fProductText] = d.Products, d.Products
@@ -145,19 +179,14 @@ func bleveDoc(d *Document) map[string]interface{} {
 		m[fCause], m[fCauseText] = d.Causes, d.Causes
 	}
 	if !d.Begin.IsZero() {
-		m[fBegin] = d.Begin.UTC()
 		m[fYear] = strconv.Itoa(d.Begin.UTC().Year())
-	}
-	if d.Duration > 0 {
-		m[fDuration] = d.Duration.Seconds()
 	}
 	return m
 }
 
-// cleanText makes text safe for the highlighter, whose fragmenter gives up
-// on a fragment at the first utf8.RuneError: invalid UTF-8 and U+FFFD
-// become spaces (same byte length is not needed; offsets are computed on
-// the stored text).
+// cleanText makes text safe to index, store and highlight: invalid UTF-8
+// and U+FFFD become spaces. The document store keeps the cleaned text, so
+// offsets found in it are offsets in what bleve indexed.
 func cleanText(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, " ")

@@ -11,7 +11,10 @@ import (
 )
 
 // metaFormat is the version of the on-disk layout; Open refuses others.
-const metaFormat = 1
+// Format 2: no stored text or term vectors of the long fields in bleve;
+// per-language document stores (docs.go) hold the documents' text and
+// metadata, meta.json only the lists of languages.
+const metaFormat = 2
 
 const metaFile = "meta.json"
 
@@ -52,6 +55,7 @@ func newDocMeta(d *Document) *docMeta {
 // (which read them for every matching incident) do no work.
 type incident struct {
 	id   string
+	ord  int32               // index in metaStore.list
 	docs map[string]*docMeta // by lang
 
 	langs                     []string // sorted keys of docs
@@ -59,6 +63,38 @@ type incident struct {
 	primary                   *docMeta // the original if present, else the first language
 	year                      string   // of primary.Begin, "" if unknown
 	products, regions, causes []string // distinct values over all languages
+
+	// The same values as numbers in the metaStore's term tables, for
+	// counting facets.
+	facetIDs [numFacetKinds][]int32
+}
+
+// The facets counted from the metadata; lang is counted from the matches.
+const (
+	facetKindProduct = iota
+	facetKindRegion
+	facetKindCause
+	facetKindYear
+	numFacetKinds
+)
+
+// termTable numbers the distinct values of one facet.
+type termTable struct {
+	ids   map[string]int32
+	names []string
+}
+
+func (t *termTable) id(v string) int32 {
+	if id, ok := t.ids[v]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = map[string]int32{}
+	}
+	id := int32(len(t.names))
+	t.ids[v] = id
+	t.names = append(t.names, v)
+	return id
 }
 
 func (in *incident) refresh() {
@@ -103,6 +139,42 @@ func (in *incident) refresh() {
 // metaStore holds the docMeta of every indexed document.
 type metaStore struct {
 	incidents map[string]*incident
+	// list holds the incidents by ord; a deleted incident leaves nil.
+	list  []*incident
+	terms [numFacetKinds]termTable
+
+	// What a search reads for every matching incident, by ord in flat
+	// arrays (the incidents themselves are scattered over the heap, and
+	// counting the facets of ten thousand of them missed the cache at
+	// every step): made by reindex.
+	facetOff  []int32 // facets of ord i: facetData[facetOff[i]:facetOff[i+1]]
+	facetData []int32 // kind<<24 | id
+	beginSec  []int64 // primary.Begin
+	beginNsec []int32
+}
+
+// reindex makes the flat arrays of the metaStore. It must be called after
+// put and delete before searching.
+func (s *metaStore) reindex() {
+	n := len(s.list)
+	s.facetOff = make([]int32, n+1)
+	s.facetData = s.facetData[:0]
+	s.beginSec = make([]int64, n)
+	s.beginNsec = make([]int32, n)
+	for i, in := range s.list {
+		s.facetOff[i] = int32(len(s.facetData))
+		if in == nil {
+			continue
+		}
+		for k, ids := range in.facetIDs {
+			for _, id := range ids {
+				s.facetData = append(s.facetData, int32(k)<<24|id)
+			}
+		}
+		s.beginSec[i] = in.primary.Begin.Unix()
+		s.beginNsec[i] = int32(in.primary.Begin.Nanosecond())
+	}
+	s.facetOff[n] = int32(len(s.facetData))
 }
 
 func newMetaStore() *metaStore { return &metaStore{incidents: map[string]*incident{}} }
@@ -110,11 +182,26 @@ func newMetaStore() *metaStore { return &metaStore{incidents: map[string]*incide
 func (s *metaStore) put(m *docMeta) {
 	in := s.incidents[m.ID]
 	if in == nil {
-		in = &incident{id: m.ID, docs: map[string]*docMeta{}}
+		in = &incident{id: m.ID, ord: int32(len(s.list)), docs: map[string]*docMeta{}}
 		s.incidents[m.ID] = in
+		s.list = append(s.list, in)
 	}
 	in.docs[m.Lang] = m
 	in.refresh()
+	s.number(in)
+}
+
+// number sets the facet ids of an incident.
+func (s *metaStore) number(in *incident) {
+	for k, vs := range [numFacetKinds][]string{in.products, in.regions, in.causes, {in.year}} {
+		ids := in.facetIDs[k][:0]
+		for _, v := range vs {
+			if v != "" {
+				ids = append(ids, s.terms[k].id(v))
+			}
+		}
+		in.facetIDs[k] = ids
+	}
 }
 
 func (s *metaStore) delete(id, lang string) {
@@ -125,31 +212,44 @@ func (s *metaStore) delete(id, lang string) {
 	delete(in.docs, lang)
 	if len(in.docs) == 0 {
 		delete(s.incidents, id)
+		s.list[in.ord] = nil
 		return
 	}
 	in.refresh()
+	s.number(in)
 }
 
-// metaJSON is the content of meta.json.
-type metaJSON struct {
-	Format    int        `json:"format"`
-	SiteLangs []string   `json:"site_langs"`
-	Indexes   []string   `json:"indexes"` // languages that have a bleve index
-	Docs      []*docMeta `json:"docs"`
-}
-
-func (s *metaStore) write(dir string, siteLangs, indexes []string) error {
+// byLang returns the docMeta of every document by language, sorted by id.
+func (s *metaStore) byLang() map[string][]*docMeta {
 	ids := make([]string, 0, len(s.incidents))
 	for id := range s.incidents {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	mj := metaJSON{Format: metaFormat, SiteLangs: siteLangs, Indexes: indexes, Docs: []*docMeta{}}
+	out := map[string][]*docMeta{}
 	for _, id := range ids {
 		in := s.incidents[id]
 		for _, l := range in.langs {
-			mj.Docs = append(mj.Docs, in.docs[l])
+			out[l] = append(out[l], in.docs[l])
 		}
+	}
+	return out
+}
+
+// metaJSON is the content of meta.json.
+type metaJSON struct {
+	Format    int      `json:"format"`
+	SiteLangs []string `json:"site_langs"`
+	Indexes   []string `json:"indexes"` // languages that have a bleve index and a document store
+}
+
+func writeMeta(dir string, siteLangs, indexes []string) error {
+	mj := metaJSON{Format: metaFormat, SiteLangs: siteLangs, Indexes: indexes}
+	if mj.SiteLangs == nil {
+		mj.SiteLangs = []string{}
+	}
+	if mj.Indexes == nil {
+		mj.Indexes = []string{}
 	}
 	b, err := json.Marshal(&mj)
 	if err != nil {
@@ -162,27 +262,20 @@ func (s *metaStore) write(dir string, siteLangs, indexes []string) error {
 	return os.Rename(tmp, filepath.Join(dir, metaFile))
 }
 
-func readMeta(dir string) (*metaStore, *metaJSON, error) {
+func readMeta(dir string) (*metaJSON, error) {
 	b, err := os.ReadFile(filepath.Join(dir, metaFile))
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, nil, fmt.Errorf("search: %s is not a finished search index (no %s)", dir, metaFile)
+			return nil, fmt.Errorf("search: %s is not a finished search index (no %s)", dir, metaFile)
 		}
-		return nil, nil, err
+		return nil, err
 	}
 	var mj metaJSON
 	if err := json.Unmarshal(b, &mj); err != nil {
-		return nil, nil, fmt.Errorf("search: %s: %v", filepath.Join(dir, metaFile), err)
+		return nil, fmt.Errorf("search: %s: %v", filepath.Join(dir, metaFile), err)
 	}
 	if mj.Format != metaFormat {
-		return nil, nil, fmt.Errorf("search: index format %d in %s, this program reads format %d: rebuild the index", mj.Format, dir, metaFormat)
+		return nil, fmt.Errorf("search: index format %d in %s, this program reads format %d: rebuild the index", mj.Format, dir, metaFormat)
 	}
-	s := newMetaStore()
-	for _, d := range mj.Docs {
-		if d == nil || d.ID == "" || d.Lang == "" {
-			return nil, nil, fmt.Errorf("search: %s: document without id or lang", filepath.Join(dir, metaFile))
-		}
-		s.put(d)
-	}
-	return s, &mj, nil
+	return &mj, nil
 }

@@ -236,6 +236,7 @@ var defaultFields = []fieldBoost{
 // analyzer itself.
 type langBuilder struct {
 	lang string
+	kind analyzerKind
 	text analysis.Analyzer
 	kw   analysis.Analyzer
 }
@@ -243,6 +244,7 @@ type langBuilder struct {
 func newLangBuilder(lang string, m mapping.IndexMapping) (*langBuilder, error) {
 	b := &langBuilder{
 		lang: lang,
+		kind: kindOf(lang),
 		text: m.AnalyzerNamed(m.AnalyzerNameForPath(fTitle)),
 		kw:   m.AnalyzerNamed(kwAnalyzer),
 	}
@@ -262,6 +264,17 @@ type langQueries struct {
 	// without exclusions. An incident is excluded when any of its
 	// language versions has one, not only the version that matched.
 	exclude query.Query
+	// highlights are the words and phrases to highlight in the long
+	// fields: those of the positive text terms.
+	highlights []highlight
+	// The phraseQuery nodes of match and exclude (phrase.go).
+	matchNodes, excludeNodes []*phraseQuery
+}
+
+// highlight is a pattern to highlight and the long fields it applies to.
+type highlight struct {
+	p      *pattern
+	fields uint8 // bit i: longFields[i]
 }
 
 // build returns the queries for this language. match is nil when lang: or
@@ -272,7 +285,7 @@ func (b *langBuilder) build(p *parsedQuery, f filters) (langQueries, error) {
 	var must, mustNot, filter []query.Query
 	positives := 0
 	for _, c := range p.clauses {
-		q, err := b.clause(c)
+		q, err := b.clause(c, &lq)
 		if err != nil {
 			return lq, err
 		}
@@ -304,16 +317,15 @@ func (b *langBuilder) build(p *parsedQuery, f filters) (langQueries, error) {
 	if f.year != 0 {
 		filter = append(filter, term(fYear, strconv.Itoa(f.year), 1))
 	}
-	if len(must)+len(mustNot)+len(filter) == 0 {
+	// Exclusions are not part of the match query: Search removes every
+	// incident that any document of exclude matches, which is more.
+	if len(must)+len(filter) == 0 {
 		lq.match = query.NewMatchAllQuery()
 		return lq, nil
 	}
 	bq := &query.BooleanQuery{}
 	if len(must) > 0 {
 		bq.Must = query.NewConjunctionQuery(must)
-	}
-	if len(mustNot) > 0 {
-		bq.MustNot = lq.exclude
 	}
 	if len(filter) > 0 {
 		bq.Filter = query.NewConjunctionQuery(filter)
@@ -322,12 +334,16 @@ func (b *langBuilder) build(p *parsedQuery, f filters) (langQueries, error) {
 	return lq, nil
 }
 
-func (b *langBuilder) clause(c clause) (query.Query, error) {
+func (b *langBuilder) clause(c clause, lq *langQueries) (query.Query, error) {
+	nodes := &lq.matchNodes
+	if c.neg {
+		nodes = &lq.excludeNodes
+	}
 	switch c.kind {
 	case kindMeta:
 		exact := b.keyword(c.field, c.value)
 		exact.SetBoost(2)
-		words, err := b.words(c.value, []fieldBoost{{c.field + "_text", 1}})
+		words, _, err := b.words(c.value, []fieldBoost{{c.field + "_text", 1}}, nodes)
 		if err != nil || words == nil {
 			return exact, err
 		}
@@ -339,7 +355,19 @@ func (b *langBuilder) clause(c clause) (query.Query, error) {
 	if c.field != "" {
 		fields = []fieldBoost{{c.field, 1}}
 	}
-	return b.words(c.value, fields)
+	q, pat, err := b.words(c.value, fields, nodes)
+	if q != nil && !c.neg {
+		h := highlight{p: pat}
+		for _, f := range fields {
+			if i := longField(f.field); i >= 0 {
+				h.fields |= 1 << i
+			}
+		}
+		if h.fields != 0 {
+			lq.highlights = append(lq.highlights, h)
+		}
+	}
+	return q, err
 }
 
 // keyword is an exact, case-insensitive match of a whole keyword value.
@@ -353,31 +381,33 @@ func (b *langBuilder) keyword(field, value string) *query.TermQuery {
 
 // words analyses text and matches it in each field: one token is a term,
 // several are a phrase (positions kept, so removed stop words leave gaps).
-func (b *langBuilder) words(text string, fields []fieldBoost) (query.Query, error) {
+// A phrase is a phraseQuery (fields have no term vectors), added to nodes.
+// It also returns the pattern of the words, to highlight.
+func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQuery) (query.Query, *pattern, error) {
 	toks := b.text.Analyze([]byte(text))
 	if len(toks) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if len(toks) > MaxPhraseTokens {
-		return nil, badQuery("%q has too many words for one phrase (at most %d)", clip(text), MaxPhraseTokens)
+		return nil, nil, badQuery("%q has too many words for one phrase (at most %d)", clip(text), MaxPhraseTokens)
 	}
+	pat := newPattern(toks, b.kind)
 	qs := make([]query.Query, 0, len(fields))
 	if len(toks) == 1 {
 		for _, f := range fields {
 			qs = append(qs, term(f.field, string(toks[0].Term), f.boost))
 		}
 	} else {
-		phrase := toPhrase(toks)
 		for _, f := range fields {
-			pq := query.NewMultiPhraseQuery(phrase, f.field)
-			pq.SetBoost(f.boost)
-			qs = append(qs, pq)
+			q := &phraseQuery{Terms: pat.terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
+			*nodes = append(*nodes, q)
+			qs = append(qs, q)
 		}
 	}
 	if len(qs) == 1 {
-		return qs[0], nil
+		return qs[0], pat, nil
 	}
-	return query.NewDisjunctionQuery(qs), nil
+	return query.NewDisjunctionQuery(qs), pat, nil
 }
 
 func term(field, value string, boost float64) *query.TermQuery {

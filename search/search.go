@@ -2,12 +2,20 @@
 //
 // # Layout
 //
-// An index is a directory holding one bleve (scorch) index per language,
-// named after the canonical BCP 47 tag ("en", "zh-TW", "ja"), and a
-// meta.json file with the small per-document metadata that results and
-// facets need (title, URL, date, products, regions, causes). meta.json is
-// written last, so a directory without it is an unfinished build and Open
-// refuses it.
+// An index is a directory holding, for each language, a directory named
+// after the canonical BCP 47 tag ("en", "zh-TW", "ja") with a bleve
+// (scorch) index and a document store, gen-docs (see docs.go): the
+// language's documents' metadata (title, URL, date, products, regions,
+// causes) and the text of their long fields (summary, body, timeline),
+// compressed one document at a time with a shared dictionary. meta.json,
+// written last, lists the languages; a directory without it is an
+// unfinished build and Open refuses it.
+//
+// The bleve indexes store nothing and keep no term vectors (positions):
+// with them the index was three times larger than its text. Phrases are
+// checked on the text of the document store instead (see "Phrases"
+// below), and highlighting reads it too. An index is about as large as the
+// text it indexes, or smaller.
 //
 // # Why one index per language
 //
@@ -27,9 +35,25 @@
 // any language counts. Search collects all matching documents of all
 // languages, collapses them to one result per incident (score = best score of
 // its documents; ties broken by id), and computes facets per incident from
-// the metadata. Only the page being shown is highlighted, in a second small
-// query. A result shows the reader's language when that translation exists,
-// otherwise the original.
+// the metadata. Only the page being shown is highlighted, from the
+// documents' text. A result shows the reader's language when that
+// translation exists, otherwise the original.
+//
+// # Phrases
+//
+// A phrase (and a run of CJK characters, a phrase of bigrams) matches as a
+// bleve phrase query over term vectors would, with the same score: bleve
+// finds the documents that have all its terms in the field, which a phrase
+// query scores the same way, and the phrase is then checked on the text,
+// with the same analyzer (see phrase.go and locate.go). Checking costs
+// 10–40 µs a document, and the words of a common phrase occur together in
+// thousands of documents, so a search checks every candidate only when
+// there are at most eagerChecks in a language; otherwise it checks just the
+// candidates that reach the page shown, best first, until the page holds
+// only checked results. Results and their order are then exact, while the
+// total and the facet counts also count the candidates left unchecked:
+// they are an upper bound, within a few percent of the true counts for
+// real phrases.
 //
 // # Query syntax
 //
@@ -66,7 +90,9 @@
 //
 // Known gaps: a single Chinese character matches only where it stands
 // alone (the index holds bigrams); Simplified and Traditional Chinese are
-// not folded into each other; "OR" is an ordinary word.
+// not folded into each other; "OR" is an ordinary word; the total of a
+// query with a common phrase may count a few candidates that lack it (see
+// Phrases).
 //
 // # Limits
 //
@@ -114,8 +140,8 @@ const (
 	MaxFacetTerms = 50
 	// DefaultTimeout applies when the caller's context has no deadline.
 	DefaultTimeout = 10 * time.Second
-	// fragmentRunes is the size of a fallback excerpt (a result that
-	// matched only in its title or metadata).
+	// fragmentRunes is the size of a highlighted fragment, and of the
+	// excerpt of a result that matched only in its title or metadata.
 	fragmentRunes = 200
 	// maxFragments is the number of highlighted fragments per result.
 	maxFragments = 3

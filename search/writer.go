@@ -6,21 +6,41 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/util"
 )
 
-// writerBatch is the number of documents handed to a language's indexing
-// goroutine at a time.
-const writerBatch = 64
+// Tuning of the offline build (see BenchmarkIndexBuild).
+const (
+	// builderBatch is the number of documents bleve's builder turns into
+	// one segment. The builder holds a batch's analysed documents and the
+	// segment being built in memory, so this bounds the memory of the
+	// build whatever the size of the archive; smaller batches mean more
+	// segments to merge at the end.
+	builderBatch = 128
+	// builderMergeMax is the number of segments merged at once.
+	builderMergeMax = 10
+	// sampleBytes is how much text of its first documents a language
+	// collects to make the dictionary of its document store.
+	sampleBytes = dictSize
+)
 
-// Writer builds an index directory. Documents are indexed by one goroutine
-// per language (bleve's offline builder analyses on the calling goroutine,
-// so languages are what parallelises), each writing sorted segments that
-// Close merges into a single segment per language: the fastest layout to
-// query.
+// Writer builds an index directory.
+//
+// Documents are analysed and compressed by a pool of goroutines (one per
+// CPU), shared by all languages; each language then has one goroutine that
+// hands the analysed documents, in the order they were added, to bleve's
+// offline builder (which writes sorted segments of builderBatch documents
+// and, at Close, merges them into a single segment: the fastest layout to
+// query) and appends their text to the language's document store.
+// Memory stays bounded: at most a few batches of documents are in flight.
 //
 // Add must be called from one goroutine; Close must be called once.
 type Writer struct {
@@ -29,12 +49,44 @@ type Writer struct {
 	langs     map[string]*langWriter
 	meta      *metaStore
 	closed    bool
+
+	jobs    chan *writeJob
+	workers sync.WaitGroup
+}
+
+type writeJob struct {
+	lw   *langWriter
+	seq  int
+	d    *Document
+	text *docText
+}
+
+type analysedDoc struct {
+	seq int
+	id  string
+	doc *document.Document
+	rec *docRecord
+	err error
 }
 
 type langWriter struct {
-	lang    string
-	pending []*Document
-	ch      chan []*Document
+	lang string
+	m    *mapping.IndexMappingImpl
+	fast *fastAnalyzer // nil: bleve analyses
+	cjk  bool
+	b    *scorch.Builder
+	docs *docsWriter
+
+	// Until the dictionary of the document store is made, documents are
+	// held back in sample.
+	sample      []*writeJob
+	sampleBytes int
+	dict        []byte
+	compressors sync.Pool // *docCompressor with dict
+
+	seq     int
+	results chan analysedDoc
+	metas   []*docMeta // set by Close before results is closed
 	done    chan struct{}
 
 	mu  sync.Mutex
@@ -71,7 +123,14 @@ func Create(dir string, langs []string) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: create: %w", err)
 	}
-	return &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, meta: newMetaStore()}, nil
+	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, meta: newMetaStore()}
+	n := runtime.GOMAXPROCS(0)
+	w.jobs = make(chan *writeJob, 4*n)
+	for range n {
+		w.workers.Add(1)
+		go w.work()
+	}
+	return w, nil
 }
 
 func canonicalLangs(langs []string) ([]string, error) {
@@ -111,8 +170,8 @@ func normalize(d *Document) error {
 }
 
 // Add queues one document (one incident in one language). Adding the same
-// id and language twice is an error. Indexing errors of earlier batches are
-// reported by a later Add or by Close.
+// id and language twice is an error. Indexing errors of earlier documents
+// are reported by a later Add or by Close.
 func (w *Writer) Add(d Document) error {
 	if w.closed {
 		return errors.New("search: Add after Close")
@@ -134,12 +193,103 @@ func (w *Writer) Add(d Document) error {
 		return err
 	}
 	w.meta.put(newDocMeta(&d))
-	lw.pending = append(lw.pending, &d)
-	if len(lw.pending) >= writerBatch {
-		lw.ch <- lw.pending
-		lw.pending = nil
+	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.cjk)}
+	lw.seq++
+	if lw.dict != nil {
+		w.jobs <- j
+		return nil
+	}
+	lw.sample = append(lw.sample, j)
+	lw.sampleBytes += min(len(j.text.s), 2048)
+	if lw.sampleBytes >= sampleBytes {
+		w.flushSample(lw)
 	}
 	return nil
+}
+
+// flushSample makes the dictionary of a language from the documents held
+// back and queues them.
+func (w *Writer) flushSample(lw *langWriter) {
+	texts := make([]*docText, len(lw.sample))
+	for i, j := range lw.sample {
+		texts[i] = j.text
+	}
+	lw.dict = sampleDict(texts)
+	lw.docs.dict = lw.dict
+	for _, j := range lw.sample {
+		w.jobs <- j
+	}
+	lw.sample = nil
+}
+
+// work is an analysis goroutine: it maps and analyses documents for bleve
+// and compresses their text, the expensive part of indexing.
+func (w *Writer) work() {
+	defer w.workers.Done()
+	for j := range w.jobs {
+		lw := j.lw
+		out := analysedDoc{seq: j.seq, id: j.d.ID}
+		if lw.getErr() == nil {
+			out.doc, out.err = analyse(lw.m, lw.fast, j.d, j.text)
+			c, _ := lw.compressors.Get().(*docCompressor)
+			if c == nil {
+				c = newDocCompressor(lw.dict)
+			}
+			out.rec = c.compress(j.text)
+			lw.compressors.Put(c)
+		}
+		lw.results <- out
+	}
+}
+
+// analysedField is a field analysed ahead of time: bleve's builder, which
+// analyses every field of a batch on its own goroutine, finds nothing left
+// to do.
+type analysedField struct{ document.Field }
+
+func (analysedField) Analyze() {}
+
+func analyse(m *mapping.IndexMappingImpl, fa *fastAnalyzer, d *Document, t *docText) (*document.Document, error) {
+	doc := document.NewDocument(d.ID)
+	if err := m.MapDocument(doc, bleveDoc(d, t)); err != nil {
+		return nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
+	}
+	for i, f := range doc.Fields {
+		if fa != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {
+			n, freqs := fa.analyze(f.Value())
+			doc.Fields[i] = &fastField{Field: f, length: n, freqs: freqs}
+			continue
+		}
+		f.Analyze()
+		doc.Fields[i] = analysedField{f}
+	}
+	return doc, nil
+}
+
+// newBuilder starts bleve's offline builder for an index in path, the way
+// bleve.NewBuilder does, but handing it documents that are already mapped
+// and analysed.
+func newBuilder(path, tmp string, m *mapping.IndexMappingImpl) (*scorch.Builder, error) {
+	mb, err := util.MarshalJSON(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, err
+	}
+	// What bleve.Open expects of a scorch index.
+	if err := os.WriteFile(filepath.Join(path, "index_meta.json"), []byte(`{"storage":"scorch","index_type":"scorch"}`), 0o644); err != nil {
+		return nil, err
+	}
+	return scorch.NewBuilder(map[string]interface{}{
+		"path": filepath.Join(path, "store"),
+		// Temporary segments go under tmp, on the same file system as
+		// the result, which is renamed into place.
+		"buildPathPrefix": tmp,
+		"batchSize":       builderBatch,
+		"mergeMax":        builderMergeMax,
+		"internal":        map[string][]byte{string(util.MappingInternalKey): mb},
+	})
 }
 
 func (w *Writer) startLang(lang string) (*langWriter, error) {
@@ -148,54 +298,91 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 		return nil, fmt.Errorf("search: mapping for %s: %w", lang, err)
 	}
 	path := filepath.Join(w.dir, lang)
-	// The builder writes temporary segments under buildPathPrefix and
-	// renames the result into place, so keep them on the same file system.
-	b, err := bleve.NewBuilder(path, m, map[string]interface{}{
-		"buildPathPrefix": w.dir,
-	})
+	b, err := newBuilder(path, w.dir, m)
 	if err != nil {
 		return nil, fmt.Errorf("search: index for %s: %w", lang, err)
 	}
-	lw := &langWriter{lang: lang, ch: make(chan []*Document, 4), done: make(chan struct{})}
+	docs, err := createDocs(filepath.Join(path, docsFile))
+	if err != nil {
+		return nil, err
+	}
+	lw := &langWriter{
+		lang: lang, m: m, cjk: analyzerFor(lang) == cjk.AnalyzerName, b: b, docs: docs,
+		fast:    newFastAnalyzer(m.AnalyzerNamed(analyzerFor(lang))),
+		results: make(chan analysedDoc, 2*cap(w.jobs)),
+		done:    make(chan struct{}),
+	}
 	w.langs[lang] = lw
-	go func() {
-		defer close(lw.done)
-		for batch := range lw.ch {
-			if lw.getErr() != nil {
-				continue // drain
-			}
-			for _, d := range batch {
-				if err := b.Index(d.ID, bleveDoc(d)); err != nil {
-					lw.setErr(fmt.Errorf("search: index %s (%s): %w", d.ID, lang, err))
-					break
-				}
-			}
-		}
-		if err := b.Close(); err != nil {
-			lw.setErr(fmt.Errorf("search: finish index for %s: %w", lang, err))
-		}
-	}()
+	go lw.run()
 	return lw, nil
 }
 
+// run hands the analysed documents of one language to bleve's builder and
+// the document store, in the order they were added.
+func (lw *langWriter) run() {
+	defer close(lw.done)
+	next := 0
+	held := map[int]analysedDoc{}
+	for r := range lw.results {
+		held[r.seq] = r
+		for {
+			r, ok := held[next]
+			if !ok {
+				break
+			}
+			delete(held, next)
+			next++
+			if lw.getErr() != nil {
+				continue // drain
+			}
+			if r.err != nil {
+				lw.setErr(r.err)
+				continue
+			}
+			if err := lw.b.Index(r.doc); err != nil {
+				lw.setErr(fmt.Errorf("search: index %s (%s): %w", r.id, lw.lang, err))
+				continue
+			}
+			lw.docs.add(r.id, r.rec)
+		}
+	}
+	if err := lw.getErr(); err != nil {
+		lw.docs.abort()
+		return
+	}
+	if err := lw.b.Close(); err != nil {
+		lw.setErr(fmt.Errorf("search: finish index for %s: %w", lw.lang, err))
+		lw.docs.abort()
+		return
+	}
+	if err := lw.docs.finish(lw.metas); err != nil {
+		lw.setErr(err)
+	}
+}
+
 // Close flushes every language, merges each language index into a single
-// segment, and writes meta.json. The index is usable with Open only after
-// Close returned nil; after an error the directory is incomplete and should
-// be removed.
+// segment, finishes the document stores and writes meta.json. The index is
+// usable with Open only after Close returned nil; after an error the
+// directory is incomplete and should be removed.
 func (w *Writer) Close() error {
 	if w.closed {
 		return errors.New("search: Writer closed twice")
 	}
 	w.closed = true
-	var errs []error
+	for _, lang := range sortedKeys(w.langs) {
+		if lw := w.langs[lang]; lw.dict == nil {
+			w.flushSample(lw)
+		}
+	}
+	close(w.jobs)
+	w.workers.Wait()
+	metas := w.meta.byLang()
 	for _, lang := range sortedKeys(w.langs) {
 		lw := w.langs[lang]
-		if len(lw.pending) > 0 {
-			lw.ch <- lw.pending
-			lw.pending = nil
-		}
-		close(lw.ch)
+		lw.metas = metas[lang]
+		close(lw.results)
 	}
+	var errs []error
 	for _, lang := range sortedKeys(w.langs) {
 		lw := w.langs[lang]
 		<-lw.done
@@ -206,7 +393,7 @@ func (w *Writer) Close() error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if err := w.meta.write(w.dir, w.siteLangs, sortedKeys(w.langs)); err != nil {
+	if err := writeMeta(w.dir, w.siteLangs, sortedKeys(w.langs)); err != nil {
 		return fmt.Errorf("search: write %s: %w", metaFile, err)
 	}
 	return shareable(w.dir)

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"gen/internal/build"
 	"gen/internal/diag"
@@ -23,6 +24,9 @@ import (
 
 // version is set at link time (-ldflags "-X main.version=…").
 var version = "dev"
+
+// buildMemoryLimit is the soft memory limit of gen build.
+const buildMemoryLimit = 900 << 20
 
 // Exit codes.
 const (
@@ -131,6 +135,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) int {
 }
 
 func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
+	// A build's garbage is short-lived: keep the process near 1 GB rather
+	// than letting the heap double between collections. GOMEMLIMIT wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(buildMemoryLimit)
+	}
 	res, err := build.Run(opts)
 	if err != nil {
 		report(stderr, err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -98,6 +99,22 @@ func sortEvents(events []EventRef) {
 	})
 }
 
+// locations keeps each time zone loaded once: thousands of incidents share
+// a few zones, and loading one reads and parses its file.
+var locations sync.Map // name → *time.Location
+
+func loadLocation(name string) (*time.Location, error) {
+	if loc, ok := locations.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	locations.Store(name, loc)
+	return loc, nil
+}
+
 func before(a, b *Incident) bool {
 	if !a.Begin.Equal(b.Begin) {
 		return a.Begin.Before(b.Begin)
@@ -144,7 +161,7 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 	need(m.Summary, "summary", "one or two sentences")
 	ok := need(m.Timezone, "timezone", "America/Los_Angeles")
 	if ok {
-		loc, err := time.LoadLocation(m.Timezone.V)
+		loc, err := loadLocation(m.Timezone.V)
 		if err != nil || m.Timezone.V == "Local" || m.Timezone.V == "" {
 			at(m.Timezone.Pos, "unknown time zone %q; use an IANA zone name such as America/Los_Angeles, Europe/London or Asia/Taipei", m.Timezone.V)
 			ok = false

@@ -44,22 +44,29 @@ func Documents(a *archive.Archive, ids map[string]bool, basePath string) []searc
 		if ids != nil && !ids[inc.ID] {
 			continue
 		}
-		m := inc.Original.Meta
-		for _, lang := range sortedLangs(inc) {
-			p := inc.Versions[lang]
-			var timeline []string
-			for _, e := range inc.Timeline(lang) {
-				timeline = append(timeline, e.Text)
-			}
-			docs = append(docs, search.Document{
-				ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
-				Title: p.Meta.Title.V, Summary: p.Meta.Summary.V, Body: p.PlainText(),
-				Timeline: strings.Join(timeline, "\n"),
-				Products: m.Products.Values(), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
-				Begin: inc.Begin, Duration: inc.Duration,
-				URL: basePath + render.IncidentPath(lang, inc.ID),
-			})
+		docs = append(docs, incidentDocuments(inc, basePath)...)
+	}
+	return docs
+}
+
+// incidentDocuments are one incident's search documents.
+func incidentDocuments(inc *archive.Incident, basePath string) []search.Document {
+	var docs []search.Document
+	m := inc.Original.Meta
+	for _, lang := range sortedLangs(inc) {
+		p := inc.Versions[lang]
+		var timeline []string
+		for _, e := range inc.Timeline(lang) {
+			timeline = append(timeline, e.Text)
 		}
+		docs = append(docs, search.Document{
+			ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
+			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V, Body: p.PlainText(),
+			Timeline: strings.Join(timeline, "\n"),
+			Products: m.Products.Values(), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
+			Begin: inc.Begin, Duration: inc.Duration,
+			URL: basePath + render.IncidentPath(lang, inc.ID),
+		})
 	}
 	return docs
 }
@@ -79,10 +86,14 @@ func writeIndex(dir string, site *Site, basePath string) error {
 	if err != nil {
 		return err
 	}
-	for _, d := range Documents(site.Archive, nil, basePath) {
-		if err := w.Add(d); err != nil {
-			w.Close()
-			return fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err)
+	// One incident's documents at a time: the text of the whole archive
+	// need not be in memory at once.
+	for _, inc := range site.Archive.Incidents {
+		for _, d := range incidentDocuments(inc, basePath) {
+			if err := w.Add(d); err != nil {
+				w.Close()
+				return fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err)
+			}
 		}
 	}
 	return w.Close()

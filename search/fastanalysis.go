@@ -1,0 +1,215 @@
+package search
+
+// Faster analysis for indexing. A field without term vectors needs from
+// its analysis only the number of tokens and their frequencies. bleve
+// computes them by building the whole token stream (a Token per word, and
+// per character and bigram in CJK text), then a map of TokenFreq: most of
+// the cost of indexing, and most of its garbage. fastAnalyzer walks the
+// same segmenter and applies the analyzer's own filters to one token at a
+// time, counting as it goes; only the CJK bigram filter, which works on
+// the whole stream, is written again here (bigram below). The result is
+// the same (TestFastAnalysis compares them over a large corpus).
+
+import (
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/document"
+	index "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/segment"
+)
+
+type fastAnalyzer struct {
+	filters []analysis.TokenFilter // applied to each token, in order
+	width   int                    // index in filters of the CJK width filter, or -1
+	bigram  bool                   // then the CJK bigram filter
+}
+
+// newFastAnalyzer returns the fast analysis of a, or nil if a is not made
+// of parts it knows (then bleve analyses).
+func newFastAnalyzer(a analysis.Analyzer) *fastAnalyzer {
+	da, ok := a.(*analysis.DefaultAnalyzer)
+	if !ok || len(da.CharFilters) > 0 {
+		return nil
+	}
+	if _, ok := da.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
+		return nil
+	}
+	fa := &fastAnalyzer{width: -1}
+	for i, f := range da.TokenFilters {
+		switch f.(type) {
+		case *cjk.CJKBigramFilter:
+			if i != len(da.TokenFilters)-1 {
+				return nil
+			}
+			fa.bigram = true
+			continue
+		case *cjk.CJKWidthFilter:
+			fa.width = len(fa.filters)
+		}
+		fa.filters = append(fa.filters, f)
+	}
+	return fa
+}
+
+// hasFullWidth reports whether b has a character U+FF00–U+FFBF, the only
+// ones the CJK width filter changes.
+func hasFullWidth(b []byte) bool {
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == 0xEF && (b[i+1] == 0xBC || b[i+1] == 0xBD || b[i+1] == 0xBE) {
+			return true
+		}
+	}
+	return false
+}
+
+// freqCounter builds the TokenFrequencies of one field.
+type freqCounter struct {
+	m     index.TokenFrequencies
+	slab  []index.TokenFreq
+	arena []byte
+	n     int // tokens
+}
+
+func (c *freqCounter) add(term []byte) {
+	c.n++
+	if tf, ok := c.m[string(term)]; ok {
+		tf.SetFrequency(tf.Frequency() + 1)
+		return
+	}
+	if len(c.slab) == 0 {
+		c.slab = make([]index.TokenFreq, 64)
+	}
+	tf := &c.slab[0]
+	c.slab = c.slab[1:]
+	if cap(c.arena)-len(c.arena) < len(term) {
+		c.arena = make([]byte, 0, max(4096, len(term)))
+	}
+	start := len(c.arena)
+	c.arena = append(c.arena, term...)
+	tf.Term = c.arena[start:len(c.arena):len(c.arena)]
+	tf.SetFrequency(1)
+	c.m[string(tf.Term)] = tf
+}
+
+// bigram is the state of the CJK bigram filter (without unigrams):
+// consecutive ideographic characters make bigrams while they are adjacent
+// in the text; a character with no neighbour is a unigram.
+type bigram struct {
+	n         int // characters held, 0–2
+	prev, cur struct {
+		term       []byte
+		start, end int
+	}
+	buf []byte
+}
+
+func (b *bigram) flush(c *freqCounter) {
+	if b.n == 1 {
+		c.add(b.cur.term)
+	}
+	b.n = 0
+}
+
+func (b *bigram) token(c *freqCounter, t *analysis.Token) {
+	if t.Type != analysis.Ideographic {
+		b.flush(c)
+		c.add(t.Term)
+		return
+	}
+	for sofar := 0; sofar < len(t.Term); {
+		r, _ := utf8.DecodeRune(t.Term[sofar:])
+		size := utf8.RuneLen(r)
+		if size < 0 || sofar+size > len(t.Term) {
+			size = len(t.Term) - sofar
+		}
+		start := t.Start + sofar
+		if b.n > 0 && start != b.cur.end {
+			b.flush(c)
+		}
+		b.prev = b.cur
+		b.cur.term, b.cur.start, b.cur.end = t.Term[sofar:sofar+size], start, start+size
+		sofar += size
+		if b.n < 2 {
+			b.n++
+		}
+		if b.n == 2 {
+			b.buf = append(append(b.buf[:0], b.prev.term...), b.cur.term...)
+			c.add(b.buf)
+		}
+	}
+}
+
+// analyze returns what bleve's TextField.Analyze computes for text
+// without term vectors: the number of tokens and their frequencies. It
+// lowers text in place, as bleve does.
+func (fa *fastAnalyzer) analyze(text []byte) (int, index.TokenFrequencies) {
+	// About one distinct term in 16 bytes of English, 5 of Chinese.
+	hint := len(text) / 16
+	if fa.bigram {
+		hint = len(text) / 5
+	}
+	c := &freqCounter{m: make(index.TokenFrequencies, hint+1)}
+	c.slab = make([]index.TokenFreq, hint+1)
+	var bg bigram
+	var tok analysis.Token
+	stream := make(analysis.TokenStream, 1)
+	seg := segment.NewWordSegmenterDirect(text)
+	start, pos := 0, 1
+	for seg.Segment() {
+		b := seg.Bytes()
+		end := start + len(b)
+		if typ := seg.Type(); typ != segment.None {
+			tok = analysis.Token{Term: b, Start: start, End: end, Position: pos, Type: analysis.AlphaNumeric}
+			switch typ {
+			case segment.Ideo, segment.Kana:
+				tok.Type = analysis.Ideographic
+			case segment.Number:
+				tok.Type = analysis.Numeric
+			}
+			pos++
+			stream[0] = &tok
+			s := stream[:1]
+			for i, f := range fa.filters {
+				if i == fa.width && !hasFullWidth(tok.Term) {
+					continue
+				}
+				if s = f.Filter(s); len(s) == 0 {
+					break
+				}
+			}
+			if len(s) == 1 {
+				if fa.bigram {
+					bg.token(c, s[0])
+				} else {
+					c.add(s[0].Term)
+				}
+			}
+		}
+		start = end
+	}
+	if fa.bigram {
+		bg.flush(c)
+	}
+	return c.n, c.m
+}
+
+// fastFields are the fields analysed by a fastAnalyzer: those of the
+// language's text analyzer.
+var fastFields = map[string]bool{
+	fTitle: true, fSummary: true, fBody: true, fTimeline: true,
+	fProductText: true, fRegionText: true, fCauseText: true,
+}
+
+// fastField is a text field analysed by a fastAnalyzer.
+type fastField struct {
+	document.Field
+	length int
+	freqs  index.TokenFrequencies
+}
+
+func (*fastField) Analyze()                                           {}
+func (f *fastField) AnalyzedLength() int                              { return f.length }
+func (f *fastField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }

@@ -1,0 +1,279 @@
+package search
+
+// Highlighting: up to maxFragments fragments of about fragmentRunes
+// characters from the long fields of a result, centred on the places where
+// the query's words and phrases occur, chosen so that together they show
+// as many different words of the query as they can. A field short enough
+// is shown whole. Matches are wrapped in <mark>…</mark> (a phrase, and a
+// run of Chinese characters, as one), everything else is HTML-escaped, and
+// a fragment that does not reach the start or end of its field has "…"
+// there.
+
+import (
+	"html"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+const (
+	// snapRunes is how far a fragment's edges move to fall between words.
+	snapRunes = 24
+	// maxSeeds bounds the number of candidate fragments per field.
+	maxSeeds = 64
+)
+
+// mark is an occurrence of pattern pat in a field.
+type mark struct {
+	span
+	pat int
+}
+
+// fragment is a candidate fragment: bytes [start, end) of field f.
+type fragment struct {
+	f          int
+	start, end int
+	marks      []mark // inside it, in order
+}
+
+// fragments returns the highlighted fragments of a document's text for the
+// patterns hs, nil when none occurs.
+func fragments(loc *locator, t *docText, hs []highlight) []string {
+	var fields [len(longFields)]string
+	var marks [len(longFields)][]mark
+	found := false
+	for fi := range longFields {
+		fields[fi] = t.field(fi)
+		f := &field{s: fields[fi], flags: t.flags}
+		for pi, h := range hs {
+			if h.fields&(1<<fi) == 0 {
+				continue
+			}
+			for _, sp := range loc.find(h.p, f, false) {
+				marks[fi] = append(marks[fi], mark{sp, pi})
+			}
+		}
+		if len(marks[fi]) > 0 {
+			found = true
+			marks[fi] = mergeMarks(marks[fi])
+		}
+	}
+	if !found {
+		return nil
+	}
+
+	var cands []fragment
+	for fi, ms := range marks {
+		s := fields[fi]
+		if len(ms) == 0 {
+			continue
+		}
+		if utf8.RuneCountInString(s) <= fragmentRunes {
+			cands = append(cands, fragment{f: fi, start: 0, end: len(s), marks: ms})
+			continue
+		}
+		seen := map[[2]int]bool{}
+		for i, m := range ms {
+			if i == maxSeeds {
+				break
+			}
+			a, b := around(s, m.span)
+			// Take in the marks it cuts through.
+			for _, o := range ms {
+				if o.start < b && o.end > b {
+					b = o.end
+				}
+				if o.start < a && o.end > a {
+					a = o.start
+				}
+			}
+			if seen[[2]int{a, b}] {
+				continue
+			}
+			seen[[2]int{a, b}] = true
+			fr := fragment{f: fi, start: a, end: b}
+			for _, o := range ms {
+				if o.start >= a && o.end <= b {
+					fr.marks = append(fr.marks, o)
+				}
+			}
+			cands = append(cands, fr)
+		}
+	}
+
+	// Pick the best fragments one by one: a word of the query not shown
+	// yet counts ten times more than another occurrence of one that is.
+	shown := map[int]bool{}
+	var picked []fragment
+	for len(picked) < maxFragments {
+		best, bestScore := -1, 0
+		for i, c := range cands {
+			if c.f < 0 || overlapsAny(c, picked) {
+				continue
+			}
+			score, pats := 0, map[int]bool{}
+			for _, m := range c.marks {
+				score++
+				if !pats[m.pat] && !shown[m.pat] {
+					score += 10
+				}
+				pats[m.pat] = true
+			}
+			if score > bestScore {
+				best, bestScore = i, score
+			}
+		}
+		if best < 0 {
+			break
+		}
+		c := cands[best]
+		cands[best].f = -1
+		for _, m := range c.marks {
+			shown[m.pat] = true
+		}
+		picked = append(picked, c)
+	}
+	slices.SortFunc(picked, func(a, b fragment) int {
+		if a.f != b.f {
+			return a.f - b.f
+		}
+		return a.start - b.start
+	})
+	out := make([]string, len(picked))
+	for i, fr := range picked {
+		out[i] = formatFragment(fields[fr.f], fr)
+	}
+	return out
+}
+
+// mergeMarks sorts marks and merges overlapping ones (the first pattern
+// names the merged mark).
+func mergeMarks(ms []mark) []mark {
+	slices.SortFunc(ms, func(a, b mark) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
+	out := ms[:1]
+	for _, m := range ms[1:] {
+		last := &out[len(out)-1]
+		if m.start < last.end {
+			last.end = max(last.end, m.end)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func overlapsAny(c fragment, picked []fragment) bool {
+	for _, p := range picked {
+		if p.f == c.f && c.start < p.end && p.start < c.end {
+			return true
+		}
+	}
+	return false
+}
+
+// breakRune reports whether a fragment may start after r or end before it.
+func breakRune(r rune) bool {
+	switch r {
+	case '，', '；', '：', '・':
+		return true
+	}
+	return unicode.IsSpace(r) || safeRune(r)
+}
+
+// around returns a window of about fragmentRunes characters of s centred
+// on sp, its edges moved to fall between words when they can.
+func around(s string, sp span) (int, int) {
+	n := utf8.RuneCountInString(s[sp.start:sp.end])
+	side := max(0, (fragmentRunes-n)/2)
+	a, b := sp.start, sp.end
+	for i := 0; i < side && a > 0; i++ {
+		_, size := utf8.DecodeLastRuneInString(s[:a])
+		a -= size
+	}
+	// What one side cannot use, the other can.
+	extra := side - utf8.RuneCountInString(s[a:sp.start])
+	for i := 0; i < side+extra && b < len(s); i++ {
+		_, size := utf8.DecodeRuneInString(s[b:])
+		b += size
+	}
+	if extra = side - utf8.RuneCountInString(s[sp.end:b]); extra > 0 {
+		for i := 0; i < extra && a > 0; i++ {
+			_, size := utf8.DecodeLastRuneInString(s[:a])
+			a -= size
+		}
+	}
+	if a > 0 {
+		for i, j := 0, a; i < snapRunes && j < sp.start; i++ {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			j += size
+			if breakRune(r) {
+				a = j
+				break
+			}
+		}
+	}
+	if b < len(s) {
+		for i, j := 0, b; i < snapRunes && j > sp.end; i++ {
+			r, size := utf8.DecodeLastRuneInString(s[:j])
+			if unicode.IsSpace(r) {
+				b = j - size // before the space
+				break
+			}
+			if breakRune(r) {
+				b = j // after the punctuation
+				break
+			}
+			j -= size
+		}
+	}
+	return a, b
+}
+
+// formatFragment escapes s[fr.start:fr.end] and marks its matches.
+func formatFragment(s string, fr fragment) string {
+	var b strings.Builder
+	start, end := fr.start, fr.end
+	// No white space next to an ellipsis.
+	if start > 0 {
+		for start < end {
+			r, size := utf8.DecodeRuneInString(s[start:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			start += size
+		}
+		b.WriteString("…")
+	}
+	cutEnd := end < len(s)
+	if cutEnd {
+		for end > start {
+			r, size := utf8.DecodeLastRuneInString(s[:end])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			end -= size
+		}
+	}
+	at := start
+	for _, m := range fr.marks {
+		if m.start < at || m.end > end {
+			continue
+		}
+		b.WriteString(html.EscapeString(s[at:m.start]))
+		b.WriteString("<mark>")
+		b.WriteString(html.EscapeString(s[m.start:m.end]))
+		b.WriteString("</mark>")
+		at = m.end
+	}
+	b.WriteString(html.EscapeString(s[at:end]))
+	if cutEnd {
+		b.WriteString("…")
+	}
+	return b.String()
+}

@@ -1,0 +1,519 @@
+package search
+
+// Finding the words and phrases of a query in the text of a document: for
+// the check of phrases in the long fields (phrase.go) and for highlighting
+// (highlight.go). Both must agree with bleve exactly, so every match is
+// confirmed by the language's own analyzer; the analyzer is slow (25 MB/s,
+// a body takes 100–400 µs), so it only runs over small windows of the text
+// around the places where a fast byte search finds a term's surface form.
+//
+// Windows start and end at safe boundaries: white space, or CJK
+// punctuation that never joins two characters into one token. Segmentation
+// (UAX #29) does not look across them, and CJK bigrams do not form across
+// them, so the tokens of a window are exactly the tokens the whole text
+// has there, with positions shifted by a constant: phrases, which compare
+// positions, match the same.
+//
+// The byte search looks for an anchor of a phrase's first term:
+//
+//   - a CJK term (ideographs, kana): the term itself;
+//   - an English term (stemmed by Porter's algorithm): the stem without its
+//     last two letters, or its last one for stems of four letters or fewer,
+//     at the start of a word of the text lowered to ASCII lower case. Porter's
+//     steps only ever rewrite the end of a word, and never more of it than
+//     that (the longest rewrite, "biliti" → "ble", changes two letters and
+//     needs a stem of five), so every word whose stem is the term starts
+//     with the anchor (TestStemAnchors checks it over a large vocabulary);
+//   - any other term of ASCII letters and digits: the term, at the start of
+//     a word.
+//
+// A term without such an anchor (other scripts), and a document whose text
+// has characters that the analyzer folds into the anchor's characters
+// (full-width letters in CJK text, half-width katakana: see textFlags), are
+// analysed in full. A phrase that is a single run of CJK characters is
+// simpler still: its bigrams are adjacent exactly where the run occurs in
+// the text, so its occurrences are found by byte search alone.
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+)
+
+// analyzerKind is what locate needs to know about a language's analyzer.
+type analyzerKind uint8
+
+const (
+	kindStandard analyzerKind = iota // lower case only
+	kindEnglish                      // lower case, stop words, Porter stemmer
+	kindCJK                          // width folding, lower case, bigrams
+)
+
+func kindOf(lang string) analyzerKind {
+	switch analyzerFor(lang) {
+	case en.AnalyzerName:
+		return kindEnglish
+	case cjk.AnalyzerName:
+		return kindCJK
+	}
+	return kindStandard
+}
+
+// pattern is one word or phrase of a query as analysed for one language.
+type pattern struct {
+	// terms lists the terms at each position from the first; an empty
+	// position (a removed stop word) matches any term.
+	terms [][]string
+	// run, when set, is the text of a pattern made of the bigrams of a
+	// single run of CJK characters: the pattern occurs exactly where run
+	// does.
+	run string
+	// anchors are the anchors of the first position's terms; nil when
+	// one of them has none (the text is then analysed in full).
+	anchors []anchor
+}
+
+type anchor struct {
+	s     string
+	ascii bool // search the ASCII-lowered text, at word starts
+}
+
+// isCJKRune reports whether r is an ideograph or kana, a token of its own
+// for the tokenizer (or part of a run of katakana).
+func isCJKRune(r rune) bool {
+	switch r {
+	case 0x3005, 0x3006, 0x3007, 0x309B, 0x309C, 0x30FB, 0x30FC:
+		return true
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+}
+
+// joinsKatakana reports whether r (ExtendNumLet in UAX #29) can join
+// katakana and letters into one token.
+func joinsKatakana(r rune) bool {
+	switch r {
+	case '_', 0x203F, 0x2040, 0x2054, 0xFE33, 0xFE34, 0xFE4D, 0xFE4E, 0xFE4F, 0xFF3F:
+		return true
+	}
+	return false
+}
+
+// isKatakanaWB reports whether r is Katakana in UAX #29: runs of them are
+// one token.
+func isKatakanaWB(r rune) bool {
+	switch r {
+	case 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x309B, 0x309C, 0x30A0, 0x30FC, 0xFF70:
+		return true
+	}
+	return unicode.Is(unicode.Katakana, r)
+}
+
+// joined reports whether the run of katakana around s[at:end] (if any)
+// is joined to letters by an ExtendNumLet character, which makes the
+// tokenizer see it differently.
+func joined(s string, at, end int) bool {
+	for at > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:at])
+		if joinsKatakana(r) {
+			return true
+		}
+		if !isKatakanaWB(r) {
+			break
+		}
+		at -= size
+	}
+	for end < len(s) {
+		r, size := utf8.DecodeRuneInString(s[end:])
+		if joinsKatakana(r) {
+			return true
+		}
+		if !isKatakanaWB(r) {
+			break
+		}
+		end += size
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnumByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// newPattern makes the pattern of analysed query tokens (at least one).
+func newPattern(toks analysis.TokenStream, kind analyzerKind) *pattern {
+	p := &pattern{terms: toPhrase(toks)}
+	// A single CJK run: consecutive bigrams, each starting one character
+	// after the previous one.
+	if kind == kindCJK {
+		var run strings.Builder
+		ok := true
+		for i, t := range toks {
+			if t.Type != analysis.Double || utf8.RuneCount(t.Term) != 2 {
+				ok = false
+				break
+			}
+			if i == 0 {
+				run.Write(t.Term)
+				continue
+			}
+			prev := toks[i-1]
+			_, first := utf8.DecodeRune(prev.Term)
+			if t.Position != prev.Position+1 || t.Start != prev.Start+first {
+				ok = false
+				break
+			}
+			_, size := utf8.DecodeLastRune(t.Term)
+			run.Write(t.Term[len(t.Term)-size:])
+		}
+		if ok {
+			for _, r := range run.String() {
+				if !isCJKRune(r) {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			p.run = run.String()
+		}
+	}
+	for _, term := range p.terms[0] {
+		a, ok := anchorOf(term, kind)
+		if !ok {
+			p.anchors = nil
+			break
+		}
+		p.anchors = append(p.anchors, a)
+	}
+	return p
+}
+
+// anchorOf returns the anchor of a term (see the top of the file).
+func anchorOf(term string, kind analyzerKind) (anchor, bool) {
+	if term == "" {
+		return anchor{}, false
+	}
+	r, _ := utf8.DecodeRuneInString(term)
+	if isCJKRune(r) {
+		for _, r := range term {
+			if !isCJKRune(r) {
+				return anchor{}, false
+			}
+		}
+		return anchor{s: term}, true
+	}
+	if !isASCII(term) {
+		return anchor{}, false
+	}
+	if kind == kindEnglish {
+		switch n := len(term); {
+		case n > 4:
+			term = term[:n-2]
+		case n > 1:
+			term = term[:n-1]
+		}
+	}
+	return anchor{s: term, ascii: true}, true
+}
+
+// field is the text of one field of one document.
+type field struct {
+	s     string
+	flags uint8
+}
+
+// lowerASCII folds an ASCII upper-case letter to lower case.
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + ('a' - 'A')
+	}
+	return c
+}
+
+// indexFold returns the first index of a (lower-case ASCII) in s compared
+// case-insensitively for ASCII letters, or -1.
+func indexFold(s, a string) int {
+	n := len(a)
+	if n == 0 {
+		return 0
+	}
+	c0, up := a[0], a[0]
+	if c0 >= 'a' && c0 <= 'z' {
+		up = c0 - ('a' - 'A')
+	}
+	last := len(s) - n // the last possible start
+	for i := 0; i <= last; i++ {
+		// Jump to the next occurrence of either case of the first byte.
+		rest := s[i : last+1]
+		j := strings.IndexByte(rest, c0)
+		if up != c0 {
+			if j >= 0 {
+				rest = rest[:j]
+			}
+			if k := strings.IndexByte(rest, up); k >= 0 {
+				j = k
+			}
+		}
+		if j < 0 {
+			return -1
+		}
+		i += j
+		k := 1
+		for k < n && lowerASCII(s[i+k]) == a[k] {
+			k++
+		}
+		if k == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// span is a match: bytes [start, end) of a field.
+type span struct{ start, end int }
+
+// locator finds patterns in texts with one language's analyzer.
+type locator struct {
+	an   analysis.Analyzer
+	kind analyzerKind
+}
+
+// token is an analysed token of a window: term, position (relative to the
+// window) and offsets in the field.
+type token struct {
+	term       string
+	pos        int
+	start, end int
+}
+
+// analyse analyses s[a:b] (a copy: bleve's filters lower case in place).
+func (l *locator) analyse(s string, a, b int) []token {
+	toks := l.an.Analyze([]byte(s[a:b]))
+	out := make([]token, len(toks))
+	for i, t := range toks {
+		out[i] = token{term: string(t.Term), pos: t.Position, start: a + t.Start, end: a + t.End}
+	}
+	return out
+}
+
+// safeRune reports whether no token and no CJK bigram spans r, so that a
+// window may start after it or end before it.
+func safeRune(r rune) bool {
+	switch r {
+	case '、', '。', '「', '」', '『', '』', '【', '】', '《', '》', '〈', '〉', '（', '）', '！', '？':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
+// windowStart returns the last safe start of a window at or before i.
+func windowStart(s string, i int) int {
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		if safeRune(r) {
+			return i
+		}
+		i -= size
+	}
+	return 0
+}
+
+// windowEnd returns the first safe end of a window at or after i.
+func windowEnd(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if safeRune(r) {
+			return i
+		}
+		i += size
+	}
+	return len(s)
+}
+
+// usable reports whether p's anchors can be trusted in f.
+func (l *locator) usable(p *pattern, f *field) bool {
+	if p.anchors == nil {
+		return false
+	}
+	for _, a := range p.anchors {
+		if a.ascii && f.flags&flagFoldASCII != 0 || !a.ascii && f.flags&flagFoldKana != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// hits returns the offsets in f where one of p's anchors occurs.
+func hits(p *pattern, f *field) []int {
+	var out []int
+	for _, a := range p.anchors {
+		s := f.s
+		index := strings.Index
+		if a.ascii {
+			index = indexFold
+		}
+		wordStart := a.ascii && isAlnumByte(a.s[0])
+		for i := 0; ; {
+			j := index(s[i:], a.s)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if !wordStart || at == 0 || !isAlnumByte(s[at-1]) {
+				out = append(out, at)
+			}
+			i = at + 1
+		}
+	}
+	if len(p.anchors) > 1 {
+		sortInts(out)
+	}
+	return out
+}
+
+func sortInts(s []int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// find returns the occurrences of p in f, in order; with first, at most
+// one.
+func (l *locator) find(p *pattern, f *field, first bool) []span {
+	if f.s == "" {
+		return nil
+	}
+	if p.run != "" && f.flags&flagFoldKana == 0 {
+		var out []span
+		for i := 0; ; {
+			j := strings.Index(f.s[i:], p.run)
+			if j < 0 {
+				break
+			}
+			at, end := i+j, i+j+len(p.run)
+			if joined(f.s, at, end) {
+				// Rare enough to settle by analysing the whole text.
+				return matchTokens(p, l.analyse(f.s, 0, len(f.s)), first, nil)
+			}
+			out = append(out, span{at, end})
+			if first {
+				break
+			}
+			_, size := utf8.DecodeRuneInString(f.s[at:])
+			i = at + size
+		}
+		return out
+	}
+	if !l.usable(p, f) {
+		return matchTokens(p, l.analyse(f.s, 0, len(f.s)), first, nil)
+	}
+	var out []span
+	hs := hits(p, f)
+	for k := 0; k < len(hs); {
+		// A window around this hit and every later hit it reaches.
+		a := windowStart(f.s, hs[k])
+		b := windowEnd(f.s, hs[k]+1)
+		k++
+		for k < len(hs) && hs[k] < b {
+			b = windowEnd(f.s, hs[k]+1)
+			k++
+		}
+		for {
+			toks := l.analyse(f.s, a, b)
+			var short bool
+			ms := matchTokens(p, toks, first, &short)
+			if short && b < len(f.s) {
+				// A phrase may continue after the window: widen it.
+				b = windowEnd(f.s, min(len(f.s), b+64+(b-a)))
+				for k < len(hs) && hs[k] < b {
+					k++
+				}
+				continue
+			}
+			out = append(out, ms...)
+			break
+		}
+		if first && len(out) > 0 {
+			return out[:1]
+		}
+	}
+	return out
+}
+
+func hasTerm(terms []string, t string) bool {
+	for _, x := range terms {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// matchTokens returns the occurrences of p in toks (a window's tokens, in
+// position order). short, when not nil, is set when a phrase's first term
+// occurs too near the end of the tokens for the rest to fit.
+func matchTokens(p *pattern, toks []token, first bool, short *bool) []span {
+	var out []span
+	n := len(p.terms)
+	last := 0
+	if len(toks) > 0 {
+		last = toks[len(toks)-1].pos
+	}
+	var at map[int][]int // position → token indexes, for phrases
+	if n > 1 {
+		at = make(map[int][]int, len(toks))
+		for i, t := range toks {
+			at[t.pos] = append(at[t.pos], i)
+		}
+	}
+	for i, t := range toks {
+		if !hasTerm(p.terms[0], t.term) {
+			continue
+		}
+		if n == 1 {
+			out = append(out, span{t.start, t.end})
+		} else if t.pos+n-1 > last {
+			if short != nil {
+				*short = true
+			}
+			continue
+		} else {
+			end, ok := t.end, true
+			for k := 1; k < n && ok; k++ {
+				if len(p.terms[k]) == 0 {
+					continue
+				}
+				ok = false
+				for _, j := range at[t.pos+k] {
+					if hasTerm(p.terms[k], toks[j].term) {
+						ok = true
+						end = max(end, toks[j].end)
+						break
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			out = append(out, span{toks[i].start, end})
+		}
+		if first {
+			break
+		}
+	}
+	return out
+}

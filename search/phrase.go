@@ -1,0 +1,362 @@
+package search
+
+// Phrases.
+//
+// No field has term vectors (positions) in bleve: in this archive they made
+// the index three times larger than its text (zap spends 5–8 bytes on every
+// position, and CJK text has a position per character). A phrase is a
+// phraseQuery: bleve finds the documents that have every term of the
+// phrase in the field, scored exactly as its phrase query would score them
+// (a phrase query's score is the score of the conjunction of its terms),
+// and a phraseCheck then decides which of those candidates have the terms
+// where the phrase puts them, on the text of the document (locate.go): the
+// document store for the long fields, the metadata for the title and the
+// product, region and cause names.
+//
+// Checking a long field costs 10–40 µs a document (mostly decompressing
+// its text), and a common Chinese word is a phrase of bigrams that most
+// documents are candidates for, so Search collects matches with the checks
+// deferred (checkDefer), remembering which nodes accepted which documents
+// unchecked; it then checks them all if there are few (eagerChecks) and
+// otherwise only those that reach the page being shown, best first (see
+// Search). A candidate whose phrases all hold keeps its score; one where
+// some do not is searched again with its phrases checked (checkNow), for
+// its exact score or to drop it. Unchecked candidates only ever make a
+// score or a count too high, never too low, so the page is exact either
+// way.
+
+import (
+	"context"
+	"math"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+	blevesearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+type checkMode uint8
+
+const (
+	checkDefer checkMode = iota // every candidate matches; remember it in deferred
+	checkNow                    // check candidates (only those in only, when set)
+)
+
+// phraseCheck decides which candidates of the phraseQuery nodes of one
+// query match, for the searchers made with it in their context (withCheck);
+// searchers made without one accept every candidate. Searchers over
+// disjoint ranges of document numbers may share it; otherwise it is used
+// by one goroutine at a time.
+type phraseCheck struct {
+	mode  checkMode
+	nodes []*phraseQuery // the phraseQuery nodes of the query; node i has bit i
+	sets  *deferredSets
+	// A searcher of the document numbers [from, to) (to 0: no end) only
+	// records those: its children run ahead of it.
+	from, to uint64
+	only     map[uint64]struct{} // checkNow: reject other documents unchecked
+	texts    *textCache
+}
+
+// deferredSets holds, by document number, the nodes that accepted a
+// document unchecked; numbers beyond the slice, in extra.
+type deferredSets struct {
+	byNum   []nodeSet
+	extraMu sync.Mutex
+	extra   map[uint64]nodeSet
+}
+
+type checkKey struct{}
+
+// withCheck returns a context in which phraseQuery searchers use c.
+func withCheck(ctx context.Context, c *phraseCheck) context.Context {
+	return context.WithValue(ctx, checkKey{}, c)
+}
+
+// newPhraseCheck returns a check of nodes for an index with about docs
+// documents, using the buffer deferred if it is large enough.
+func newPhraseCheck(nodes []*phraseQuery, texts *textCache, docs int, deferred []nodeSet) *phraseCheck {
+	c := &phraseCheck{nodes: nodes, texts: texts, sets: &deferredSets{}}
+	if len(nodes) > 0 {
+		if cap(deferred) >= docs {
+			c.sets.byNum = deferred[:docs]
+			clear(c.sets.byNum)
+		} else {
+			c.sets.byNum = make([]nodeSet, docs)
+		}
+	}
+	return c
+}
+
+// part returns a view of c for a searcher of the document numbers
+// [from, to).
+func (c *phraseCheck) part(from, to uint64) *phraseCheck {
+	v := *c
+	v.from, v.to = from, to
+	return &v
+}
+
+// nodeSet is a set of phraseQuery nodes (a query has at most MaxClauses
+// words and phrases, each in up to numCheckedFields fields).
+type nodeSet [(numCheckedFields*MaxClauses + 63) / 64]uint64
+
+func (s *nodeSet) add(i int)      { s[i/64] |= 1 << (i % 64) }
+func (s *nodeSet) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+func (s *nodeSet) empty() bool    { return *s == nodeSet{} }
+
+// accepted records that node i accepted document num unchecked.
+func (c *phraseCheck) accepted(num uint64, i int) {
+	if num < c.from || c.to > 0 && num >= c.to {
+		return
+	}
+	d := c.sets
+	if num < uint64(len(d.byNum)) {
+		d.byNum[num].add(i)
+		return
+	}
+	d.extraMu.Lock()
+	if d.extra == nil {
+		d.extra = map[uint64]nodeSet{}
+	}
+	set := d.extra[num]
+	set.add(i)
+	d.extra[num] = set
+	d.extraMu.Unlock()
+}
+
+// unchecked returns the nodes that accepted document num unchecked.
+func (c *phraseCheck) unchecked(num uint64) nodeSet {
+	d := c.sets
+	if num < uint64(len(d.byNum)) {
+		return d.byNum[num]
+	}
+	d.extraMu.Lock()
+	defer d.extraMu.Unlock()
+	return d.extra[num]
+}
+
+// holds reports whether the phrase of node q occurs in its field of the
+// document id.
+func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
+	find := func(s string, flags uint8) bool {
+		f := field{s: s, flags: flags}
+		return len(c.texts.loc.find(q.pat, &f, true)) > 0
+	}
+	cjkText := c.texts.loc.kind == kindCJK
+	if q.field < len(longFields) {
+		t, err := c.texts.get(id)
+		if err != nil || t == nil {
+			return false, err
+		}
+		return find(t.field(q.field), t.flags), nil
+	}
+	d := c.texts.doc(id)
+	if d == nil {
+		return false, nil
+	}
+	var values []string
+	switch q.field {
+	case titleField:
+		values = []string{cleanText(d.Title)}
+	case productField:
+		values = d.Products
+	case regionField:
+		values = d.Regions
+	case causeField:
+		values = d.Causes
+	}
+	// A phrase occurs within one value of a list.
+	for _, v := range values {
+		if find(v, textFlags(v, cjkText)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// verify checks, on its text, the phrases of the nodes that accepted the
+// document num (the incident id) unchecked: all reports whether every one
+// holds, so that the document's score is exact, any whether one does.
+func (c *phraseCheck) verify(num uint64, id string) (all, any bool, err error) {
+	set := c.unchecked(num)
+	all = true
+	for i, q := range c.nodes {
+		if !set.has(i) {
+			continue
+		}
+		ok, err := c.holds(q, id)
+		if err != nil {
+			return false, false, err
+		}
+		all = all && ok
+		any = any || ok
+	}
+	return all, any, nil
+}
+
+// textCache reads and keeps the texts of one language's documents for one
+// search.
+type textCache struct {
+	src   docSource
+	loc   *locator
+	meta  *metaStore
+	lang  string
+	texts map[string]*docText
+}
+
+func newTextCache(src docSource, loc *locator, meta *metaStore, lang string) *textCache {
+	return &textCache{src: src, loc: loc, meta: meta, lang: lang, texts: map[string]*docText{}}
+}
+
+func (c *textCache) get(id string) (*docText, error) {
+	if t, ok := c.texts[id]; ok {
+		return t, nil
+	}
+	t, err := c.src.text(id)
+	if err != nil {
+		return nil, err
+	}
+	c.texts[id] = t
+	return t, nil
+}
+
+// doc returns the metadata of a document.
+func (c *textCache) doc(id string) *docMeta {
+	if in := c.meta.incidents[id]; in != nil {
+		return in.docs[c.lang]
+	}
+	return nil
+}
+
+// phraseQuery is a phrase in a field without term vectors (see the top of
+// the file).
+type phraseQuery struct {
+	Terms    [][]string `json:"terms"`
+	FieldVal string     `json:"field"`
+	BoostVal float64    `json:"boost"`
+
+	field int // checkedField
+	pat   *pattern
+	node  int // in its query's nodes
+}
+
+func (q *phraseQuery) Searcher(ctx context.Context, i index.IndexReader, m mapping.IndexMapping, options blevesearch.SearcherOptions) (blevesearch.Searcher, error) {
+	// The conjunction bleve's NewMultiPhraseSearcher makes, without term
+	// vectors.
+	var subs []blevesearch.Searcher
+	closeAll := func() {
+		for _, s := range subs {
+			s.Close()
+		}
+	}
+	for _, terms := range q.Terms {
+		var ts []blevesearch.Searcher
+		for _, t := range terms {
+			if t == "" {
+				continue
+			}
+			s, err := searcher.NewTermSearcher(ctx, i, t, q.FieldVal, q.BoostVal, options)
+			if err != nil {
+				for _, s := range ts {
+					s.Close()
+				}
+				closeAll()
+				return nil, err
+			}
+			ts = append(ts, s)
+		}
+		switch len(ts) {
+		case 0:
+		case 1:
+			subs = append(subs, ts[0])
+		default:
+			d, err := searcher.NewDisjunctionSearcher(ctx, i, ts, 1, options)
+			if err != nil {
+				for _, s := range ts {
+					s.Close()
+				}
+				closeAll()
+				return nil, err
+			}
+			subs = append(subs, d)
+		}
+	}
+	must, err := searcher.NewConjunctionSearcher(ctx, i, subs, options)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	s := &phraseSearcher{must: must, q: q}
+	s.chk, _ = ctx.Value(checkKey{}).(*phraseCheck)
+	// As bleve's PhraseSearcher: its own query norm, until a parent sets
+	// another.
+	s.must.SetQueryNorm(1.0 / math.Sqrt(s.must.Weight()))
+	return s, nil
+}
+
+// phraseSearcher filters the candidates of its conjunction by the check.
+type phraseSearcher struct {
+	must blevesearch.Searcher
+	q    *phraseQuery
+	chk  *phraseCheck
+}
+
+func (s *phraseSearcher) accept(ctx *blevesearch.SearchContext, dm *blevesearch.DocumentMatch) (bool, error) {
+	c := s.chk
+	if c == nil {
+		return true, nil
+	}
+	switch c.mode {
+	case checkDefer:
+		c.accepted(dm.IndexInternalID.Value(), s.q.node)
+		return true, nil
+	case checkNow:
+		if c.only != nil {
+			if _, ok := c.only[dm.IndexInternalID.Value()]; !ok {
+				return false, nil
+			}
+		}
+		id, err := ctx.IndexReader.ExternalID(dm.IndexInternalID)
+		if err != nil {
+			return false, err
+		}
+		return c.holds(s.q, id)
+	}
+	return true, nil
+}
+
+// next returns dm if it passes the check, else the next candidate that
+// does.
+func (s *phraseSearcher) next(ctx *blevesearch.SearchContext, dm *blevesearch.DocumentMatch, err error) (*blevesearch.DocumentMatch, error) {
+	for dm != nil && err == nil {
+		var ok bool
+		if ok, err = s.accept(ctx, dm); ok && err == nil {
+			return dm, nil
+		}
+		ctx.DocumentMatchPool.Put(dm)
+		if err != nil {
+			break
+		}
+		dm, err = s.must.Next(ctx)
+	}
+	return nil, err
+}
+
+func (s *phraseSearcher) Next(ctx *blevesearch.SearchContext) (*blevesearch.DocumentMatch, error) {
+	dm, err := s.must.Next(ctx)
+	return s.next(ctx, dm, err)
+}
+
+func (s *phraseSearcher) Advance(ctx *blevesearch.SearchContext, ID index.IndexInternalID) (*blevesearch.DocumentMatch, error) {
+	dm, err := s.must.Advance(ctx, ID)
+	return s.next(ctx, dm, err)
+}
+
+func (s *phraseSearcher) Weight() float64            { return s.must.Weight() }
+func (s *phraseSearcher) SetQueryNorm(qnorm float64) { s.must.SetQueryNorm(qnorm) }
+func (s *phraseSearcher) Count() uint64              { return s.must.Count() }
+func (s *phraseSearcher) Min() int                   { return 0 }
+func (s *phraseSearcher) Close() error               { return s.must.Close() }
+func (s *phraseSearcher) Size() int                  { return s.must.Size() + 16 }
+func (s *phraseSearcher) DocumentMatchPoolSize() int { return s.must.DocumentMatchPoolSize() + 1 }

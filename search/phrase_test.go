@@ -1,0 +1,566 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// phraseDocs are documents where the words of the test phrases often
+// occur apart, in another order or split by punctuation: candidates that
+// the phrase checks must reject.
+func phraseDocs() []Document {
+	docs := fixtures()
+	docs = append(docs, genArchive(120)...)
+	r := rand.New(rand.NewPCG(7, 7))
+	for i, d := range genArchive(120) {
+		if i%3 != 0 {
+			continue
+		}
+		// Shuffle the words of the body and timeline.
+		shuffle := func(s string) string {
+			w := strings.Fields(s)
+			r.Shuffle(len(w), func(i, j int) { w[i], w[j] = w[j], w[i] })
+			return strings.Join(w, " ")
+		}
+		shuffleRunes := func(s string) string {
+			rs := []rune(s)
+			for k := 0; k+4 < len(rs); k += 5 {
+				rs[k], rs[k+3] = rs[k+3], rs[k]
+			}
+			return string(rs)
+		}
+		d.ID = "x-" + d.ID
+		d.URL = "/x" + d.URL
+		if d.Lang == "zh-TW" {
+			d.Body, d.Timeline, d.Title = shuffleRunes(d.Body), shuffleRunes(d.Timeline), shuffleRunes(d.Title)
+		} else {
+			d.Body, d.Timeline, d.Title = shuffle(d.Body), shuffle(d.Timeline), shuffle(d.Title)
+		}
+		docs = append(docs, d)
+	}
+	docs = append(docs,
+		doc("2031-01-01-near-miss", "en", "en", "Release rolled back",
+			"The release was rolled; back then the release rolled back.", "Rolling back the releases, engineers rolled the release back.",
+			"2031-01-01", []string{"Cloud Pub Sub"}, []string{"europe west2"}, []string{"Software bug"}),
+		doc("2031-01-02-near-miss", "zh-TW", "zh-TW", "資源與耗盡",
+			"資源在稍後耗盡。耗盡資源。", "負載平衡 器。負載 平衡器。負載平衡器！",
+			"2031-01-02", []string{"Cloud SQL"}, []string{"asia-east1"}, []string{"Capacity"}),
+	)
+	return docs
+}
+
+var phraseQueries = []string{
+	`"overload of the metadata"`, `"metadata overload"`, `"rolled back the release"`, `"the release"`,
+	`資源耗盡`, `耗盡資源`, `資源 耗盡`, `Gmail服務中斷`, `"服務中斷"`, `負載平衡器`, `負載平衡器 -逾時`, `控制平面`,
+	`Pub/Sub`, `europe-west2`, `"Cloud SQL"`, `"cloud sql" -"connection pool"`, `title:"streaming inserts"`,
+	`title:"release rolled"`, `timeline:"tier scaled out"`, `summary:"metadata service"`, `product:"Cloud SQL"`,
+	`product:"pub sub"`, `region:"europe west2"`, `-"message delivery" lang:ja`, `配信 -publishers`,
+	`"the control plane" -逾時`, `"timed out"`, `"a storage backend" -"rolled back"`, `"rolled back" -"the release"`,
+	`在尖峰流量期間`, `"quota system"`, `-資源耗盡`, `overloaded`, `storage latency`,
+}
+
+// refIndexes builds, for every language of ix, an in-memory bleve index
+// of the same documents with term vectors in every text field: the old
+// layout, whose phrase queries are the reference.
+func refIndexes(t *testing.T, docs []Document) map[string]bleve.Index {
+	t.Helper()
+	byLang := map[string][]*Document{}
+	for i := range docs {
+		d := docs[i]
+		if err := normalize(&d); err != nil {
+			t.Fatal(err)
+		}
+		byLang[d.Lang] = append(byLang[d.Lang], &d)
+	}
+	out := map[string]bleve.Index{}
+	for lang, ds := range byLang {
+		m, err := newMapping(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dm := range m.DefaultMapping.Properties {
+			for _, f := range dm.Fields {
+				if f.Analyzer != kwAnalyzer {
+					f.IncludeTermVectors = true
+				}
+			}
+		}
+		idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := idx.NewBatch()
+		for _, d := range ds {
+			if err := b.Index(d.ID, bleveDoc(d, newDocText(d, kindOf(lang) == kindCJK))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := idx.Batch(b); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { idx.Close() })
+		out[lang] = idx
+	}
+	return out
+}
+
+// refQuery turns the phraseQuery nodes of q into bleve's phrase queries.
+func refQuery(q query.Query) query.Query {
+	conv := func(qs []query.Query) []query.Query {
+		out := make([]query.Query, len(qs))
+		for i, q := range qs {
+			out[i] = refQuery(q)
+		}
+		return out
+	}
+	switch q := q.(type) {
+	case *phraseQuery:
+		pq := query.NewMultiPhraseQuery(q.Terms, q.FieldVal)
+		pq.SetBoost(q.BoostVal)
+		return pq
+	case *query.BooleanQuery:
+		c := *q
+		for _, p := range []*query.Query{&c.Must, &c.Should, &c.MustNot, &c.Filter} {
+			if *p != nil {
+				*p = refQuery(*p)
+			}
+		}
+		return &c
+	case *query.ConjunctionQuery:
+		c := query.NewConjunctionQuery(conv(q.Conjuncts))
+		c.BoostVal = q.BoostVal
+		return c
+	case *query.DisjunctionQuery:
+		c := query.NewDisjunctionQuery(conv(q.Disjuncts))
+		c.BoostVal, c.Min = q.BoostVal, q.Min
+		return c
+	}
+	return q
+}
+
+type idScore struct {
+	id    string
+	score float64
+}
+
+// refSearch answers a query the way Search does, from the reference
+// indexes: the matching incidents, best first.
+func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) []idScore {
+	t.Helper()
+	p, err := parseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := map[string]float64{}
+	excluded := map[string]bool{}
+	for _, lang := range sortedKeys(ix.subs) {
+		b, err := newLangBuilder(lang, ix.subs[lang].Mapping())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lq, err := b.build(p, filters{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func(q query.Query) map[string]float64 {
+			res, err := refs[lang].Search(bleve.NewSearchRequestOptions(refQuery(q), 100000, 0, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hits := map[string]float64{}
+			for _, h := range res.Hits {
+				hits[h.ID] = h.Score
+			}
+			return hits
+		}
+		if lq.match != nil {
+			for id, s := range run(lq.match) {
+				if old, ok := best[id]; !ok || s > old {
+					best[id] = s
+				}
+			}
+		}
+		if lq.exclude != nil {
+			for id := range run(lq.exclude) {
+				excluded[id] = true
+			}
+		}
+	}
+	var out []idScore
+	for id, s := range best {
+		if !excluded[id] {
+			out = append(out, idScore{id, s})
+		}
+	}
+	if !p.ranked() {
+		slices.SortFunc(out, func(a, b idScore) int {
+			x, y := ix.meta.incidents[a.id].primary.Begin, ix.meta.incidents[b.id].primary.Begin
+			if c := y.Compare(x); c != 0 {
+				return c
+			}
+			return strings.Compare(a.id, b.id)
+		})
+		for i := range out {
+			out[i].score = 0
+		}
+		return out
+	}
+	slices.SortFunc(out, func(a, b idScore) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	return out
+}
+
+// Phrases checked on the text match exactly what bleve's phrase queries
+// over term vectors match, with the same scores; with few checks allowed,
+// the pages are still the same and totals only higher.
+func TestPhrasesMatchTermVectors(t *testing.T) {
+	docs := phraseDocs()
+	refs := refIndexes(t, docs)
+	disk, err := Open(buildDir(t, docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer disk.Close()
+	mem, err := NewMemory(siteLangs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	if err := mem.AddBatch(docs); err != nil {
+		t.Fatal(err)
+	}
+	defer func(e, s int) { eagerChecks, splitDocs = e, s }(eagerChecks, splitDocs)
+	for _, tc := range []struct {
+		name          string
+		eager, split  int
+		totalsInexact bool
+	}{
+		{"exact", 1 << 30, 1 << 30, false},
+		{"lazy", 0, 1 << 30, true},
+		{"split", 5, 40, true},
+	} {
+		eagerChecks, splitDocs = tc.eager, tc.split
+		for name, ix := range map[string]*Index{"disk": disk, "memory": mem} {
+			for _, q := range phraseQueries {
+				want := refSearch(t, ix, refs, q)
+				var got []idScore
+				total := -1
+				for page := 1; page <= 6; page++ {
+					resp := search(t, ix, Request{Query: q, Page: page, PerPage: 20})
+					if total < 0 {
+						total = resp.Total
+					}
+					for _, r := range resp.Results {
+						got = append(got, idScore{r.ID, r.Score})
+					}
+				}
+				if tc.totalsInexact && total < len(want) || !tc.totalsInexact && total != len(want) {
+					t.Errorf("%s %s %q: total %d, reference %d", tc.name, name, q, total, len(want))
+				}
+				if len(want) > len(got) {
+					want = want[:len(got)]
+				}
+				if len(got) != len(want) {
+					t.Errorf("%s %s %q: %d results, reference %d", tc.name, name, q, len(got), len(want))
+					continue
+				}
+				for i := range got {
+					if got[i].id != want[i].id || math.Abs(got[i].score-want[i].score) > 1e-9 {
+						t.Errorf("%s %s %q: result %d is %v, reference %v", tc.name, name, q, i, got[i], want[i])
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// find, which analyses only windows around the surface forms of a term,
+// finds exactly what analysing the whole text finds.
+func TestLocateMatchesAnalyzer(t *testing.T) {
+	texts := map[string][]string{}
+	for _, d := range storeDocs() {
+		lang, _ := CanonicalLang(d.Lang)
+		texts[lang] = append(texts[lang], d.Title, d.Summary, d.Body, d.Timeline)
+	}
+	odd := []string{
+		"ＧＭＡＩＬ 服務中斷 Gmail服務中斷", "ｶﾀｶﾅ カタカナ ﾃｽﾄ テスト", "K-pop KELVIN İstanbul istanbul",
+		"engineer's engineers' ENGINEER’S", "e.g. eg e-g 3.14 3,14 1，000 1,000 a：b a:b", "サーバー_x サーバー x_サーバー",
+		"資源耗盡。資源\n耗盡 資源 耗盡，資源耗 盡", "overload of the metadata; overload, the metadata", "a_b a b _a b_",
+		"Pub/Sub pub sub PUB-SUB pubsub", "europe-west2 EUROPE‑WEST2 europe west2", "ⅰⅱⅲ ① ２０１９年 2019年",
+	}
+	for lang := range texts {
+		texts[lang] = append(texts[lang], odd...)
+	}
+	texts["fr"] = append([]string{"Le réseau était indisponible. RÉSEAU réseaux", "Écoles à Paris, l'école"}, odd...)
+	r := rand.New(rand.NewPCG(1, 2))
+	for lang, ts := range texts {
+		m, err := newMapping(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := newLangBuilder(lang, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loc := &locator{an: b.text, kind: b.kind}
+		checks := 0
+		for _, s := range ts {
+			s = cleanText(s)
+			f := &field{s: s, flags: textFlags(s, b.kind == kindCJK)}
+			all := loc.analyse(s, 0, len(s))
+			words := strings.Fields(s)
+			rs := []rune(s)
+			var qs []string
+			for range 12 {
+				if len(words) > 0 {
+					i := r.IntN(len(words))
+					qs = append(qs, strings.Join(words[i:min(len(words), i+1+r.IntN(4))], " "))
+				}
+				if len(rs) > 2 {
+					i := r.IntN(len(rs) - 1)
+					qs = append(qs, string(rs[i:min(len(rs), i+2+r.IntN(5))]))
+				}
+			}
+			for _, q := range qs {
+				toks := b.text.Analyze([]byte(q))
+				if len(toks) == 0 || len(toks) > MaxPhraseTokens {
+					continue
+				}
+				p := newPattern(toks, b.kind)
+				want := matchTokens(p, all, false, nil)
+				got := loc.find(p, f, false)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: %q in %.80q: find %v, analyser %v", lang, q, s, got, want)
+				}
+				first := loc.find(p, f, true)
+				if len(want) > 0 && (len(first) != 1 || first[0] != want[0]) || len(want) == 0 && len(first) != 0 {
+					t.Fatalf("%s: %q in %.80q: first %v, analyser %v", lang, q, s, first, want)
+				}
+				checks++
+			}
+		}
+		t.Logf("%s: %d patterns", lang, checks)
+	}
+}
+
+// The anchor of an English term (its stem without the letters Porter's
+// algorithm may have rewritten) starts every word that stems to it.
+func TestStemAnchors(t *testing.T) {
+	stems := []string{"a", "be", "do", "go", "die", "ty", "ly", "sky", "day", "run", "hop", "hope", "agree", "feed",
+		"conflat", "troubl", "sens", "relat", "condition", "format", "generat", "oper", "rat", "vot", "bas", "cris",
+		"happ", "fal", "sing", "ris", "plan", "prob", "abl", "cap", "ab", "ion", "y", "ey", "quot", "gener", "electr",
+		"rational", "sensitiv", "digit", "author", "central", "differ", "depend", "valid", "possib", "respons",
+		"avail", "reli", "applic", "cycl", "hopp", "fizz", "tann", "fill", "toll", "fail", "loss", "pass", "size",
+		"overload", "metadata", "release", "roll", "quota", "exhaust", "memory", "server", "timeout", "region"}
+	suffixes := []string{"", "s", "es", "ed", "ing", "ly", "er", "ers", "est", "ness", "ful", "fulness", "ation",
+		"ational", "ations", "ize", "ized", "izing", "ization", "izations", "izer", "ise", "able", "ably", "ability",
+		"abilities", "ible", "ibility", "al", "ally", "alism", "ality", "alities", "alli", "ive", "ively",
+		"iveness", "ivity", "iviti", "ous", "ously", "ousness", "ousli", "ment", "ments", "ent", "ently", "entli",
+		"ence", "ency", "enci", "ance", "ancy", "anci", "ant", "ic", "ical", "ically", "icity", "iciti", "icate",
+		"ism", "ist", "iti", "ity", "ies", "ied", "y", "li", "logi", "logy", "bli", "bility", "biliti", "ator",
+		"ators", "eed", "eeds", "sses", "ss", "ement", "ements", "ative", "alize", "ion", "ions", "ou", "ate",
+		"ates", "ating", "ated", "bled", "bling", "izes", "'s", "’s"}
+	var words []string
+	for _, s := range stems {
+		for _, x := range suffixes {
+			for _, y := range []string{"", "s", "ly", "ing", "ed", "ness", "al"} {
+				words = append(words, s+x+y)
+			}
+		}
+	}
+	for _, d := range storeDocs() {
+		words = append(words, strings.Fields(d.Body+" "+d.Summary+" "+d.Title)...)
+	}
+	if b, err := os.ReadFile("/usr/share/dict/words"); err == nil {
+		words = append(words, strings.Fields(string(b))...)
+	}
+	m, _ := newMapping("en")
+	an := m.AnalyzerNamed(m.AnalyzerNameForPath(fTitle))
+	n := 0
+	for _, w := range words {
+		for _, v := range []string{w, strings.ToUpper(w), strings.ToUpper(w[:1]) + w[1:]} {
+			for _, tok := range an.Analyze([]byte(v)) {
+				a, ok := anchorOf(string(tok.Term), kindEnglish)
+				if !ok || !a.ascii {
+					continue
+				}
+				surface := strings.ToLower(v[tok.Start:tok.End])
+				if !strings.HasPrefix(surface, a.s) {
+					t.Errorf("%q: term %q, anchor %q does not start %q", v, tok.Term, a.s, surface)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d words", n)
+}
+
+// Phrases and runs of CJK characters are highlighted as one mark, only
+// where they occur as phrases; fragments are escaped, cut with ellipses
+// and in document order.
+func TestHighlightPhrases(t *testing.T) {
+	long := strings.Repeat("Filler words about nothing in particular. ", 20)
+	docs := []Document{
+		doc("h-1", "en", "en", "Metadata", "The overload of the metadata service stopped writes.",
+			"An overload in one shard. Later, metadata was fine. The metadata overload ended.",
+			"2020-01-01", nil, nil, nil),
+		doc("h-2", "zh-TW", "zh-TW", "配額", "配額系統資源耗盡。",
+			"另一個資源在稍後耗盡。負載平衡器故障。", "2020-01-02", nil, nil, nil),
+		doc("h-3", "en", "en", "Long", "Short summary.",
+			long+"The <b>quota</b> system failed & rolled back the release. "+long+"Then the cache & the quota. "+long+"Finally a zebra.",
+			"2020-01-03", nil, nil, nil),
+	}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		frags := func(q string) []string {
+			t.Helper()
+			resp := search(t, ix, Request{Query: q})
+			if len(resp.Results) != 1 {
+				t.Fatalf("%s %q: %d results", name, q, len(resp.Results))
+			}
+			return resp.Results[0].Fragments
+		}
+		if got := frags(`"overload of the metadata"`); !slices.Equal(got, []string{"The <mark>overload of the metadata</mark> service stopped writes."}) {
+			t.Errorf("%s: phrase: %q", name, got)
+		}
+		if got := frags(`資源耗盡`); !slices.Equal(got, []string{"配額系統<mark>資源耗盡</mark>。"}) {
+			t.Errorf("%s: CJK run: %q", name, got)
+		}
+		if got := frags(`資源 耗盡`); !slices.Equal(got, []string{"配額系統<mark>資源</mark><mark>耗盡</mark>。", "另一個<mark>資源</mark>在稍後<mark>耗盡</mark>。負載平衡器故障。"}) {
+			t.Errorf("%s: CJK words: %q", name, got)
+		}
+		if got := frags(`負載平衡器 故障`); !slices.Equal(got, []string{"另一個資源在稍後耗盡。<mark>負載平衡器</mark><mark>故障</mark>。"}) {
+			t.Errorf("%s: CJK run and word: %q", name, got)
+		}
+		got := frags(`quota "rolled back the release" zebra`)
+		if len(got) != 3 {
+			t.Fatalf("%s: long: %d fragments: %q", name, len(got), got)
+		}
+		for i, want := range []string{"<mark>quota</mark>&lt;/b&gt; system failed &amp; <mark>rolled back the release</mark>.", "the <mark>quota</mark>.", "Finally a <mark>zebra</mark>."} {
+			f := got[i]
+			if !strings.Contains(f, want) {
+				t.Errorf("%s: fragment %d %q lacks %q", name, i, f, want)
+			}
+			if !strings.HasPrefix(f, "…") || i < 2 && !strings.HasSuffix(f, "…") || i == 2 && strings.HasSuffix(f, "…") {
+				t.Errorf("%s: fragment %d %q: ellipses", name, i, f)
+			}
+			bare := strings.NewReplacer("<mark>", "", "</mark>", "", "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(f)
+			if n := utf8.RuneCountInString(bare); n < 120 || n > fragmentRunes+2 {
+				t.Errorf("%s: fragment %d has %d characters: %q", name, i, n, f)
+			}
+			if strings.HasPrefix(strings.TrimPrefix(f, "…"), " ") {
+				t.Errorf("%s: fragment %d starts with a space: %q", name, i, f)
+			}
+		}
+	}
+}
+
+func mustOpen(t *testing.T, dir string) *Index {
+	t.Helper()
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+func memoryOf(t *testing.T, docs []Document) *Index {
+	t.Helper()
+	ix, err := NewMemory(siteLangs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.AddBatch(docs); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func TestOrderTop(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ins := make([]incident, 5000)
+	for i := range ins {
+		ins[i].id = fmt.Sprintf("%05d", i)
+	}
+	order := func(a, b *match) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.in.id, b.in.id)
+	}
+	for _, n := range []int{0, 1, 5, 33, 200, 5000} {
+		for _, k := range []int{0, 1, 3, 10, 50, 1000, 6000} {
+			ms := make([]match, n)
+			for i := range ms {
+				ms[i] = match{in: &ins[i], score: float64(r.IntN(20))}
+			}
+			want := slices.Clone(ms)
+			slices.SortFunc(want, func(a, b match) int { return order(&a, &b) })
+			orderTop(ms, k, order)
+			k := min(k, n)
+			for i := range k {
+				if ms[i].in != want[i].in {
+					t.Fatalf("n %d k %d: position %d differs", n, k, i)
+				}
+			}
+			ids := func(ms []match) []string {
+				var out []string
+				for _, m := range ms {
+					out = append(out, m.in.id)
+				}
+				slices.Sort(out)
+				return out
+			}
+			if !slices.Equal(ids(ms), ids(want)) {
+				t.Fatalf("n %d k %d: elements lost", n, k)
+			}
+		}
+	}
+}
+
+// Every text field has its phrases checked.
+func TestCheckedFields(t *testing.T) {
+	m, _ := newMapping("en")
+	for name, dm := range m.DefaultMapping.Properties {
+		if len(dm.Fields) == 0 {
+			continue
+		}
+		f := dm.Fields[0]
+		if f.IncludeTermVectors || f.Store {
+			t.Errorf("%s: term vectors or stored", name)
+		}
+		if f.Analyzer != kwAnalyzer && checkedField(name) < 0 {
+			t.Errorf("%s: text field whose phrases are not checked", name)
+		}
+	}
+	var _ mapping.IndexMapping = m
+	_ = unicode.IsLetter
+	_ = filepath.Join
+	_ = context.Background
+}
