@@ -1,0 +1,81 @@
+package build_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gen/internal/content"
+)
+
+// A file far over the size limit is refused by its size, before it is read.
+func TestHugeFileRefused(t *testing.T) {
+	dir := writeSite(t, files{file(errID, "en"): errOrig})
+	huge := filepath.Join(dir, "content", errID, "ja.md")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50 MB without writing 50 MB: a sparse file of that size.
+	if err := f.Truncate(50 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := mustFail(t, dir)
+	if !strings.Contains(out, "content/"+errID+"/ja.md: file is 50.0 MiB; the limit for one incident is") || content.MaxFileSize >= 50<<20 {
+		t.Errorf("huge file: %s", out)
+	}
+}
+
+// Symbolic links are not followed: not a loop, not a way out of content/.
+func TestSymlinksNotFollowed(t *testing.T) {
+	dir := writeSite(t, files{file(errID, "en"): errOrig})
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.md"), []byte("---\ntitle: secret\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		filepath.Join(dir, "content", "2021-06-02-loop"):       filepath.Join(dir, "content", "2021-06-02-loop"),
+		filepath.Join(dir, "content", "2021-06-03-outside"):    outside,
+		filepath.Join(dir, "content", errID, "zh-TW.md"):       filepath.Join(outside, "secret.md"),
+		filepath.Join(dir, "content", "2021-06-04-parent-dir"): filepath.Join(dir, ".."),
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := mustFail(t, dir)
+	for _, want := range []string{
+		"content/2021-06-02-loop: is a symbolic link",
+		"content/2021-06-03-outside: is a symbolic link",
+		"content/2021-06-04-parent-dir: is a symbolic link",
+		"content/" + errID + "/zh-TW.md: is not a regular file",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "secret") {
+		t.Errorf("a file outside content/ was read:\n%s", out)
+	}
+}
+
+// A broken layout a site overrides is reported with its file and line,
+// and the previous output stays.
+func TestOverridingLayoutErrors(t *testing.T) {
+	dir := writeSite(t, files{
+		file(errID, "en"):       errOrig,
+		"layouts/incident.html": "{{define \"incident.html\"}}{{template \"base.html\" .}}{{end}}\n{{define \"main\"}}\n<h1>{{.Incident.Title}</h1>\n{{end}}\n",
+	})
+	if out := mustFail(t, dir); !strings.Contains(out, "layouts/incident.html:3:") {
+		t.Errorf("parse error without file:line: %s", out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "layouts", "incident.html"), []byte("{{define \"incident.html\"}}{{template \"base.html\" .}}{{end}}\n{{define \"main\"}}\n<h1>{{.Incident.NoSuchField}}</h1>\n{{end}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustFail(t, dir); !strings.Contains(out, "incident.html:3:") || !strings.Contains(out, "NoSuchField") {
+		t.Errorf("execution error without file:line: %s", out)
+	}
+}
