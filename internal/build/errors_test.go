@@ -589,14 +589,14 @@ func TestValidSites(t *testing.T) {
 			},
 			check: func(t *testing.T, dest string) {
 				for _, lang := range []string{"en", "ja"} {
-					doc := readHTML(t, filepath.Join(dest, lang, "incidents", errID, "index.html"))
+					doc := parseHTML(t, filepath.Join(dest, lang, "incidents", errID, "index.html"))
 					// The three events, anchored at their UTC minute (PDT is UTC-7).
 					for _, id := range []string{"t-20210601T1700Z", "t-20210601T1730Z", "t-20210601T1800Z"} {
-						if len(elements(doc, func(n *html.Node) bool { return n.Data == "li" && htmlAttr(n, "id") == id })) != 1 {
+						if len(findAll(doc, func(n *html.Node) bool { return n.Data == "li" && attr(n, "id") == id })) != 1 {
 							t.Errorf("%s: no timeline item with id %q", lang, id)
 						}
 					}
-					for _, n := range elements(doc, func(*html.Node) bool { return true }) {
+					for _, n := range findAll(doc, func(*html.Node) bool { return true }) {
 						if strings.ContainsAny(textOf(n), "\r\ufeff") {
 							t.Errorf("%s: <%s> text keeps a carriage return or BOM: %q", lang, n.Data, textOf(n))
 							break
@@ -619,9 +619,9 @@ func TestValidSites(t *testing.T) {
 				return files{file("2021-06-01-late", "en"): src}
 			},
 			check: func(t *testing.T, dest string) {
-				doc := readHTML(t, filepath.Join(dest, "en", "incidents", "2021-06-01-late", "index.html"))
+				doc := parseHTML(t, filepath.Join(dest, "en", "incidents", "2021-06-01-late", "index.html"))
 				for _, id := range []string{"t-20210602T0630Z", "t-20210602T0700Z", "t-20210602T0730Z"} {
-					if len(elements(doc, func(n *html.Node) bool { return n.Data == "li" && htmlAttr(n, "id") == id })) != 1 {
+					if len(findAll(doc, func(n *html.Node) bool { return n.Data == "li" && attr(n, "id") == id })) != 1 {
 						t.Errorf("no timeline item with id %q", id)
 					}
 				}
@@ -639,11 +639,11 @@ func TestValidSites(t *testing.T) {
 				return files{file("2021-11-07-fallback", "en"): src}
 			},
 			check: func(t *testing.T, dest string) {
-				doc := readHTML(t, filepath.Join(dest, "en", "incidents", "2021-11-07-fallback", "index.html"))
+				doc := parseHTML(t, filepath.Join(dest, "en", "incidents", "2021-11-07-fallback", "index.html"))
 				// 01:30 PDT (08:30Z), then 01:10 PST (09:10Z) after the
 				// clocks went back, then 03:00 PST (11:00Z).
 				for _, id := range []string{"t-20211107T0830Z", "t-20211107T0910Z", "t-20211107T1100Z"} {
-					if len(elements(doc, func(n *html.Node) bool { return n.Data == "li" && htmlAttr(n, "id") == id })) != 1 {
+					if len(findAll(doc, func(n *html.Node) bool { return n.Data == "li" && attr(n, "id") == id })) != 1 {
 						t.Errorf("no timeline item with id %q", id)
 					}
 				}
@@ -772,43 +772,6 @@ func TestLinkErrorsReportedWithOtherErrors(t *testing.T) {
 
 // --- HTML safety: what authors write in Markdown cannot run script. ---
 
-func readHTML(t *testing.T, file string) *html.Node {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := html.Parse(strings.NewReader(string(data)))
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return doc
-}
-
-func elements(n *html.Node, match func(*html.Node) bool) []*html.Node {
-	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && match(n) {
-			out = append(out, n)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return out
-}
-
-func htmlAttr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
 func hasAttr(n *html.Node, key string) bool {
 	for _, a := range n.Attr {
 		if a.Key == key {
@@ -841,8 +804,8 @@ func buildBody(t *testing.T, impact string) (doc, main *html.Node) {
 	if _, err := buildSite(dir); err != nil {
 		t.Fatalf("build failed: %v", err)
 	}
-	doc = readHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
-	mains := elements(doc, func(n *html.Node) bool { return n.Data == "main" })
+	doc = parseHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
+	mains := findAll(doc, func(n *html.Node) bool { return n.Data == "main" })
 	if len(mains) != 1 {
 		t.Fatalf("%d <main> elements, want 1", len(mains))
 	}
@@ -861,18 +824,18 @@ func scriptURL(v string) bool {
 
 func TestRawHTMLIsEscaped(t *testing.T) {
 	doc, main := buildBody(t, "Queries failed <img src=x onerror=alert(1)> inline.\n\n<script>alert(1)</script>\n\n<div onclick=\"alert(2)\">block</div>\n\nEnd <iframe src=\"https://evil.example/\"></iframe>.")
-	for _, n := range elements(doc, func(n *html.Node) bool { return n.Data == "script" }) {
-		if strings.Contains(textOf(n), "alert") || htmlAttr(n, "src") == "" {
+	for _, n := range findAll(doc, func(n *html.Node) bool { return n.Data == "script" }) {
+		if strings.Contains(textOf(n), "alert") || attr(n, "src") == "" {
 			t.Errorf("author's <script> element reached the page: %q", textOf(n))
 		}
 	}
-	for _, n := range elements(doc, func(*html.Node) bool { return true }) {
+	for _, n := range findAll(doc, func(*html.Node) bool { return true }) {
 		for _, a := range n.Attr {
 			if strings.HasPrefix(strings.ToLower(a.Key), "on") {
 				t.Errorf("<%s> has event handler %s=%q", n.Data, a.Key, a.Val)
 			}
 		}
-		if n.Data == "img" && htmlAttr(n, "src") == "x" || n.Data == "iframe" {
+		if n.Data == "img" && attr(n, "src") == "x" || n.Data == "iframe" {
 			t.Errorf("author's <%s> element reached the page", n.Data)
 		}
 	}
@@ -909,20 +872,20 @@ func TestScriptLinksNotEmitted(t *testing.T) {
 				}
 				return
 			}
-			doc := readHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
-			for _, n := range elements(doc, func(*html.Node) bool { return true }) {
+			doc := parseHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
+			for _, n := range findAll(doc, func(*html.Node) bool { return true }) {
 				for _, k := range []string{"href", "src", "action", "formaction", "xlink:href", "srcset"} {
-					if v := htmlAttr(n, k); scriptURL(v) {
+					if v := attr(n, k); scriptURL(v) {
 						t.Errorf("<%s %s=%q> runs script", n.Data, k, v)
 					}
 				}
 			}
-			mains := elements(doc, func(n *html.Node) bool { return n.Data == "main" })
+			mains := findAll(doc, func(n *html.Node) bool { return n.Data == "main" })
 			if len(mains) != 1 {
 				t.Fatalf("%d <main> elements, want 1", len(mains))
 			}
 			// The safe link is still a link, and the text is still shown.
-			good := elements(mains[0], func(n *html.Node) bool { return n.Data == "a" && htmlAttr(n, "href") == "https://example.com/ok" })
+			good := findAll(mains[0], func(n *html.Node) bool { return n.Data == "a" && attr(n, "href") == "https://example.com/ok" })
 			if len(good) != 1 {
 				t.Errorf("the https link next to it is missing")
 			}
@@ -938,18 +901,18 @@ func TestHeadingAttributesFiltered(t *testing.T) {
 	if _, err := buildSite(dir); err != nil {
 		t.Fatalf("build failed: %v", err)
 	}
-	doc := readHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
-	hs := elements(doc, func(n *html.Node) bool { return n.Data == "h2" && htmlAttr(n, "id") == "impact" })
+	doc := parseHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
+	hs := findAll(doc, func(n *html.Node) bool { return n.Data == "h2" && attr(n, "id") == "impact" })
 	if len(hs) != 1 {
 		t.Fatalf("%d <h2 id=impact>, want 1", len(hs))
 	}
 	h := hs[0]
 	for _, k := range []string{"onclick", "style", "data-x"} {
 		if hasAttr(h, k) {
-			t.Errorf("heading keeps %s=%q", k, htmlAttr(h, k))
+			t.Errorf("heading keeps %s=%q", k, attr(h, k))
 		}
 	}
-	if !strings.Contains(htmlAttr(h, "class"), "loud") {
+	if !strings.Contains(attr(h, "class"), "loud") {
 		t.Errorf("heading lost its class: %v", h.Attr)
 	}
 	if got := strings.TrimSpace(textOf(h)); got != "Impact" {
@@ -991,8 +954,8 @@ func TestTextFieldsEscaped(t *testing.T) {
 	if _, err := buildSite(dir); err != nil {
 		t.Fatalf("build failed: %v", err)
 	}
-	doc := readHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
-	for _, n := range elements(doc, func(*html.Node) bool { return true }) {
+	doc := parseHTML(t, filepath.Join(dir, "public", "en", "incidents", errID, "index.html"))
+	for _, n := range findAll(doc, func(*html.Node) bool { return true }) {
 		switch n.Data {
 		case "script":
 			if strings.Contains(textOf(n), "alert") {
@@ -1012,7 +975,7 @@ func TestTextFieldsEscaped(t *testing.T) {
 			}
 		}
 	}
-	h1 := elements(doc, func(n *html.Node) bool { return n.Data == "h1" })
+	h1 := findAll(doc, func(n *html.Node) bool { return n.Data == "h1" })
 	if len(h1) == 0 || !strings.Contains(textOf(h1[0]), "<script>alert(1)</script> & <b>bold</b>") {
 		t.Errorf("the title is not shown as written in <h1>")
 	}
