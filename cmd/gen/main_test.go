@@ -14,33 +14,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"gen/internal/sitetest"
 )
 
-// copyDir copies the bundled archive's sources into a temp site.
-func copySite(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, sub := range []string{"content", "i18n", "layouts"} {
-		err := filepath.WalkDir(filepath.Join("../..", sub), func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel("../..", p)
-			if d.IsDir() {
-				return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func copySite(t *testing.T) string { return sitetest.Copy(t, "../..") }
 
 func runGen(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer

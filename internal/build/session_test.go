@@ -12,35 +12,11 @@ import (
 	"testing"
 
 	"gen/internal/build"
+	"gen/internal/sitetest"
 	"gen/search"
 )
 
-// copySite copies the bundled archive's sources into a temp folder.
-func copySite(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, sub := range []string{"content", "i18n", "layouts"} {
-		src := filepath.Join(repoRoot, sub)
-		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(repoRoot, p)
-			if d.IsDir() {
-				return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func copySite(t *testing.T) string { return sitetest.Copy(t, repoRoot) }
 
 func sessionOpts(dir string) build.Options {
 	return build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/", Generator: "gen test"}

@@ -1,0 +1,39 @@
+// Package sitetest helps tests work on a copy of a site, so that they can
+// edit, break and rebuild it without touching the repository.
+package sitetest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Copy copies the site sources under root (content/, i18n/, layouts/)
+// into a temporary folder removed after the test, and returns it.
+func Copy(t testing.TB, root string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, sub := range []string{"content", "i18n", "layouts"} {
+		err := filepath.WalkDir(filepath.Join(root, sub), func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
+		})
+		if err != nil {
+			t.Fatalf("copying the site: %v", err)
+		}
+	}
+	return dir
+}
