@@ -7,6 +7,18 @@ package search
 // or SEARCH_BENCH_INCIDENTS=10000; the default (200) runs in seconds.
 // Incidents are 70% English and 30% Traditional Chinese originals; half of
 // them also have a translation into the other language.
+//
+// -search.docs=file.gob benchmarks a []Document saved with encoding/gob
+// instead (the documents of a real or generated site, as
+// internal/build.Documents makes them); -search.dir=dir makes
+// BenchmarkQuery use (and first build) the index in dir, so that repeated
+// runs skip the build. BenchmarkIndexBuild reports the index size per
+// document and against the text (index/text), the allocations, and the
+// peak growth of the heap during the build: of its objects, live or not
+// yet collected (peak-heap-MB, which includes the garbage the collector
+// lets accumulate in proportion to everything live, the benchmark's own
+// documents included) and of the live heap (peak-live-MB, what the build
+// holds).
 
 import (
 	"bufio"

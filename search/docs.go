@@ -17,7 +17,9 @@ package search
 //	table        per document, sorted by id: uvarint length and bytes of
 //	             the id, uvarint offset and length of its record, uvarint
 //	             lengths of its three fields, a flags byte, the CRC-32C of
-//	             its uncompressed text (4 bytes, little endian)
+//	             its uncompressed text (4 bytes, little endian), uvarint
+//	             length plus one (0: none) and bytes of its phrase sketch
+//	             (sketch.go)
 //	footer       offsets of dictionary, meta and table (uint64 each), the
 //	             number of documents (uint32), the CRC-32C of everything
 //	             from the dictionary to here (uint32), "GENDOCSE"
@@ -73,9 +75,10 @@ const (
 // docText is the cleaned text (cleanText) of the long fields of one
 // document, one after the other, with flags computed by textFlags.
 type docText struct {
-	s     string
-	ends  [len(longFields)]int
-	flags uint8
+	s      string
+	ends   [len(longFields)]int
+	flags  uint8
+	sketch []byte // in-memory index only
 }
 
 func newDocText(d *Document, cjkText bool) *docText {
@@ -150,6 +153,9 @@ func textFlags(s string, cjkText bool) uint8 {
 type docSource interface {
 	// text returns the text of the document id, nil if there is none.
 	text(id string) (*docText, error)
+	// sketch returns the phrase sketch of the document id; ok is false
+	// if it has none.
+	sketch(id string) (sk []byte, ok bool)
 }
 
 // memDocs is the document store of an in-memory index.
@@ -159,12 +165,25 @@ type memDocs struct {
 
 func (s *memDocs) text(id string) (*docText, error) { return s.m[id], nil }
 
+func (s *memDocs) sketch(id string) ([]byte, bool) {
+	if t := s.m[id]; t != nil {
+		return t.sketch, t.sketch != nil
+	}
+	return nil, false
+}
+
+func (s *diskDocs) sketch(id string) ([]byte, bool) {
+	e, ok := s.entries[id]
+	return e.sketch, ok && e.sketch != nil
+}
+
 // docEntry is the table entry of one document.
 type docEntry struct {
 	off, clen uint64
 	lens      [len(longFields)]uint64
 	flags     uint8
 	crc       uint32
+	sketch    []byte // nil: none (see sketch.go)
 }
 
 // diskDocs is the document store of an index opened with Open.
@@ -282,6 +301,13 @@ func readDiskDocs(path string, f *os.File) (*diskDocs, []*docMeta, error) {
 		e.flags = table[0]
 		e.crc = binary.LittleEndian.Uint32(table[1:5])
 		table = table[5:]
+		if n := uv(); err == nil && n > 0 {
+			if n-1 > uint64(len(table)) {
+				return nil, nil, corruptf(path, "bad table")
+			}
+			e.sketch = table[: n-1 : n-1]
+			table = table[n-1:]
+		}
 		if e.off < uint64(len(docsMagic)) || e.clen > dictOff || e.off > dictOff-e.clen || total > maxDocBytes {
 			return nil, nil, corruptf(path, "record of %q out of bounds", id)
 		}
@@ -453,6 +479,12 @@ func (dw *docsWriter) finish(metas []*docMeta) error {
 		}
 		tail.WriteByte(e.flags)
 		tail.Write(binary.LittleEndian.AppendUint32(nil, e.crc))
+		if e.sketch == nil {
+			uv(0)
+		} else {
+			uv(uint64(len(e.sketch)) + 1)
+			tail.Write(e.sketch)
+		}
 	}
 	foot := binary.LittleEndian.AppendUint64(nil, dictOff)
 	foot = binary.LittleEndian.AppendUint64(foot, metaOff)

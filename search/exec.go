@@ -499,6 +499,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Response, error) {
 		}
 		texts := newTextCache(ix.docs[lang], &locator{an: b.text, kind: b.kind}, ix.meta, lang)
 		rn := &langRun{i: len(runs), lang: lang, idx: idx, meta: ix.meta, ords: ix.ords[lang], texts: texts, ranked: ranked}
+		texts.ordOf = rn.ordOf
 		if rn.lq, err = b.build(p, f); err != nil {
 			return nil, err
 		}

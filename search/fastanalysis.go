@@ -65,15 +65,36 @@ func hasFullWidth(b []byte) bool {
 	return false
 }
 
-// freqCounter builds the TokenFrequencies of one field.
+// freqCounter builds the TokenFrequencies of one field, and its pairs of
+// adjacent words for a sketch.
 type freqCounter struct {
 	m     index.TokenFrequencies
 	slab  []index.TokenFreq
 	arena []byte
 	n     int // tokens
+
+	sk      *sketchBuilder // nil: no pairs wanted
+	prev    []byte         // the previous token, if a word
+	prevPos int
 }
 
-func (c *freqCounter) add(term []byte) {
+// add counts a token at position pos (the tokenizer's position, which
+// stop words removed leave gaps in; 0: the next position, after the CJK
+// bigram filter, which numbers the tokens it outputs).
+func (c *freqCounter) add(term []byte, pos int) {
+	if pos == 0 {
+		pos = c.n + 1
+	}
+	if c.sk != nil {
+		if !isLatinTerm(term) {
+			c.prev = nil
+		} else {
+			if c.prev != nil && pos == c.prevPos+1 {
+				c.sk.pair(c.prev, term)
+			}
+			c.prev, c.prevPos = term, pos
+		}
+	}
 	c.n++
 	if tf, ok := c.m[string(term)]; ok {
 		tf.SetFrequency(tf.Frequency() + 1)
@@ -108,7 +129,7 @@ type bigram struct {
 
 func (b *bigram) flush(c *freqCounter) {
 	if b.n == 1 {
-		c.add(b.cur.term)
+		c.add(b.cur.term, 0)
 	}
 	b.n = 0
 }
@@ -116,7 +137,7 @@ func (b *bigram) flush(c *freqCounter) {
 func (b *bigram) token(c *freqCounter, t *analysis.Token) {
 	if t.Type != analysis.Ideographic {
 		b.flush(c)
-		c.add(t.Term)
+		c.add(t.Term, 0)
 		return
 	}
 	for sofar := 0; sofar < len(t.Term); {
@@ -137,21 +158,22 @@ func (b *bigram) token(c *freqCounter, t *analysis.Token) {
 		}
 		if b.n == 2 {
 			b.buf = append(append(b.buf[:0], b.prev.term...), b.cur.term...)
-			c.add(b.buf)
+			c.add(b.buf, 0)
 		}
 	}
 }
 
 // analyze returns what bleve's TextField.Analyze computes for text
-// without term vectors: the number of tokens and their frequencies. It
-// lowers text in place, as bleve does.
-func (fa *fastAnalyzer) analyze(text []byte) (int, index.TokenFrequencies) {
+// without term vectors: the number of tokens and their frequencies; it
+// adds the pairs of adjacent words to sk if not nil. It lowers text in
+// place, as bleve does.
+func (fa *fastAnalyzer) analyze(text []byte, sk *sketchBuilder) (int, index.TokenFrequencies) {
 	// About one distinct term in 16 bytes of English, 5 of Chinese.
 	hint := len(text) / 16
 	if fa.bigram {
 		hint = len(text) / 5
 	}
-	c := &freqCounter{m: make(index.TokenFrequencies, hint+1)}
+	c := &freqCounter{m: make(index.TokenFrequencies, hint+1), sk: sk}
 	c.slab = make([]index.TokenFreq, hint+1)
 	var bg bigram
 	var tok analysis.Token
@@ -184,7 +206,7 @@ func (fa *fastAnalyzer) analyze(text []byte) (int, index.TokenFrequencies) {
 				if fa.bigram {
 					bg.token(c, s[0])
 				} else {
-					c.add(s[0].Term)
+					c.add(s[0].Term, s[0].Position)
 				}
 			}
 		}

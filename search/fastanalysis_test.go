@@ -46,7 +46,7 @@ func TestFastAnalysis(t *testing.T) {
 			s = cleanText(s)
 			f := document.NewTextFieldCustom(fBody, nil, []byte(s), index.IndexField, an)
 			f.Analyze()
-			n, freqs := fa.analyze([]byte(s))
+			n, freqs := fa.analyze([]byte(s), nil)
 			want := f.AnalyzedTokenFrequencies()
 			if n != f.AnalyzedLength() || len(freqs) != len(want) {
 				t.Fatalf("%s %q: %d tokens, %d terms; bleve %d, %d", lang, s, n, len(freqs), f.AnalyzedLength(), len(want))

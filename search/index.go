@@ -4,13 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // Index is an open search index: read-only from Open, or in memory and
@@ -134,23 +138,59 @@ func (ix *Index) AddBatch(docs []Document) error {
 		if err != nil {
 			return err
 		}
-		cjkText := analyzerFor(lang) == cjk.AnalyzerName
-		texts := make([]*docText, len(byLang[lang]))
-		b := idx.NewBatch()
-		for i, d := range byLang[lang] {
-			texts[i] = newDocText(d, cjkText)
-			if err := b.Index(d.ID, bleveDoc(d, texts[i])); err != nil {
-				return fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
-			}
+		if err := ix.indexMem(idx, lang, byLang[lang]); err != nil {
+			return err
 		}
-		if err := idx.Batch(b); err != nil {
-			return fmt.Errorf("search: index %s documents: %w", lang, err)
-		}
-		store := ix.docs[lang].(*memDocs)
-		for i, d := range byLang[lang] {
+		for _, d := range byLang[lang] {
 			ix.meta.put(newDocMeta(d))
-			store.m[d.ID] = texts[i]
 		}
+	}
+	return nil
+}
+
+// indexMem indexes the documents of one language into an in-memory index
+// and its document store, analysing them as the Writer does (in parallel,
+// with sketches).
+func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error {
+	m, ok := idx.Mapping().(*mapping.IndexMappingImpl)
+	if !ok {
+		return fmt.Errorf("search: %s index has an unexpected mapping", lang)
+	}
+	adv, err := idx.Advanced()
+	if err != nil {
+		return err
+	}
+	fa := newFastAnalyzer(m.AnalyzerNamed(analyzerFor(lang)))
+	cjkText := analyzerFor(lang) == cjk.AnalyzerName
+	texts := make([]*docText, len(docs))
+	bdocs := make([]*document.Document, len(docs))
+	errs := make([]error, len(docs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(docs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
+				texts[i] = newDocText(docs[i], cjkText)
+				bdocs[i], texts[i].sketch, errs[i] = analyse(m, fa, docs[i], texts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	b := index.NewBatch()
+	for _, d := range bdocs {
+		b.Update(d)
+	}
+	if err := adv.Batch(b); err != nil {
+		return fmt.Errorf("search: index %s documents: %w", lang, err)
+	}
+	store := ix.docs[lang].(*memDocs)
+	for i, d := range docs {
+		store.m[d.ID] = texts[i]
 	}
 	return nil
 }

@@ -203,6 +203,30 @@ type textCache struct {
 	meta  *metaStore
 	lang  string
 	texts map[string]*docText
+	// ordOf gives the incident of a document of the search's reader.
+	ordOf func(index.IndexInternalID) (int32, error)
+}
+
+// sketchRejects reports whether the sketch of document iid shows that it
+// lacks one of the pairs of adjacent words hs.
+func (c *textCache) sketchRejects(iid index.IndexInternalID, hs []uint64) (bool, error) {
+	if c.ordOf == nil {
+		return false, nil
+	}
+	ord, err := c.ordOf(iid)
+	if err != nil || ord < 0 {
+		return false, err
+	}
+	sk, ok := c.src.sketch(c.meta.list[ord].id)
+	if !ok {
+		return false, nil
+	}
+	for _, h := range hs {
+		if !sketchHas(sk, h) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func newTextCache(src docSource, loc *locator, meta *metaStore, lang string) *textCache {
@@ -238,7 +262,8 @@ type phraseQuery struct {
 
 	field int // checkedField
 	pat   *pattern
-	node  int // in its query's nodes
+	node  int      // in its query's nodes
+	pairs []uint64 // its pairs of adjacent words, in the sketches of long fields
 }
 
 func (q *phraseQuery) Searcher(ctx context.Context, i index.IndexReader, m mapping.IndexMapping, options blevesearch.SearcherOptions) (blevesearch.Searcher, error) {
@@ -306,6 +331,11 @@ func (s *phraseSearcher) accept(ctx *blevesearch.SearchContext, dm *blevesearch.
 	c := s.chk
 	if c == nil {
 		return true, nil
+	}
+	if len(s.q.pairs) > 0 {
+		if no, err := c.texts.sketchRejects(dm.IndexInternalID, s.q.pairs); no || err != nil {
+			return false, err
+		}
 	}
 	switch c.mode {
 	case checkDefer:

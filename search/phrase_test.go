@@ -325,11 +325,15 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 			t.Fatal(err)
 		}
 		loc := &locator{an: b.text, kind: b.kind}
-		checks := 0
+		fa := newFastAnalyzer(b.text)
+		checks, sketched := 0, 0
 		for _, s := range ts {
 			s = cleanText(s)
 			f := &field{s: s, flags: textFlags(s, b.kind == kindCJK)}
 			all := loc.analyse(s, 0, len(s))
+			skb := &sketchBuilder{field: 1}
+			fa.analyze([]byte(s), skb)
+			sk := skb.bytes()
 			words := strings.Fields(s)
 			rs := []rune(s)
 			var qs []string
@@ -358,10 +362,19 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 				if len(want) > 0 && (len(first) != 1 || first[0] != want[0]) || len(want) == 0 && len(first) != 0 {
 					t.Fatalf("%s: %q in %.80q: first %v, analyser %v", lang, q, s, first, want)
 				}
+				// The sketch has the pairs of a phrase that occurs.
+				if len(want) > 0 {
+					for _, h := range phrasePairs(p.terms, 1) {
+						if !sketchHas(sk, h) {
+							t.Fatalf("%s: %q occurs in %.80q, not in its sketch", lang, q, s)
+						}
+						sketched++
+					}
+				}
 				checks++
 			}
 		}
-		t.Logf("%s: %d patterns", lang, checks)
+		t.Logf("%s: %d patterns, %d pairs in sketches", lang, checks, sketched)
 	}
 }
 

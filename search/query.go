@@ -400,6 +400,9 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 	} else {
 		for _, f := range fields {
 			q := &phraseQuery{Terms: pat.terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
+			if q.field < len(longFields) {
+				q.pairs = phrasePairs(pat.terms, q.field)
+			}
 			*nodes = append(*nodes, q)
 			qs = append(qs, q)
 		}

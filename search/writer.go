@@ -230,12 +230,14 @@ func (w *Writer) work() {
 		lw := j.lw
 		out := analysedDoc{seq: j.seq, id: j.d.ID}
 		if lw.getErr() == nil {
-			out.doc, out.err = analyse(lw.m, lw.fast, j.d, j.text)
+			var sketch []byte
+			out.doc, sketch, out.err = analyse(lw.m, lw.fast, j.d, j.text)
 			c, _ := lw.compressors.Get().(*docCompressor)
 			if c == nil {
 				c = newDocCompressor(lw.dict)
 			}
 			out.rec = c.compress(j.text)
+			out.rec.entry.sketch = sketch
 			lw.compressors.Put(c)
 		}
 		lw.results <- out
@@ -249,21 +251,31 @@ type analysedField struct{ document.Field }
 
 func (analysedField) Analyze() {}
 
-func analyse(m *mapping.IndexMappingImpl, fa *fastAnalyzer, d *Document, t *docText) (*document.Document, error) {
+// analyse maps and analyses a document for bleve, and returns it with the
+// sketch of its long fields.
+func analyse(m *mapping.IndexMappingImpl, fa *fastAnalyzer, d *Document, t *docText) (*document.Document, []byte, error) {
 	doc := document.NewDocument(d.ID)
 	if err := m.MapDocument(doc, bleveDoc(d, t)); err != nil {
-		return nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
+		return nil, nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
 	}
+	sk := &sketchBuilder{}
 	for i, f := range doc.Fields {
 		if fa != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {
-			n, freqs := fa.analyze(f.Value())
+			var fsk *sketchBuilder
+			if sk.field = longField(f.Name()); sk.field >= 0 {
+				fsk = sk
+			}
+			n, freqs := fa.analyze(f.Value(), fsk)
 			doc.Fields[i] = &fastField{Field: f, length: n, freqs: freqs}
 			continue
 		}
 		f.Analyze()
 		doc.Fields[i] = analysedField{f}
 	}
-	return doc, nil
+	if fa == nil {
+		return doc, nil, nil // no sketch: phrases checked on the text only
+	}
+	return doc, sk.bytes(), nil
 }
 
 // newBuilder starts bleve's offline builder for an index in path, the way
