@@ -94,20 +94,8 @@ func tag(name string) func(*html.Node) bool {
 	return func(n *html.Node) bool { return n.Data == name }
 }
 
-func text(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return strings.Join(strings.Fields(b.String()), " ")
-}
+// text is the element's text with white space folded.
+func text(n *html.Node) string { return strings.Join(strings.Fields(textOf(n)), " ") }
 
 func htmlFiles(t *testing.T, dest string) []string {
 	t.Helper()

@@ -180,13 +180,13 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 // load parses a file, or returns the page parsed before when the file has
 // not changed since.
 func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
-	if c == nil {
-		return loadFile(abs, file, id, lang, errs)
-	}
 	info, err := os.Stat(abs)
 	if err != nil {
 		errs.Add(file, 0, 0, "cannot read: %v", err)
 		return nil
+	}
+	if c == nil {
+		return loadFile(abs, info, file, id, lang, errs)
 	}
 	c.mu.Lock()
 	hit, ok := c.files[abs]
@@ -196,7 +196,7 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 		return hit.page
 	}
 	var own diag.List
-	page := loadFile(abs, file, id, lang, &own)
+	page := loadFile(abs, info, file, id, lang, &own)
 	c.mu.Lock()
 	c.files[abs] = cachedFile{mod: info.ModTime(), size: info.Size(), page: page, errs: own}
 	c.mu.Unlock()
@@ -204,14 +204,10 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 	return page
 }
 
-// loadFile reads and parses one file. It returns nil when the file cannot
-// be used at all; otherwise the page, with any problems recorded in errs.
-func loadFile(abs, file, id, lang string, errs *diag.List) *Page {
-	info, err := os.Stat(abs)
-	if err != nil {
-		errs.Add(file, 0, 0, "cannot read: %v", err)
-		return nil
-	}
+// loadFile reads and parses one file, whose size info has already been
+// taken. It returns nil when the file cannot be used at all; otherwise the
+// page, with any problems recorded in errs.
+func loadFile(abs string, info os.FileInfo, file, id, lang string, errs *diag.List) *Page {
 	if info.Size() > MaxFileSize {
 		errs.Add(file, 0, 0, "file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(info.Size())/(1<<20), MaxFileSize>>20)
 		return nil
