@@ -18,7 +18,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nValidates everything a build would, writes nothing, and reports errors, incomplete postmortems and the translation matrix.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parse(fs, args, stdout, stderr); !ok {
+	if code, ok := parse(fs, args, 0, stdout, stderr); !ok {
 		return code
 	}
 	if *format != "text" && *format != "json" {

@@ -101,8 +101,9 @@ func (b *buildFlags) options(baseURL string) build.Options {
 	return build.Options{Source: b.source, Dest: dest, BaseURL: baseURL, Drafts: b.drafts, Generator: "gen " + version}
 }
 
-// parse parses flags; ok=false means the command is done with code.
-func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+// parse parses flags and at most positional arguments; ok=false means
+// the command is done with code.
+func parse(fs *flag.FlagSet, args []string, positional int, stdout, stderr io.Writer) (code int, ok bool) {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -112,8 +113,8 @@ func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int,
 		}
 		return exitUsage, false
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gen %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+	if fs.NArg() > positional {
+		fmt.Fprintf(stderr, "gen %s: unexpected argument %q\n", fs.Name(), fs.Arg(positional))
 		return exitUsage, false
 	}
 	return 0, true
@@ -128,7 +129,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "Usage: gen build [--source DIR] [--dest DIR] [--base-url URL] [--drafts]")
 		fs.PrintDefaults()
 	}
-	if code, ok := parse(fs, args, stdout, stderr); !ok {
+	if code, ok := parse(fs, args, 0, stdout, stderr); !ok {
 		return code
 	}
 	return buildOnce(bf.options(*baseURL), stdout, stderr)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,12 +28,8 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nCreates content/<begin date>-SLUG/<lang>.md with the facts and sections to fill in.")
 		fs.PrintDefaults()
 	}
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parse(fs, args, 1, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() != 1 || !slugPattern.MatchString(fs.Arg(0)) {
 		fmt.Fprintln(stderr, "gen new: give one slug of lowercase letters, digits and hyphens, e.g. gen new bigquery-streaming-inserts")

@@ -38,7 +38,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nWithout --dir, builds the site in memory, watches its sources and reloads the browser on every save.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parse(fs, args, stdout, stderr); !ok {
+	if code, ok := parse(fs, args, 0, stdout, stderr); !ok {
 		return code
 	}
 	ln, err := server.Listen(net.JoinHostPort(*bind, strconv.Itoa(*port)))
