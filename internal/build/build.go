@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"gen/i18n"
@@ -82,7 +83,7 @@ func load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 		errs.AddError(err)
 	}
 	if bundle != nil && langFS != fs.FS(i18n.Files) {
-		defaults, err := gi18n.Load(i18n.Files, "i18n")
+		defaults, err := builtinLangs()
 		if err != nil {
 			return nil, fmt.Errorf("the built-in languages: %w", err)
 		}
@@ -100,6 +101,10 @@ func load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	}
 	return &Site{Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files), Langs: langFS}, nil
 }
+
+// builtinLangs are gen's own languages, read once: every rebuild of a site
+// with its own i18n folder fills missing strings from them.
+var builtinLangs = sync.OnceValues(func() (*gi18n.Bundle, error) { return gi18n.Load(i18n.Files, "i18n") })
 
 // Run builds the site into opts.Dest.
 func Run(opts Options) (*Result, error) {
