@@ -1,4 +1,4 @@
-module gen
+module github.com/postmortem-archive/gen
 
 go 1.26.8
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"gen/internal/check"
+	"github.com/postmortem-archive/gen/internal/check"
 )
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"gen/internal/corpus"
-	"gen/internal/loadtest"
+	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/loadtest"
 )
 
 // The load tests run small in CI; the figures in the README come from

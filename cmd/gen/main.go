@@ -18,8 +18,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"gen/internal/build"
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // version is set at link time (-ldflags "-X main.version=…").

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"gen/internal/sitetest"
+	"github.com/postmortem-archive/gen/internal/sitetest"
 )
 
 func copySite(t *testing.T) string { return sitetest.Copy(t, "../..") }

@@ -18,12 +18,12 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"gen/internal/build"
-	"gen/internal/diag"
-	"gen/internal/i18n"
-	"gen/internal/searchweb"
-	"gen/internal/server"
-	"gen/internal/watch"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/searchweb"
+	"github.com/postmortem-archive/gen/internal/server"
+	"github.com/postmortem-archive/gen/internal/watch"
 )
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 func main() {

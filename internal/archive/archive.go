@@ -8,7 +8,7 @@ package archive
 import (
 	"time"
 
-	"gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/content"
 )
 
 // Archive is the whole linked site content.

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode"
 
-	"gen/internal/content"
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // Options change what the link stage keeps.

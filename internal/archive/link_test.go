@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"gen/internal/archive"
-	"gen/internal/content"
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 var langs = []string{"en", "ja", "zh-TW"}

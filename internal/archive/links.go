@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // checkLinks reports links written in Markdown that point at nothing the

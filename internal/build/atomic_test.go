@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/build"
 )
 
 // Two valid incidents for the atomic-output tests; bravo has a product and

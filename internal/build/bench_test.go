@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gen/internal/build"
-	"gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 var benchIncidents = flag.Int("build.incidents", 200, "incidents in the generated archive of the build benchmarks")

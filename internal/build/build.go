@@ -12,14 +12,14 @@ import (
 	"sync"
 	"time"
 
-	"gen/i18n"
-	"gen/internal/archive"
-	"gen/internal/content"
-	"gen/internal/diag"
-	gi18n "gen/internal/i18n"
-	"gen/internal/output"
-	"gen/internal/render"
-	"gen/layouts"
+	"github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/diag"
+	gi18n "github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/output"
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/layouts"
 )
 
 // Options say what to build and where.

@@ -13,9 +13,9 @@ import (
 
 	"golang.org/x/net/html"
 
-	"gen/i18n"
-	"gen/internal/build"
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // The test site: one incident whose original (en.md) and translation

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/content"
 )
 
 // A file far over the size limit is refused by its size, before it is read.

@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"gen/internal/archive"
-	gi18n "gen/internal/i18n"
-	"gen/internal/render"
-	"gen/search"
+	"github.com/postmortem-archive/gen/internal/archive"
+	gi18n "github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/search"
 )
 
 // Private is the output folder gen keeps for itself: the search index and

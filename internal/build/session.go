@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"gen/internal/archive"
-	"gen/internal/content"
-	"gen/internal/render"
-	"gen/search"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/search"
 )
 
 // Session keeps a site built in memory between changes, for the authoring

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"gen/internal/build"
-	"gen/internal/sitetest"
-	"gen/search"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/sitetest"
+	"github.com/postmortem-archive/gen/search"
 )
 
 func copySite(t *testing.T) string { return sitetest.Copy(t, repoRoot) }

@@ -16,8 +16,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"gen/internal/build"
-	"gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 // The bundled archive: the repository's own content/, i18n/ and layouts/.

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"gen/internal/archive"
-	"gen/internal/build"
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // Translation states in the matrix.

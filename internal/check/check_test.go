@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gen/internal/check"
+	"github.com/postmortem-archive/gen/internal/check"
 )
 
 const original = `---

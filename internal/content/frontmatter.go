@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // Pos is a place in a source file; the zero Pos means "not given".

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // seedFiles adds the bundled archive's content files to a fuzz corpus.

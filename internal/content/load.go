@@ -22,7 +22,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"golang.org/x/text/language"
 
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // MaxFileSize bounds one content file. Postmortems are a few pages long; a

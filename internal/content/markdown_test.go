@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // A line break before a link is a space in English and nothing between

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/content"
 )
 
 func zone(t *testing.T, name string) *time.Location {

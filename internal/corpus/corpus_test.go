@@ -20,7 +20,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 type source struct {

@@ -21,7 +21,7 @@ import (
 	"golang.org/x/text/message"
 	"gopkg.in/yaml.v3"
 
-	"gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // Message is a UI string: one text, or one text per CLDR plural form

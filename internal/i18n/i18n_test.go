@@ -6,8 +6,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	langfiles "gen/i18n"
-	"gen/internal/i18n"
+	langfiles "github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/internal/i18n"
 )
 
 func bundled(t *testing.T) *i18n.Bundle {

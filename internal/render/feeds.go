@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"gen/internal/archive"
-	"gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/i18n"
 )
 
 // feedSize is how many of the newest incidents a feed carries.

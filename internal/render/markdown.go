@@ -15,8 +15,8 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
 
-	"gen/internal/content"
-	"gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/i18n"
 )
 
 // pageWriter carries one page's context to the node renderers: goldmark

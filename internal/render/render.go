@@ -19,10 +19,10 @@ import (
 	"sync"
 	"time"
 
-	"gen/internal/archive"
-	"gen/internal/chart"
-	"gen/internal/diag"
-	"gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/chart"
+	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/i18n"
 )
 
 // Emit receives one output file: its path relative to the site root, with

@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"strconv"
 
-	"gen/internal/i18n"
-	"gen/search"
+	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/search"
 )
 
 // SearchPath is a language's search page.

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"time"
 
-	"gen/internal/archive"
-	"gen/internal/chart"
-	"gen/internal/content"
-	"gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/chart"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/i18n"
 )
 
 // Page is what every template receives.

@@ -15,8 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"gen/internal/render"
-	"gen/search"
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/search"
 )
 
 // Limits on serving searches.

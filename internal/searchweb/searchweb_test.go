@@ -12,10 +12,10 @@ import (
 
 	"golang.org/x/net/html"
 
-	"gen/internal/build"
-	"gen/internal/searchweb"
-	"gen/internal/server"
-	"gen/search"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/searchweb"
+	"github.com/postmortem-archive/gen/internal/server"
+	"github.com/postmortem-archive/gen/search"
 )
 
 // serveSeed builds the bundled archive and serves the built folder as
