@@ -17,6 +17,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
 	gi18n "github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/layouts"
@@ -123,7 +124,9 @@ func Run(opts Options) (*Result, error) {
 	}
 	// The index is built while the pages render: both are mostly one core.
 	indexed := make(chan error, 1)
-	go func() { indexed <- writeIndex(filepath.Join(stage.Dir(), IndexDir), site, r.BasePath()) }()
+	go func() {
+		indexed <- index.Write(filepath.Join(stage.Dir(), IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
+	}()
 	pages, err := r.Render(stage.WriteFile)
 	if err == nil {
 		err = writePrivate(site, SiteInfo{BaseURL: opts.BaseURL, Generator: opts.Generator}, stage.WriteFile)

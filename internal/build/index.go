@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/archive"
@@ -33,70 +32,6 @@ var (
 type SiteInfo struct {
 	BaseURL   string `json:"base_url"`
 	Generator string `json:"generator"`
-}
-
-// Documents lists the search documents of the incidents in ids (nil: all):
-// one per incident and language it is written in. URLs carry the base path
-// of basePath's site.
-func Documents(a *archive.Archive, ids map[string]bool, basePath string) []search.Document {
-	var docs []search.Document
-	for _, inc := range a.Incidents {
-		if ids != nil && !ids[inc.ID] {
-			continue
-		}
-		docs = append(docs, incidentDocuments(inc, basePath)...)
-	}
-	return docs
-}
-
-// incidentDocuments are one incident's search documents.
-func incidentDocuments(inc *archive.Incident, basePath string) []search.Document {
-	var docs []search.Document
-	m := inc.Original.Meta
-	for _, lang := range sortedLangs(inc) {
-		p := inc.Versions[lang]
-		var timeline []string
-		for _, e := range inc.Timeline(lang) {
-			timeline = append(timeline, e.Text)
-		}
-		docs = append(docs, search.Document{
-			ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
-			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V, Body: p.PlainText(),
-			Timeline: strings.Join(timeline, "\n"),
-			Products: m.Products.Values(), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
-			Begin: inc.Begin, Duration: inc.Duration,
-			URL: basePath + render.IncidentPath(lang, inc.ID),
-		})
-	}
-	return docs
-}
-
-func sortedLangs(inc *archive.Incident) []string {
-	out := make([]string, 0, len(inc.Versions))
-	for l := range inc.Versions {
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// writeIndex builds the search index of the whole archive into dir.
-func writeIndex(dir string, site *Site, basePath string) error {
-	w, err := search.Create(dir, site.Bundle.Tags())
-	if err != nil {
-		return err
-	}
-	// One incident's documents at a time: the text of the whole archive
-	// need not be in memory at once.
-	for _, inc := range site.Archive.Incidents {
-		for _, d := range incidentDocuments(inc, basePath) {
-			if err := w.Add(d); err != nil {
-				w.Close()
-				return fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err)
-			}
-		}
-	}
-	return w.Close()
 }
 
 // writePrivate copies the effective layouts and languages (the site's own

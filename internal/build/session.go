@@ -1,6 +1,7 @@
 package build
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -132,18 +134,17 @@ func (s *Session) Search() (*search.Index, *render.Renderer) { return s.index, s
 // the touched incidents are replaced.
 func (s *Session) updateIndex(site *Site, basePath string, full bool, touched map[string]bool) error {
 	if full || s.index == nil {
-		index, err := search.NewMemory(site.Bundle.Tags())
+		fresh, err := search.NewMemory(site.Bundle.Tags())
 		if err != nil {
 			return err
 		}
-		if err := index.AddBatch(Documents(site.Archive, nil, basePath)); err != nil {
-			index.Close()
-			return fmt.Errorf("indexing: %w", err)
+		if err := fresh.AddBatch(index.Documents(site.Archive, nil, basePath)); err != nil {
+			return errors.Join(fmt.Errorf("indexing: %w", err), fresh.Close())
 		}
 		if old := s.index; old != nil {
 			time.AfterFunc(30*time.Second, func() { old.Close() })
 		}
-		s.index = index
+		s.index = fresh
 		return nil
 	}
 	for id := range touched {
@@ -153,7 +154,7 @@ func (s *Session) updateIndex(site *Site, basePath string, full bool, touched ma
 			}
 		}
 	}
-	if err := s.index.AddBatch(Documents(site.Archive, touched, basePath)); err != nil {
+	if err := s.index.AddBatch(index.Documents(site.Archive, touched, basePath)); err != nil {
 		return fmt.Errorf("updating the index: %w", err)
 	}
 	return nil

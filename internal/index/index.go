@@ -1,0 +1,71 @@
+// Package index is the index stage: it turns a linked archive into search
+// documents, one per incident and language it is written in, and writes
+// them into a search index. It knows the archive and the search package;
+// neither of them knows it.
+package index
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/search"
+)
+
+// Documents lists the search documents of the incidents in ids (nil: all).
+// URLs carry basePath, the path the site is served under.
+func Documents(a *archive.Archive, ids map[string]bool, basePath string) []search.Document {
+	var docs []search.Document
+	for _, inc := range a.Incidents {
+		if ids != nil && !ids[inc.ID] {
+			continue
+		}
+		docs = append(docs, IncidentDocuments(inc, basePath)...)
+	}
+	return docs
+}
+
+// IncidentDocuments are one incident's search documents, in language order.
+func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document {
+	var docs []search.Document
+	m := inc.Original.Meta
+	for _, lang := range slices.Sorted(maps.Keys(inc.Versions)) {
+		p := inc.Versions[lang]
+		var timeline []string
+		for _, e := range inc.Timeline(lang) {
+			timeline = append(timeline, e.Text)
+		}
+		docs = append(docs, search.Document{
+			ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
+			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V, Body: p.PlainText(),
+			Timeline: strings.Join(timeline, "\n"),
+			Products: m.Products.Values(), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
+			Begin: inc.Begin, Duration: inc.Duration,
+			URL: basePath + render.IncidentPath(lang, inc.ID),
+		})
+	}
+	return docs
+}
+
+// Write builds the search index of the whole archive into dir, for the
+// given site languages.
+func Write(dir string, a *archive.Archive, langs []string, basePath string) error {
+	w, err := search.Create(dir, langs)
+	if err != nil {
+		return err
+	}
+	// One incident's documents at a time: the text of the whole archive
+	// need not be in memory at once.
+	for _, inc := range a.Incidents {
+		for _, d := range IncidentDocuments(inc, basePath) {
+			if err := w.Add(d); err != nil {
+				return errors.Join(fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err), w.Close())
+			}
+		}
+	}
+	return w.Close()
+}

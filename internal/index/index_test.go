@@ -1,0 +1,58 @@
+package index_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/index"
+	"github.com/postmortem-archive/gen/search"
+)
+
+// The bundled archive, indexed into a real index on disk: one document per
+// incident and language it is written in, found by its words, with URLs
+// under the base path.
+func TestWriteIndexesEveryVersion(t *testing.T) {
+	site, err := build.Load(filepath.Join("..", ".."), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := index.Documents(site.Archive, nil, "/archive")
+	want := 0
+	for _, inc := range site.Archive.Incidents {
+		want += len(inc.Versions)
+	}
+	if len(docs) != want || want == 0 {
+		t.Fatalf("%d documents, want one per incident version (%d)", len(docs), want)
+	}
+	only := index.Documents(site.Archive, map[string]bool{"2017-03-13-bigquery-streaming-inserts": true}, "")
+	for _, d := range only {
+		if d.ID != "2017-03-13-bigquery-streaming-inserts" {
+			t.Errorf("document of %s, asked only for the BigQuery incident", d.ID)
+		}
+	}
+	if len(only) == 0 {
+		t.Fatal("no documents for the BigQuery incident")
+	}
+
+	dir := filepath.Join(t.TempDir(), "index")
+	if err := index.Write(dir, site.Archive, site.Bundle.Tags(), "/archive"); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := search.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	res, err := ix.Search(context.Background(), search.Request{Query: "BigQuery", Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].ID != "2017-03-13-bigquery-streaming-inserts" {
+		t.Fatalf("searching BigQuery found %+v", res.Results)
+	}
+	if got, want := res.Results[0].URL, "/archive/en/incidents/2017-03-13-bigquery-streaming-inserts/"; got != want {
+		t.Errorf("URL %q, want %q", got, want)
+	}
+}
