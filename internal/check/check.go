@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os/exec"
 	"path"
 	"slices"
@@ -29,18 +30,6 @@ const (
 	Outdated   = "outdated" // the original changed after the translation
 )
 
-// Problem is an error or a warning at a place in a file.
-type Problem struct {
-	File string `json:"file"`
-	Line int    `json:"line,omitempty"`
-	Col  int    `json:"col,omitempty"`
-	Msg  string `json:"message"`
-}
-
-func (p Problem) String() string {
-	return (&diag.Error{File: p.File, Line: p.Line, Col: p.Col, Msg: p.Msg}).Error()
-}
-
 // Row is one incident's line of the translation matrix.
 type Row struct {
 	ID    string            `json:"id"`
@@ -50,16 +39,16 @@ type Row struct {
 
 // Report is everything check found.
 type Report struct {
-	Errors    []Problem `json:"errors"`
-	Warnings  []Problem `json:"warnings"`
-	Languages []string  `json:"languages"`
-	Matrix    []Row     `json:"translations"`
-	Incidents int       `json:"incidents"`
+	Errors    []*diag.Error `json:"errors"`
+	Warnings  []*diag.Error `json:"warnings"`
+	Languages []string      `json:"languages"`
+	Matrix    []Row         `json:"translations"`
+	Incidents int           `json:"incidents"`
 }
 
 // Run checks the site in dir. Drafts are checked too.
 func Run(dir string) *Report {
-	rep := &Report{Errors: []Problem{}, Warnings: []Problem{}, Matrix: []Row{}}
+	rep := &Report{Errors: []*diag.Error{}, Warnings: []*diag.Error{}, Matrix: []Row{}}
 	site, err := build.Load(dir, true)
 	if err != nil {
 		rep.addErrors(err)
@@ -71,7 +60,10 @@ func Run(dir string) *Report {
 
 	rep.Languages = site.Bundle.Tags()
 	rep.Incidents = len(site.Archive.Incidents)
-	history := gitHistory(dir)
+	history, err := gitHistory(dir)
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, &diag.Error{File: "content", Msg: "cannot read the git history (" + err.Error() + "); only translations with translated_from are checked for being out of date"})
+	}
 	for _, inc := range site.Archive.Incidents {
 		rep.Warnings = append(rep.Warnings, completeness(inc)...)
 		rep.Matrix = append(rep.Matrix, translations(inc, rep.Languages, history))
@@ -85,14 +77,9 @@ func (r *Report) addErrors(err error) {
 	if err == nil {
 		return
 	}
-	var list *diag.List
-	if !errors.As(err, &list) {
-		r.Errors = append(r.Errors, Problem{Msg: err.Error()})
-		return
-	}
-	for _, e := range list.Errors() {
-		r.Errors = append(r.Errors, Problem{File: e.File, Line: e.Line, Col: e.Col, Msg: e.Msg})
-	}
+	var list diag.List
+	list.AddError(err)
+	r.Errors = append(r.Errors, list.Errors()...)
 }
 
 // sections a postmortem should have, by heading id, with what to write.
@@ -104,26 +91,26 @@ var sections = []struct{ id, name string }{
 }
 
 // completeness warns about what a reader of a postmortem would miss.
-func completeness(inc *archive.Incident) []Problem {
-	var out []Problem
+func completeness(inc *archive.Incident) []*diag.Error {
+	var out []*diag.Error
 	p := inc.Original
 	for _, s := range sections {
 		if !slices.Contains(p.Sections, s.id) {
-			out = append(out, Problem{File: p.File, Msg: "postmortem has no " + strings.TrimPrefix(strings.SplitN(s.name, " {", 2)[0], "## ") + " section; add `" + s.name + "`"})
+			out = append(out, &diag.Error{File: p.File, Msg: "postmortem has no " + strings.TrimPrefix(strings.SplitN(s.name, " {", 2)[0], "## ") + " section; add `" + s.name + "`"})
 		}
 	}
 	if len(inc.Events) == 0 {
 		if slices.Contains(p.Sections, "timeline") {
-			out = append(out, Problem{File: p.File, Line: p.TimelinePos.Line, Msg: "timeline has no events"})
+			out = append(out, &diag.Error{File: p.File, Line: p.TimelinePos.Line, Msg: "timeline has no events"})
 		}
 		return out
 	}
 	first, last := inc.Events[0], inc.Events[len(inc.Events)-1]
 	if inc.Begin.Before(first.Instant) {
-		out = append(out, Problem{File: p.File, Line: first.Line, Col: first.Col, Msg: "timeline starts after the incident began (" + local(inc, inc.Begin) + "); add the event that began it"})
+		out = append(out, &diag.Error{File: p.File, Line: first.Line, Col: first.Col, Msg: "timeline starts after the incident began (" + local(inc, inc.Begin) + "); add the event that began it"})
 	}
 	if inc.End.After(last.Instant) {
-		out = append(out, Problem{File: p.File, Line: last.Line, Col: last.Col, Msg: "timeline ends before the incident ended (" + local(inc, inc.End) + "); add the event that ended it"})
+		out = append(out, &diag.Error{File: p.File, Line: last.Line, Col: last.Col, Msg: "timeline ends before the incident ended (" + local(inc, inc.End) + "); add the event that ended it"})
 	}
 	return out
 }
@@ -168,18 +155,19 @@ type commit struct {
 }
 
 // gitHistory maps each content file (as "content/<id>/<lang>.md") to the
-// last commit that changed it, from one `git log`. Outside a repository,
-// or without git, it is empty and no translation is called out of date.
-func gitHistory(dir string) map[string]commit {
+// last commit that changed it, from one `git log`. Without git, or outside
+// a repository, it says why: then no translation can be called out of
+// date by its commit time.
+func gitHistory(dir string) (map[string]commit, error) {
 	out := map[string]commit{}
-	top, err := exec.Command("git", "-C", dir, "rev-parse", "--show-prefix").Output()
+	top, err := gitOutput(dir, "rev-parse", "--show-prefix")
 	if err != nil {
-		return out
+		return out, err
 	}
 	prefix := strings.TrimSpace(string(top))
-	log, err := exec.Command("git", "-C", dir, "log", "--format=@%H %at", "--name-only", "--", "content").Output()
+	log, err := gitOutput(dir, "log", "--format=@%H %at", "--name-only", "--", "content")
 	if err != nil {
-		return out
+		return out, err
 	}
 	var cur commit
 	sc := bufio.NewScanner(bytes.NewReader(log))
@@ -187,7 +175,10 @@ func gitHistory(dir string) map[string]commit {
 		line := sc.Text()
 		if rest, ok := strings.CutPrefix(line, "@"); ok {
 			hash, ts, _ := strings.Cut(rest, " ")
-			sec, _ := strconv.ParseInt(ts, 10, 64)
+			sec, err := strconv.ParseInt(ts, 10, 64)
+			if err != nil {
+				return out, fmt.Errorf("git log: a commit line %q without a time: %w", line, err)
+			}
 			cur = commit{hash: hash, when: time.Unix(sec, 0)}
 			continue
 		}
@@ -199,5 +190,19 @@ func gitHistory(dir string) map[string]commit {
 			out[rel] = cur // newest first: the first time a file appears is its last change
 		}
 	}
-	return out
+	return out, sc.Err()
+}
+
+// gitOutput runs git in dir; its error carries what git printed, which
+// says why (not a repository, a broken one, git missing).
+func gitOutput(dir string, args ...string) ([]byte, error) {
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && len(bytes.TrimSpace(exit.Stderr)) > 0 {
+		return nil, fmt.Errorf("git %s: %s", args[0], bytes.TrimSpace(exit.Stderr))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return out, nil
 }

@@ -86,7 +86,7 @@ func TestMatrixWarningsAndOutdatedTranslations(t *testing.T) {
 	}
 	var warned []string
 	for _, w := range rep.Warnings {
-		warned = append(warned, w.String())
+		warned = append(warned, w.Error())
 	}
 	for _, want := range []string{"no Root cause section", "no Remediation section", "timeline starts after the incident began", "content/" + id + "/en.md:16:3: timeline ends before"} {
 		if !strings.Contains(strings.Join(warned, "\n"), want) {
@@ -117,10 +117,39 @@ func TestErrorsReportedWithoutWriting(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "content/"+id+"/en.md", strings.Replace(original, "Queries failed.", "See [the other one](../2020-01-01-nothing/).", 1))
 	rep := check.Run(dir)
-	if len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0].String(), "content/"+id+"/en.md:12:") {
+	if len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0].Error(), "content/"+id+"/en.md:12:") {
 		t.Errorf("errors %v, want one broken link at en.md:12", rep.Errors)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("check wrote into the site: %v", entries)
+	}
+}
+
+// Without readable git history, check says so instead of calling every
+// translation current.
+func TestWarnsWhenGitHistoryCannotBeRead(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "content/"+id+"/en.md", original)
+	write(t, dir, "content/"+id+"/zh-TW.md", translation)
+	historyWarning := func(rep *check.Report) string {
+		for _, w := range rep.Warnings {
+			if strings.Contains(w.Msg, "git history") {
+				return w.Error()
+			}
+		}
+		return ""
+	}
+	w := historyWarning(check.Run(dir))
+	if w == "" || !strings.Contains(w, "translated_from") {
+		t.Errorf("outside a repository: warning %q, want one about the git history and translated_from", w)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "first")
+	if w := historyWarning(check.Run(dir)); w != "" {
+		t.Errorf("inside a repository: unexpected warning %q", w)
 	}
 }

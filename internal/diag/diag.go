@@ -14,10 +14,10 @@ import (
 
 // Error is one problem at one place in one source file.
 type Error struct {
-	File string // path relative to the site source, with forward slashes
-	Line int    // 1-based; 0 when the problem concerns the whole file
-	Col  int    // 1-based; 0 when unknown
-	Msg  string // what is wrong; "; " then what would be right
+	File string `json:"file"`           // path relative to the site source, with forward slashes
+	Line int    `json:"line,omitempty"` // 1-based; 0 when the problem concerns the whole file
+	Col  int    `json:"col,omitempty"`  // 1-based; 0 when unknown
+	Msg  string `json:"message"`        // what is wrong; "; " then what would be right
 }
 
 func (e *Error) Error() string {
