@@ -21,6 +21,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
 	"github.com/postmortem-archive/gen/internal/watch"
@@ -65,7 +66,7 @@ func buildOptionsFor(source string, ln net.Listener) build.Options {
 // serveBuilt serves a folder made by gen build, as deployed: read-only,
 // under the base path it was built for.
 func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writer, logf func(string, ...any)) int {
-	out, err := build.OpenOutput(dir)
+	out, err := bundle.Open(filepath.Join(dir, build.BundleDir))
 	if err != nil {
 		logf("gen serve: %v", err)
 		ln.Close()
@@ -76,10 +77,10 @@ func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writ
 	basePath := strings.TrimSuffix(base.Path, "/")
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
 	search.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
-	bundle := func() *i18n.Bundle { return out.Bundle }
+	langs := func() *i18n.Bundle { return out.Bundle }
 	h := server.NewHandler(server.NewDirSite(dir), server.Options{
 		Search:  http.HandlerFunc(search.API),
-		Dynamic: firstOf(negotiate(bundle, basePath), search.Page),
+		Dynamic: firstOf(negotiate(langs, basePath), search.Page),
 		Logf:    logf,
 	})
 	addr := "http://" + ln.Addr().String()
@@ -94,7 +95,7 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 	session := build.NewSession(opts)
 	site := server.NewMemSite()
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
-	var bundle atomic.Pointer[i18n.Bundle]
+	var langs atomic.Pointer[i18n.Bundle]
 	rebuild := func(changed []string) {
 		files, res, err := session.Update(changed)
 		if err != nil {
@@ -108,7 +109,7 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		}
 		site.Swap(files, nil)
 		built := session.Site()
-		bundle.Store(built.Bundle)
+		langs.Store(built.Bundle)
 		index, pages := session.Search()
 		search.Set(index, pages, built.Bundle.Tags(), built.Bundle.Default().Tag)
 		fmt.Fprintf(stdout, "built %d incidents in %d languages: %d pages in %s\n", res.Incidents, res.Languages, res.Pages, res.Took.Round(1e5))
@@ -137,7 +138,7 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 	h := server.NewHandler(site, server.Options{
 		LiveReload: true,
 		Search:     http.HandlerFunc(search.API),
-		Dynamic:    firstOf(negotiate(bundle.Load, ""), search.Page),
+		Dynamic:    firstOf(negotiate(langs.Load, ""), search.Page),
 		Logf:       logf,
 	})
 	fmt.Fprintf(stdout, "serving %s at %s (watching for changes; Ctrl+C to stop)\n", src, opts.BaseURL)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/output/bundle"
 )
 
 // Two valid incidents for the atomic-output tests; bravo has a product and
@@ -54,7 +55,7 @@ func tree(t *testing.T, dir string) map[string]string {
 			out[rel] = "dir"
 			return nil
 		}
-		if strings.HasPrefix(rel, build.IndexDir+"/") {
+		if strings.HasPrefix(rel, build.BundleDir+"/"+bundle.IndexDir+"/") {
 			// The search index's store records when it was written:
 			// rebuilds differ in bytes, not in what they hold.
 			out[rel] = "index file"

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	gi18n "github.com/postmortem-archive/gen/internal/i18n"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/output"
+	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/layouts"
 )
@@ -107,6 +109,11 @@ func load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 // with its own i18n folder fills missing strings from them.
 var builtinLangs = sync.OnceValues(func() (*gi18n.Bundle, error) { return gi18n.Load(i18n.Files, "i18n") })
 
+// BundleDir is the folder of the output that holds the build's bundle:
+// the search index and what a server needs to render search pages. The
+// server never serves dot-folders.
+const BundleDir = ".gen"
+
 // Run builds the site into opts.Dest.
 func Run(opts Options) (*Result, error) {
 	start := time.Now()
@@ -125,11 +132,14 @@ func Run(opts Options) (*Result, error) {
 	// The index is built while the pages render: both are mostly one core.
 	indexed := make(chan error, 1)
 	go func() {
-		indexed <- index.Write(filepath.Join(stage.Dir(), IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
+		indexed <- index.Write(filepath.Join(stage.Dir(), BundleDir, bundle.IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
 	}()
 	pages, err := r.Render(stage.WriteFile)
 	if err == nil {
-		err = writePrivate(site, SiteInfo{BaseURL: opts.BaseURL, Generator: opts.Generator}, stage.WriteFile)
+		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
+		err = bundle.Write(site.Layouts, site.Langs, info, func(rel string, data []byte) error {
+			return stage.WriteFile(path.Join(BundleDir, rel), data)
+		})
 	}
 	if indexErr := <-indexed; err == nil && indexErr != nil {
 		err = fmt.Errorf("building the search index: %w", indexErr)

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
 	"github.com/postmortem-archive/gen/search"
@@ -26,7 +27,7 @@ func serveSeed(t *testing.T) *httptest.Server {
 	if _, err := build.Run(build.Options{Source: "../..", Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := build.OpenOutput(dest)
+	out, err := bundle.Open(filepath.Join(dest, build.BundleDir))
 	if err != nil {
 		t.Fatal(err)
 	}
