@@ -14,6 +14,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/source"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -24,7 +25,7 @@ import (
 type Session struct {
 	opts  Options
 	cache *content.Cache
-	site  *Site             // the last good build's site
+	site  *source.Site      // the last good build's site
 	files map[string][]byte // the last good build's output
 	pages *render.Renderer  // the last good build's renderer, for search pages
 	index *search.Index     // in memory, kept up to date document by document
@@ -65,7 +66,7 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	}
 
 	phases := startPhases()
-	site, err := load(s.opts.Source, s.opts.Drafts, s.cache)
+	site, err := source.Load(s.opts.Source, s.opts.Drafts, s.cache)
 	phases.mark("load+link")
 	if err != nil {
 		return s.files, nil, err
@@ -122,7 +123,7 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 }
 
 // Site returns the last good build's site, or nil.
-func (s *Session) Site() *Site { return s.site }
+func (s *Session) Site() *source.Site { return s.site }
 
 // Search returns the in-memory index and the renderer of the search
 // pages of the last good build.
@@ -132,7 +133,7 @@ func (s *Session) Search() (*search.Index, *render.Renderer) { return s.index, s
 // new index replaces the old one, which is closed a little later so that
 // searches still running on it can finish; otherwise only the documents of
 // the touched incidents are replaced.
-func (s *Session) updateIndex(site *Site, basePath string, full bool, touched map[string]bool) error {
+func (s *Session) updateIndex(site *source.Site, basePath string, full bool, touched map[string]bool) error {
 	if full || s.index == nil {
 		fresh, err := search.NewMemory(site.Bundle.Tags())
 		if err != nil {

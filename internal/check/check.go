@@ -18,8 +18,9 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
-	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/source"
 )
 
 // Translation states in the matrix.
@@ -49,14 +50,12 @@ type Report struct {
 // Run checks the site in dir. Drafts are checked too.
 func Run(dir string) *Report {
 	rep := &Report{Errors: []*diag.Error{}, Warnings: []*diag.Error{}, Matrix: []Row{}}
-	site, err := build.Load(dir, true)
+	site, err := source.Load(dir, true, nil)
 	if err != nil {
 		rep.addErrors(err)
 		return rep
 	}
-	// Render into nowhere: template and rendering errors are errors too.
-	_, err = build.Render(site, build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/"}, nil, func(string, []byte) error { return nil })
-	rep.addErrors(err)
+	rep.addErrors(renderNowhere(site))
 
 	rep.Languages = site.Bundle.Tags()
 	rep.Incidents = len(site.Archive.Incidents)
@@ -71,6 +70,21 @@ func Run(dir string) *Report {
 	sort.Slice(rep.Matrix, func(i, j int) bool { return rep.Matrix[i].ID < rep.Matrix[j].ID })
 	sort.SliceStable(rep.Warnings, func(i, j int) bool { return rep.Warnings[i].File < rep.Warnings[j].File })
 	return rep
+}
+
+// renderNowhere renders every page and drops it: template and rendering
+// errors are errors too.
+func renderNowhere(site *source.Site) error {
+	layouts, err := render.ParseLayouts(site.Layouts)
+	if err != nil {
+		return err
+	}
+	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{BaseURL: "http://127.0.0.1:1313/"})
+	if err != nil {
+		return err
+	}
+	_, err = r.Render(func(string, []byte) error { return nil })
+	return err
 }
 
 func (r *Report) addErrors(err error) {

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/index"
+	"github.com/postmortem-archive/gen/internal/source"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -14,7 +14,7 @@ import (
 // incident and language it is written in, found by its words, with URLs
 // under the base path.
 func TestWriteIndexesEveryVersion(t *testing.T) {
-	site, err := build.Load(filepath.Join("..", ".."), false)
+	site, err := source.Load(filepath.Join("..", ".."), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

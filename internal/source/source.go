@@ -1,0 +1,119 @@
+// Package source reads a site's source folder — its languages, layouts and
+// content — and links the content into an archive. It is what a build and a
+// check share: every problem of every stage is reported at once, and
+// nothing is written.
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	builtin "github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/layouts"
+)
+
+// Site is the loaded and linked site, before rendering.
+type Site struct {
+	Archive *archive.Archive
+	Bundle  *i18n.Bundle
+	Layouts fs.FS // the site's layouts over the defaults
+	Langs   fs.FS // the i18n files the bundle was read from
+}
+
+// Load reads the languages, layouts and content of the site in dir and
+// links them. Every problem of every stage is reported in one error.
+// cache, when not nil, keeps parsed files between loads (the authoring
+// server); drafts says whether draft incidents are included.
+func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
+	var errs diag.List
+	// The set of i18n files is the set of site languages: a site with its
+	// own i18n folder gets exactly those, not the defaults as well.
+	var langFS fs.FS = builtin.Files
+	if own := filepath.Join(dir, "i18n"); isDir(own) {
+		langFS = os.DirFS(own)
+	}
+	bundle, err := i18n.Load(langFS, "i18n")
+	if err != nil {
+		errs.AddError(err)
+	}
+	if bundle != nil && langFS != fs.FS(builtin.Files) {
+		defaults, err := builtinLangs()
+		if err != nil {
+			return nil, fmt.Errorf("the built-in languages: %w", err)
+		}
+		bundle.FillFrom(defaults)
+	}
+	if bundle == nil || len(bundle.Langs) == 0 {
+		return nil, errs.Err()
+	}
+	pages, err := content.Load(dir, bundle.Tags(), cache)
+	errs.AddError(err)
+	a, err := archive.Link(pages, bundle.Tags(), archive.Options{Drafts: drafts})
+	errs.AddError(err)
+	if errs.Len() > 0 {
+		return nil, errs.Err()
+	}
+	return &Site{Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files), Langs: langFS}, nil
+}
+
+// builtinLangs are gen's own languages, read once: every rebuild of a site
+// with its own i18n folder fills missing strings from them.
+var builtinLangs = sync.OnceValues(func() (*i18n.Bundle, error) { return i18n.Load(builtin.Files, "i18n") })
+
+// siteFS is the site's own folder name under dir laid over the defaults
+// built into gen: a site may override any one file, or none.
+func siteFS(dir, name string, defaults fs.FS) fs.FS {
+	if own := filepath.Join(dir, name); isDir(own) {
+		return overlay{top: os.DirFS(own), bottom: defaults}
+	}
+	return defaults
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+// overlay reads from top, falling back to bottom for names top lacks.
+type overlay struct{ top, bottom fs.FS }
+
+func (o overlay) Open(name string) (fs.File, error) {
+	f, err := o.top.Open(name)
+	if err == nil {
+		return f, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return o.bottom.Open(name)
+}
+
+// ReadDir merges both listings, top winning on equal names, so that
+// fs.Glob sees the site's extra files and the defaults alike.
+func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	top, errTop := fs.ReadDir(o.top, name)
+	bottom, errBottom := fs.ReadDir(o.bottom, name)
+	if errTop != nil && errBottom != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, errTop)
+	}
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, e := range top {
+		seen[e.Name()] = true
+		out = append(out, e)
+	}
+	for _, e := range bottom {
+		if !seen[e.Name()] {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
