@@ -29,6 +29,9 @@ import (
 // axe.min.js); with CI set, both are required. With SCREENSHOT_DIR set they
 // save full-page PNG screenshots of every page type there.
 
+// noAxe says why the accessibility checks did not run.
+const noAxe = "AXE_JS is not set: accessibility checks skipped (set AXE_JS to axe-core's axe.min.js to run them; CI=true requires it)"
+
 // findChromium returns the browser to drive, or "" when there is none.
 func findChromium() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
@@ -205,6 +208,8 @@ func TestBrowser(t *testing.T) {
 		axeSource = string(data)
 	} else if ci {
 		t.Fatal("AXE_JS is not set: .ci/run installs axe-core and the accessibility checks are required in CI")
+	} else {
+		t.Log(noAxe)
 	}
 	shots := os.Getenv("SCREENSHOT_DIR")
 	if shots != "" {
@@ -460,7 +465,10 @@ func checkPage(t *testing.T, b *browser, p pageType, axeSource, shots string) {
 
 	for _, scheme := range []string{"light", "dark"} {
 		b.media(t, "", scheme)
-		if axeSource != "" {
+		t.Run("axe-"+scheme, func(t *testing.T) {
+			if axeSource == "" {
+				t.Skip(noAxe)
+			}
 			if !eval[bool](t, b, `typeof axe === "object"`) {
 				b.do(t, "inject axe-core", chromedp.Evaluate[chromedp.Void](axeSource))
 			}
@@ -473,7 +481,7 @@ func checkPage(t *testing.T, b *browser, p pageType, axeSource, shots string) {
 			for _, v := range violations {
 				t.Errorf("axe %s (%s, %s scheme): %s\n\t%s", v.ID, v.Impact, scheme, v.Help, strings.Join(v.Nodes, "\n\t"))
 			}
-		}
+		})
 		for _, w := range []int{phoneWidth, desktopWidth} {
 			b.width(t, w)
 			if w == phoneWidth && scheme == "light" {
