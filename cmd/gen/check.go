@@ -76,9 +76,10 @@ func printReport(w io.Writer, rep *check.Report) {
 			counts[s]++
 		}
 	}
-	fmt.Fprintf(w, "\n%d incidents in %d languages: %d errors, %d warnings; %d translations, %d missing, %d out of date\n",
-		rep.Incidents, len(rep.Languages), len(rep.Errors), len(rep.Warnings),
-		counts[check.Translated]+counts[check.Outdated], counts[check.Missing], counts[check.Outdated])
+	fmt.Fprintf(w, "\n%s in %s: %s, %s; %s, %d missing, %d out of date\n",
+		count(rep.Incidents, "incident"), count(len(rep.Languages), "language"), count(len(rep.Errors), "error"),
+		count(len(rep.Warnings), "warning"), count(counts[check.Translated]+counts[check.Outdated], "translation"),
+		counts[check.Missing], counts[check.Outdated])
 	if len(rep.Errors) == 0 && len(rep.Warnings) == 0 {
 		fmt.Fprintln(w, "the archive is complete and clean")
 	}

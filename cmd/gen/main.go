@@ -10,6 +10,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -104,13 +105,20 @@ func (b *buildFlags) options(baseURL string) build.Options {
 // parse parses flags and at most positional arguments; ok=false means
 // the command is done with code.
 func parse(fs *flag.FlagSet, args []string, positional int, stdout, stderr io.Writer) (code int, ok bool) {
+	// The flag package prints the usage itself when it sees -h; keep what
+	// it prints and decide where it goes, so that help is printed once,
+	// on stdout, and a mistake's message on stderr.
+	var said bytes.Buffer
+	fs.SetOutput(&said)
+	err := fs.Parse(args)
 	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return exitOK, false
-		}
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK, false
+	}
+	if err != nil {
+		stderr.Write(said.Bytes())
 		return exitUsage, false
 	}
 	if fs.NArg() > positional {
@@ -146,8 +154,9 @@ func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
 		report(stderr, err)
 		return exitContent
 	}
-	fmt.Fprintf(stdout, "built %d incidents in %d languages: %d pages, %.1f MB in %s (%s)\n",
-		res.Incidents, res.Languages, res.Pages, float64(res.Bytes)/1e6, opts.Dest, res.Took.Round(1e6))
+	fmt.Fprintf(stdout, "built %s in %s: %s, %.1f MB in %s (%s)\n",
+		count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"),
+		float64(res.Bytes)/1e6, opts.Dest, res.Took.Round(1e6))
 	return exitOK
 }
 
@@ -158,8 +167,17 @@ func report(w io.Writer, err error) {
 		for _, e := range list.Errors() {
 			fmt.Fprintln(w, e)
 		}
-		fmt.Fprintf(w, "build failed: %d errors; the previous output is unchanged\n", list.Len())
+		fmt.Fprintf(w, "build failed: %s; the previous output is unchanged\n", count(list.Len(), "error"))
 		return
 	}
 	fmt.Fprintf(w, "build failed: %v\n", err)
+}
+
+// count writes n with an English noun, singular for one: "1 error",
+// "2 errors". The command line speaks English; pages use the i18n plurals.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

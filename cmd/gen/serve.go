@@ -112,7 +112,7 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		langs.Store(built.Bundle)
 		index, pages := session.Search()
 		search.Set(index, pages, built.Bundle.Tags(), built.Bundle.Default().Tag)
-		fmt.Fprintf(stdout, "built %d incidents in %d languages: %d pages in %s\n", res.Incidents, res.Languages, res.Pages, res.Took.Round(1e5))
+		fmt.Fprintf(stdout, "built %s in %s: %s in %s\n", count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"), res.Took.Round(1e5))
 	}
 	rebuild(nil)
 

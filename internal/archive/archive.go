@@ -24,13 +24,15 @@ type Taxonomy string
 
 // The taxonomies, in the order pages list them.
 const (
-	Products Taxonomy = "products"
-	Regions  Taxonomy = "regions"
-	Causes   Taxonomy = "causes"
+	Organizations Taxonomy = "organizations"
+	Products      Taxonomy = "products"
+	Regions       Taxonomy = "regions"
+	Causes        Taxonomy = "causes"
 )
 
-// Taxonomies lists every taxonomy in display order.
-var Taxonomies = []Taxonomy{Products, Regions, Causes}
+// Taxonomies lists every taxonomy in display order: whose incident it was
+// first.
+var Taxonomies = []Taxonomy{Organizations, Products, Regions, Causes}
 
 // Severity levels.
 const (
@@ -47,9 +49,18 @@ type Incident struct {
 
 	Location *time.Location
 	Begin    time.Time // UTC
-	End      time.Time // UTC
+	// End is zero when the original states none: the incident was ongoing
+	// when reported (Ongoing), or its end was not stated.
+	End     time.Time // UTC
+	Ongoing bool
+	// Through is the last instant the incident is known to have lasted to:
+	// End when stated, else its last timeline event (never before Begin).
+	// Overlaps, charts and durations use the window [Begin, Through].
+	Through time.Time // UTC
+	// Duration is Through − Begin: exact when the end is stated, else a
+	// lower bound ("at least").
 	Duration time.Duration
-	Severity string
+	Severity string // "" when not stated: shown as unknown, never guessed
 	Draft    bool
 	Sources  []content.Source
 	Terms    map[Taxonomy][]*Term // in the order the original lists them
@@ -63,6 +74,19 @@ type Incident struct {
 	Overlapping []*Incident // impact windows intersect, by begin time
 	Similar     []*Incident // share a product, region or cause; ranked
 	Prev, Next  *Incident   // neighbours in time (older, newer)
+}
+
+// EndStated reports whether the original states the end; when it does not,
+// Duration is only a lower bound.
+func (inc *Incident) EndStated() bool { return !inc.End.IsZero() }
+
+// Organization is the organization whose incident it is, or nil when the
+// original does not say.
+func (inc *Incident) Organization() *Term {
+	if t := inc.Terms[Organizations]; len(t) > 0 {
+		return t[0]
+	}
+	return nil
 }
 
 // Page returns the version in lang, or the original when the incident has
@@ -82,12 +106,31 @@ func (inc *Incident) Timeline(lang string) []content.Event {
 	return inc.Events
 }
 
-// Term is one product, region or cause and the incidents it classifies.
+// Term is one organization, product, region or cause and the incidents it
+// classifies.
 type Term struct {
 	Taxonomy  Taxonomy
 	Name      string      // as first written
 	Slug      string      // URL segment
 	Incidents []*Incident // newest first
+	// Organization owns a product: two organizations' products of the
+	// same name are two terms. Nil for other taxonomies and for products
+	// of incidents that name no organization.
+	Organization *Term
+	// Shared is set on a product whose name another term of the taxonomy
+	// also has (another organization's), so it is shown with its
+	// organization's name.
+	Shared bool
+}
+
+// Key is the term's value in search facets and feeds, the same in every
+// language: its name, and for a product its organization's in brackets,
+// "Storage (AWS)", so that same-named products stay apart.
+func (t *Term) Key() string {
+	if t.Organization != nil {
+		return t.Name + " (" + t.Organization.Name + ")"
+	}
+	return t.Name
 }
 
 // EventRef is one event of the archive-wide timeline.

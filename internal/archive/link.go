@@ -169,36 +169,11 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 			inc.Location = loc
 		}
 	}
-	if need(m.End, "end", "2017-03-13 10:52") && ok {
-		begin, err := content.ParseTime(m.Begin.V, inc.Location)
-		if err != nil {
-			at(m.Begin.Pos, "begin: %v", err)
-			ok = false
-		}
-		end, err := content.ParseTime(m.End.V, inc.Location)
-		if err != nil {
-			at(m.End.Pos, "end: %v", err)
-			ok = false
-		}
-		if ok && end.Before(begin) {
-			at(m.End.Pos, "end %s is before begin %s; an incident ends after it begins", m.End.V, m.Begin.V)
-			ok = false
-		}
-		if ok {
-			inc.Begin, inc.End, inc.Duration = begin.UTC(), end.UTC(), end.Sub(begin)
-			if d := begin.In(inc.Location).Format("2006-01-02"); !strings.HasPrefix(id, d+"-") {
-				at(m.Begin.Pos, "the incident begins on %s in %s but its id %q starts with another date; rename the folder to %s-%s",
-					d, inc.Location, id, d, id[min(11, len(id)):])
-			}
-		}
+	if ok {
+		ok = linkWindow(inc, id, m, at)
 	}
 	if m.Severity.Given() && !slices.Contains(content.Severities, m.Severity.V) {
-		at(m.Severity.Pos, "severity %q is not one of %s", m.Severity.V, strings.Join(content.Severities, ", "))
-	} else if !m.Severity.Given() {
-		at(content.Pos{Line: 1, Col: 1}, "the original needs `severity: minor|major|critical`")
-	}
-	if len(m.Products.V) == 0 {
-		at(m.Products.Pos, "the original needs at least one product: `products: [Name]`")
+		at(m.Severity.Pos, "severity %q is not one of %s; leave it out when the report does not say", m.Severity.V, strings.Join(content.Severities, ", "))
 	}
 	for _, p := range pages {
 		if p != orig {
@@ -224,6 +199,16 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 	}
 	inc.Events = events
 	inc.Timelines[orig.Lang] = events
+	inc.Through = inc.End
+	if !inc.EndStated() {
+		// What is known is a lower bound: the incident lasted at least
+		// until its last stated event.
+		inc.Through = inc.Begin
+		if n := len(events); n > 0 && events[n-1].Instant.After(inc.Begin) {
+			inc.Through = events[n-1].Instant
+		}
+	}
+	inc.Duration = inc.Through.Sub(inc.Begin)
 	for _, p := range pages {
 		if p == orig {
 			continue
@@ -234,6 +219,44 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 		}
 	}
 	return inc
+}
+
+// linkWindow reads begin and the optional end in the incident's zone and
+// checks them against each other, the id and ongoing. It reports whether
+// begin could be placed.
+func linkWindow(inc *Incident, id string, m *content.Meta, at func(content.Pos, string, ...any)) bool {
+	ok := true
+	begin, err := content.ParseTime(m.Begin.V, inc.Location)
+	if err != nil {
+		at(m.Begin.Pos, "begin: %v", err)
+		ok = false
+	}
+	var end time.Time
+	switch {
+	case m.End.Given() && m.Ongoing:
+		at(m.OngoingPos, "ongoing: true contradicts end %s (line %d); remove end if the incident had not ended, or ongoing if it had", m.End.V, m.End.Line)
+		ok = false
+	case m.End.Given():
+		if end, err = content.ParseTime(m.End.V, inc.Location); err != nil {
+			at(m.End.Pos, "end: %v", err)
+			ok = false
+		} else if ok && end.Before(begin) {
+			at(m.End.Pos, "end %s is before begin %s; an incident ends after it begins", m.End.V, m.Begin.V)
+			ok = false
+		}
+	}
+	if !ok {
+		return false
+	}
+	if d := begin.In(inc.Location).Format("2006-01-02"); !strings.HasPrefix(id, d+"-") {
+		at(m.Begin.Pos, "the incident begins on %s in %s but its id %q starts with another date; rename the folder to %s-%s",
+			d, inc.Location, id, d, id[min(11, len(id)):])
+	}
+	inc.Begin, inc.Ongoing = begin.UTC(), m.Ongoing
+	if !end.IsZero() {
+		inc.End = end.UTC()
+	}
+	return true
 }
 
 // checkTranslation reports a translation that states a fact differently
@@ -248,7 +271,10 @@ func checkTranslation(orig, tr *content.Page, errs *diag.List) {
 		errs.Add(tr.File, 1, 1, "translation has no summary; add `summary: …` in %s", tr.Lang)
 	}
 	str := func(key string, tv, ov content.String) {
-		if tv.Given() && tv.V != ov.V {
+		if tv.Given() && !ov.Given() {
+			errs.Add(tr.File, tv.Line, tv.Col, "%s %q is not stated in the original %s; facts live in the original: move %s there",
+				key, tv.V, orig.File, key)
+		} else if tv.Given() && tv.V != ov.V {
 			errs.Add(tr.File, tv.Line, tv.Col, "%s %q contradicts the original %s:%d which says %q; facts live in the original: remove %s from the translation",
 				key, tv.V, orig.File, ov.Line, ov.V, key)
 		}
@@ -261,6 +287,7 @@ func checkTranslation(orig, tr *content.Page, errs *diag.List) {
 	}
 	str("timezone", t.Timezone, o.Timezone)
 	str("end", t.End, o.End)
+	str("organization", t.Organization, o.Organization)
 	str("severity", t.Severity, o.Severity)
 	list("products", t.Products, o.Products)
 	list("regions", t.Regions, o.Regions)
@@ -268,6 +295,9 @@ func checkTranslation(orig, tr *content.Page, errs *diag.List) {
 	list("related", t.Related, o.Related)
 	if len(t.Sources) > 0 {
 		errs.Add(tr.File, t.Sources[0].Line, t.Sources[0].Col, "sources are facts and live in the original %s; remove them from the translation", orig.File)
+	}
+	if t.OngoingPos.Given() && t.Ongoing != o.Ongoing {
+		errs.Add(tr.File, t.OngoingPos.Line, t.OngoingPos.Col, "ongoing: %v contradicts the original %s; facts live in the original: remove ongoing from the translation", t.Ongoing, orig.File)
 	}
 	if t.DraftPos.Given() && t.Draft != o.Draft {
 		errs.Add(tr.File, t.DraftPos.Line, t.DraftPos.Col, "draft: %v contradicts the original %s; drafts are set in the original", t.Draft, orig.File)
@@ -343,7 +373,8 @@ func addUnique(list *[]*Incident, inc *Incident) {
 // sorted by begin; a sweep keeps only incidents that have not ended yet, so
 // the work grows with the overlaps found, not with the square of the
 // archive. Windows that only touch (one ends as the next begins) do not
-// overlap.
+// overlap. An incident without a stated end is taken for what is known of
+// it, [Begin, Through]: it overlaps what its stated events overlap.
 func linkOverlaps(incs []*Incident) {
 	var open []*Incident
 	for _, inc := range incs {
@@ -351,7 +382,7 @@ func linkOverlaps(incs []*Incident) {
 		for _, o := range open {
 			// An incident stays open while it lasts; an instant-long one
 			// while others begin at the same instant.
-			if o.End.After(inc.Begin) || o.Begin.Equal(inc.Begin) {
+			if o.Through.After(inc.Begin) || o.Begin.Equal(inc.Begin) {
 				still = append(still, o)
 			}
 		}
@@ -373,7 +404,7 @@ func linkOverlaps(incs []*Incident) {
 // half-open, [begin, end): one ending as the other begins does not
 // overlap, and an instant-long incident overlaps the windows it falls in.
 func overlaps(a, b *Incident) bool {
-	point := func(p, w *Incident) bool { return !p.Begin.Before(w.Begin) && p.Begin.Before(w.End) }
+	point := func(p, w *Incident) bool { return !p.Begin.Before(w.Begin) && p.Begin.Before(w.Through) }
 	switch za, zb := a.Duration == 0, b.Duration == 0; {
 	case za && zb:
 		return false
@@ -382,24 +413,34 @@ func overlaps(a, b *Incident) bool {
 	case zb:
 		return point(b, a)
 	}
-	return a.Begin.Before(b.End) && b.Begin.Before(a.End)
+	return a.Begin.Before(b.Through) && b.Begin.Before(a.Through)
 }
 
-// linkTerms builds the product, region and cause pages' incident lists.
-// incs is sorted oldest first; term lists are newest first.
+// linkTerms builds the organization, product, region and cause pages'
+// incident lists. incs is sorted oldest first; term lists are newest first.
+// Organizations come first, because a product belongs to the organization
+// of the incident naming it: AWS's Storage and Google Cloud's Storage are
+// two terms, with two pages.
 func linkTerms(incs []*Incident) map[Taxonomy][]*Term {
 	out := map[Taxonomy][]*Term{}
+	for _, inc := range incs {
+		inc.Terms = map[Taxonomy][]*Term{}
+	}
 	for _, tax := range Taxonomies {
 		bySlug := map[string]*Term{}
 		for _, inc := range incs {
-			if inc.Terms == nil {
-				inc.Terms = map[Taxonomy][]*Term{}
+			var org *Term
+			if tax == Products {
+				org = inc.Organization()
 			}
 			for _, name := range termNames(inc.Original, tax) {
 				slug := Slug(name)
+				if org != nil {
+					slug = org.Slug + "-" + slug
+				}
 				t, ok := bySlug[slug]
 				if !ok {
-					t = &Term{Taxonomy: tax, Name: name, Slug: slug}
+					t = &Term{Taxonomy: tax, Name: name, Slug: slug, Organization: org}
 					bySlug[slug] = t
 					out[tax] = append(out[tax], t)
 				}
@@ -414,11 +455,31 @@ func linkTerms(incs []*Incident) map[Taxonomy][]*Term {
 		}
 		sort.Slice(out[tax], func(i, j int) bool { return out[tax][i].Slug < out[tax][j].Slug })
 	}
+	markShared(out[Products])
 	return out
+}
+
+// markShared flags the products whose name another product term has too,
+// so that they are shown with their organization's name.
+func markShared(products []*Term) {
+	byName := map[string][]*Term{}
+	for _, t := range products {
+		byName[Slug(t.Name)] = append(byName[Slug(t.Name)], t)
+	}
+	for _, same := range byName {
+		for _, t := range same {
+			t.Shared = len(same) > 1
+		}
+	}
 }
 
 func termNames(p *content.Page, tax Taxonomy) []string {
 	switch tax {
+	case Organizations:
+		if o := p.Meta.Organization; o.Given() && o.V != "" {
+			return []string{o.V}
+		}
+		return nil
 	case Products:
 		return p.Meta.Products.Values()
 	case Regions:
@@ -446,6 +507,9 @@ func linkSimilar(incs []*Incident, terms map[Taxonomy][]*Term) {
 	for _, inc := range incs {
 		score := map[*Incident]int{}
 		for tax, list := range inc.Terms {
+			if weight[tax] == 0 {
+				continue // an organization has too many incidents to say much
+			}
 			for _, t := range list {
 				i := pos[t][inc]
 				for j := max(0, i-similarWindow); j < min(len(t.Incidents), i+similarWindow+1); j++ {

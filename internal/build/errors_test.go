@@ -502,10 +502,38 @@ func TestBuildErrors(t *testing.T) {
 			frags:  []string{`severity "catastrophic" is not one of minor, major, critical`},
 		},
 		{
-			name:   "severity missing",
-			files:  func(t *testing.T) files { return orig(t, "severity: major\n", "") },
+			name:   "summary missing points at the front matter",
+			files:  func(t *testing.T) files { return orig(t, "summary: Queries failed for an hour.\n", "") },
 			prefix: func(t *testing.T) string { return en + ":1:1: " },
-			frags:  []string{"the original needs `severity: minor|major|critical`"},
+			frags:  []string{"`summary:"},
+		},
+		{
+			name:   "end past year 9999 in UTC",
+			files:  func(t *testing.T) files { return orig(t, "end: 2021-06-01 11:00", "end: 9999-12-31 23:00") },
+			prefix: func(t *testing.T) string { return en + ":6:6: " },
+			frags:  []string{"end: 9999-12-31 23:00 is 10000-01-01 07:00 in UTC", "years 1–9999"},
+		},
+		{
+			name: "begin before year 1 in UTC",
+			files: func(t *testing.T) files {
+				f := orig(t, "timezone: America/Los_Angeles", "timezone: Asia/Tokyo")
+				f[en] = with(t, with(t, f[en], "begin: 2021-06-01 10:00", "begin: 0001-01-01 05:00"), "end: 2021-06-01 11:00\n", "")
+				return f
+			},
+			prefix: func(t *testing.T) string { return en + ":5:8: " },
+			frags:  []string{"begin: 0001-01-01 05:00 is 0000-12-31", "years 1–9999"},
+		},
+		{
+			name:   "timeline event past year 9999",
+			files:  func(t *testing.T) files { return orig(t, "- 11:00 — Resolved.", "- 9999-12-31 23:30 — Resolved.") },
+			prefix: func(t *testing.T) string { return en + ":29:3: " },
+			frags:  []string{"9999-12-31 23:30 is 10000-01-01", "years 1–9999"},
+		},
+		{
+			name:   "ongoing contradicts end",
+			files:  func(t *testing.T) files { return orig(t, "severity: major\n", "severity: major\nongoing: true\n") },
+			prefix: func(t *testing.T) string { return en + ":11:10: " },
+			frags:  []string{"ongoing: true contradicts end 2021-06-01 11:00", "remove end"},
 		},
 	}
 	for _, c := range cases {

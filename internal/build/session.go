@@ -196,6 +196,27 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 			}
 		}
 	}
+	// A product shown with its organization's name because another
+	// organization has one of the same name (or no longer shown so)
+	// changes on every page that names it.
+	shared := func(a *archive.Archive) map[string]bool {
+		out := map[string]bool{}
+		for _, t := range a.Terms[archive.Products] {
+			out[t.Slug] = t.Shared
+		}
+		return out
+	}
+	was, is := shared(before), shared(after)
+	for _, a := range []*archive.Archive{before, after} {
+		for _, t := range a.Terms[archive.Products] {
+			if was[t.Slug] != is[t.Slug] {
+				scope.Terms[string(archive.Products)+"/"+t.Slug] = true
+				for _, inc := range t.Incidents {
+					scope.Incidents[inc.ID] = true
+				}
+			}
+		}
+	}
 	// Year pages list every year: a year that appears or goes away
 	// changes them all.
 	if years := yearsOf(after); !maps.Equal(years, yearsOf(before)) {

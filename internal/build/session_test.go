@@ -160,9 +160,10 @@ func TestSessionRendersOnlyWhatAChangeTouches(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Per language: the incident and its two neighbours, its three terms,
-	// the list, the timeline and its year, the search page and three term
-	// indexes; plus the home page.
-	if want := 3*(3+3+1+2+1+3) + 1; inc.Pages != want {
+	// the list, the timeline and its year, the search page and four term
+	// indexes (organizations, products, regions, causes); plus the home
+	// page.
+	if want := 3*(3+3+1+2+1+4) + 1; inc.Pages != want {
 		t.Errorf("a one-file edit rendered %d pages (a full build %d), want %d", inc.Pages, full.Pages, want)
 	}
 	sameOutput(t, got, dir)

@@ -356,12 +356,12 @@ func TestPluralsInEveryLanguage(t *testing.T) {
 		return text(findAll(doc, func(n *html.Node) bool { return hasClass(n, "lead") })[0])
 	}
 	cases := map[string]string{
-		"en/index.html":                      "4 incidents",
-		"en/products/bigquery/index.html":    "1 incident",
-		"zh-TW/index.html":                   "4 起事故",
-		"zh-TW/products/bigquery/index.html": "1 起事故",
-		"ja/index.html":                      "4 件のインシデント",
-		"ja/products/bigquery/index.html":    "1 件のインシデント",
+		"en/index.html": "4 incidents",
+		"en/products/google-cloud-bigquery/index.html": "1 incident",
+		"zh-TW/index.html": "4 起事故",
+		"zh-TW/products/google-cloud-bigquery/index.html": "1 起事故",
+		"ja/index.html": "4 件のインシデント",
+		"ja/products/google-cloud-bigquery/index.html": "1 件のインシデント",
 	}
 	for rel, want := range cases {
 		if got := lead(rel); got != want {

@@ -18,6 +18,7 @@ type IncidentTimeline struct {
 	IDPrefix    string                   // unique prefix for element ids
 	Title, Desc string                   // accessible name and description (in the page language)
 	Begin, End  time.Time                // impact window, shaded
+	Open        bool                     // End is only the last known instant: the end was not stated
 	Location    *time.Location           // the incident's zone: local ticks use it
 	Events      []Event                  //
 	LocalTick   func(t time.Time) string // label for a local tick, e.g. "10:30 PDT" (given t in Location)
@@ -196,10 +197,16 @@ func Incident(c IncidentTimeline) string {
 	// Impact band.
 	if hasWindow {
 		bx0, bx1 := sx(begin), sx(end)
-		b.WriteString(`<rect class="band" x="` + num(bx0) + `" y="` + num(incGridTop) + `" width="` + num(bx1-bx0) +
+		band, edges := "band", [2]string{"band-edge", "band-edge"}
+		if c.Open {
+			// No stated end: the band fades out at the last known instant
+			// instead of stopping at an edge.
+			band, edges[1] = "band open", "band-edge open"
+		}
+		b.WriteString(`<rect class="` + band + `" x="` + num(bx0) + `" y="` + num(incGridTop) + `" width="` + num(bx1-bx0) +
 			`" height="` + num(axisY-incGridTop) + `"/>`)
-		for _, x := range []float64{bx0, bx1} {
-			b.WriteString(`<line class="band-edge" x1="` + num(x) + `" y1="` + num(incGridTop) + `" x2="` + num(x) + `" y2="` + num(axisY) + `"/>`)
+		for i, x := range []float64{bx0, bx1} {
+			b.WriteString(`<line class="` + edges[i] + `" x1="` + num(x) + `" y1="` + num(incGridTop) + `" x2="` + num(x) + `" y2="` + num(axisY) + `"/>`)
 		}
 	}
 

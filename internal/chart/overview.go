@@ -13,6 +13,10 @@ type Span struct {
 	Label      string // title for tooltip
 	Href       string
 	Severity   string // minor|major|critical → class
+	// Open marks an incident whose end was not stated: End is only what
+	// is known (its last event). Its bar is drawn open-ended and its
+	// duration counts in a bucket of its own.
+	Open bool
 }
 
 // Overview describes the archive-wide picture.
@@ -22,7 +26,7 @@ type Overview struct {
 	Spans           []Span
 	YearLabel       func(year int) string // e.g. "2017" or "2017年"
 	CountLabel      func(n int) string    // e.g. "3 incidents" (for bar tooltips)
-	DurationBuckets []string              // labels for duration histogram buckets: <1 h, 1–4 h, 4–12 h, 12–24 h, ≥1 d (5 labels, caller localises)
+	DurationBuckets []string              // labels for duration histogram buckets: <1 h, 1–4 h, 4–12 h, 12–24 h, ≥1 d, end not stated (6 labels, caller localises)
 	Headings        [3]string             // localised headings for the three panels: "Incidents over time", "Incidents per year", "Durations"
 }
 
@@ -52,7 +56,11 @@ const (
 // the fifth holds everything from one day.
 var durationBounds = [4]time.Duration{time.Hour, 4 * time.Hour, 12 * time.Hour, 24 * time.Hour}
 
-var defaultBuckets = []string{"<1 h", "1–4 h", "4–12 h", "12–24 h", "≥1 d"}
+var defaultBuckets = []string{"<1 h", "1–4 h", "4–12 h", "12–24 h", "≥1 d", "end not stated"}
+
+// openBucket is the histogram row of incidents whose end was not stated:
+// their duration is unknown, so no duration bucket is right for them.
+const openBucket = 5
 
 // durationBucket returns the histogram bucket (0–4) of a duration.
 func durationBucket(d time.Duration) int {
@@ -100,7 +108,8 @@ var sevNames = [4]string{"critical", "major", "minor", "none"}
 //     each bar a <g class="year-bar" data-year data-count> with a <title>
 //     YearLabel(y) + ": " + CountLabel(n) and its count written above it.
 //  3. a histogram of durations (End−Begin) over the 5 buckets <1 h, 1–4 h,
-//     4–12 h, 12–24 h, ≥1 d, drawn as horizontal bars (one row per bucket,
+//     4–12 h, 12–24 h, ≥1 d, and a sixth row for Open spans (end not
+//     stated), drawn only when there are some, as horizontal bars (one row per bucket,
 //     so the localised bucket labels never collide, even on a phone),
 //     labelled by DurationBuckets, each bar a <g class="duration-bar"
 //     data-bucket data-count> with a <title> label + ": " + CountLabel(n).
@@ -120,7 +129,7 @@ func OverviewSVG(o Overview) string {
 	if countLabel == nil {
 		countLabel = strconv.Itoa
 	}
-	buckets := make([]string, 5)
+	buckets := make([]string, len(defaultBuckets))
 	for i := range buckets {
 		if i < len(o.DurationBuckets) && o.DurationBuckets[i] != "" {
 			buckets[i] = o.DurationBuckets[i]
@@ -231,7 +240,11 @@ func OverviewSVG(o Overview) string {
 		p1.WriteString(`<g class="spans">`)
 		for k, i := range order {
 			sp, br := spans[i], bars[k]
-			p1.WriteString(`<a class="span severity-` + cleanClass(sp.Severity) + `" href="` + esc(safeHref(sp.Href)) + `" tabindex="-1"><title>` + esc(sp.Label) + `</title>`)
+			class := "span severity-" + cleanClass(sp.Severity)
+			if sp.Open {
+				class += " open"
+			}
+			p1.WriteString(`<a class="` + class + `" href="` + esc(safeHref(sp.Href)) + `" tabindex="-1"><title>` + esc(sp.Label) + `</title>`)
 			p1.WriteString(`<rect x="` + num(br.x) + `" y="` + num(p1Top+float64(br.lane)*pitch) + `" width="` + num(br.w) + `" height="` + num(barH) + `"/></a>`)
 		}
 		p1.WriteString(`</g>`)
@@ -243,7 +256,14 @@ func OverviewSVG(o Overview) string {
 	p2Base := p2Top + 52 + ovChartH
 	p2Bottom := p2Base + 34
 	p3Top := p2Bottom + ovPanelGap
-	height := p3Top + 40 + 5*ovRowPitch + 10
+	rows := openBucket
+	for _, sp := range spans {
+		if sp.Open {
+			rows = openBucket + 1
+			break
+		}
+	}
+	height := p3Top + 40 + float64(rows)*ovRowPitch + 10
 
 	openSVG(&b, id, "overview", height, o.Title, o.Desc)
 
@@ -287,12 +307,20 @@ func OverviewSVG(o Overview) string {
 	b.WriteString(`</g>`)
 
 	// Panel 3: durations.
-	hist := make([]int, 5)
+	hist := make([]int, len(buckets))
 	for _, sp := range spans {
-		hist[durationBucket(sp.End.Sub(sp.Begin))]++
+		if sp.Open {
+			hist[openBucket]++
+		} else {
+			hist[durationBucket(sp.End.Sub(sp.Begin))]++
+		}
 	}
-	idx := []int{0, 1, 2, 3, 4}
-	htips := make([]string, 5)
+	hist, buckets = hist[:rows], buckets[:rows]
+	idx := make([]int, rows)
+	for i := range idx {
+		idx[i] = i
+	}
+	htips := make([]string, rows)
 	for i := range htips {
 		htips[i] = buckets[i] + ": " + countLabel(hist[i])
 	}

@@ -68,6 +68,8 @@ func buildStylesheet() string {
 	// Incident timeline.
 	rule(inc+" .band", "fill:var(--c-accent);fill-opacity:var(--c-band)")
 	rule(inc+" .band-edge", "stroke:var(--c-accent);stroke-width:1.5;stroke-dasharray:4 3;vector-effect:non-scaling-stroke")
+	rule(inc+" .band-edge.open", "stroke-dasharray:1 4")
+	rule(inc+" .band.open", "fill-opacity:calc(var(--c-band) / 2)")
 	rule(inc+" .stem", "stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
 	rule(inc+" .dot", "fill:var(--c-accent);stroke:var(--c-bg);stroke-width:2")
 	rule(inc+" .hit", "fill:transparent")
@@ -81,6 +83,7 @@ func buildStylesheet() string {
 	rule(ov+" .severity-critical", "fill:var(--c-critical);stroke:var(--c-critical)")
 	rule(ov+" .span:hover,"+ov+" .span:focus", "fill:var(--c-fg);stroke:var(--c-fg)")
 	rule(ov+" .spans rect", "stroke-width:0")
+	rule(ov+" .span.open", "fill-opacity:.5")
 	rule(ov+" .density rect", "stroke:none")
 	// On a phone a narrow bar is a few px: a non-scaling outline keeps it visible.
 	media(narrowQuery, ov+" .spans rect", "stroke-width:1.5px;vector-effect:non-scaling-stroke")

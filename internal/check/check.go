@@ -44,7 +44,7 @@ type Report struct {
 	Warnings  []*diag.Error `json:"warnings"`
 	Languages []string      `json:"languages"`
 	Matrix    []Row         `json:"translations"`
-	Incidents int           `json:"incidents"`
+	Incidents int           `json:"incidents"` // read, with or without errors
 }
 
 // Run checks the site in dir. Drafts are checked too.
@@ -53,6 +53,9 @@ func Run(dir string) *Report {
 	site, err := source.Load(dir, true, nil)
 	if err != nil {
 		rep.addErrors(err)
+		// Say how much was read, so that "0 incidents" never hides an
+		// archive whose files have errors.
+		rep.Incidents, rep.Languages = source.Count(dir)
 		return rep
 	}
 	rep.addErrors(renderNowhere(site))
@@ -104,18 +107,46 @@ var sections = []struct{ id, name string }{
 	{"timeline", "## Timeline {#timeline}"},
 }
 
-// completeness warns about what a reader of a postmortem would miss.
+// facts a postmortem should state, and what a reader sees without them.
+// Reports often leave them out; an absent fact is shown as unknown, so it
+// is a warning, never an error.
+var facts = []struct {
+	missing func(*archive.Incident) bool
+	msg     string
+}{
+	{func(inc *archive.Incident) bool { return inc.Organization() == nil },
+		"no organization: the incident is listed under no one; add `organization: …` (Google Cloud, AWS, Wikimedia, …)"},
+	{func(inc *archive.Incident) bool { return !inc.EndStated() && !inc.Ongoing },
+		"no end: pages say it was not stated and give the duration as at least until the last event; add `end: YYYY-MM-DD HH:MM`, or `ongoing: true` if it had not ended when reported"},
+	{func(inc *archive.Incident) bool { return inc.Severity == "" },
+		"no severity: it is shown as unknown; add `severity: minor|major|critical` if the report says how severe it was"},
+	{func(inc *archive.Incident) bool { return len(inc.Original.Meta.Products.V) == 0 },
+		"no products: it is on no product page; add `products: [Name]` with what failed"},
+	{func(inc *archive.Incident) bool { return len(inc.Original.Meta.Regions.V) == 0 },
+		"no regions: it is on no region page; add `regions: [name]` with where it happened"},
+	{func(inc *archive.Incident) bool { return len(inc.Original.Meta.Causes.V) == 0 },
+		"no causes: it is on no cause page; add `causes: [name]` with why it happened"},
+}
+
+// completeness warns about what a reader of a postmortem would miss. A
+// missing fact is reported at the front matter's first line, where it
+// would be added; a missing section where the body begins.
 func completeness(inc *archive.Incident) []*diag.Error {
 	var out []*diag.Error
 	p := inc.Original
+	for _, f := range facts {
+		if f.missing(inc) {
+			out = append(out, &diag.Error{File: p.File, Line: 1, Col: 1, Msg: f.msg})
+		}
+	}
 	for _, s := range sections {
 		if !slices.Contains(p.Sections, s.id) {
-			out = append(out, &diag.Error{File: p.File, Msg: "postmortem has no " + strings.TrimPrefix(strings.SplitN(s.name, " {", 2)[0], "## ") + " section; add `" + s.name + "`"})
+			out = append(out, &diag.Error{File: p.File, Line: p.BodyLine, Col: 1, Msg: "postmortem has no " + strings.TrimPrefix(strings.SplitN(s.name, " {", 2)[0], "## ") + " section; add `" + s.name + "`"})
 		}
 	}
 	if len(inc.Events) == 0 {
 		if slices.Contains(p.Sections, "timeline") {
-			out = append(out, &diag.Error{File: p.File, Line: p.TimelinePos.Line, Msg: "timeline has no events"})
+			out = append(out, &diag.Error{File: p.File, Line: p.TimelinePos.Line, Col: p.TimelinePos.Col, Msg: "timeline has no events; list them as `- YYYY-MM-DD HH:MM — what happened`"})
 		}
 		return out
 	}
@@ -123,7 +154,7 @@ func completeness(inc *archive.Incident) []*diag.Error {
 	if inc.Begin.Before(first.Instant) {
 		out = append(out, &diag.Error{File: p.File, Line: first.Line, Col: first.Col, Msg: "timeline starts after the incident began (" + local(inc, inc.Begin) + "); add the event that began it"})
 	}
-	if inc.End.After(last.Instant) {
+	if inc.EndStated() && inc.End.After(last.Instant) {
 		out = append(out, &diag.Error{File: p.File, Line: last.Line, Col: last.Col, Msg: "timeline ends before the incident ended (" + local(inc, inc.End) + "); add the event that ended it"})
 	}
 	return out

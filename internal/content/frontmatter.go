@@ -55,15 +55,23 @@ type Meta struct {
 	Summary  String
 	Timezone String
 	Begin    String
-	End      String
-	Products Strings
-	Regions  Strings
-	Causes   Strings
-	Severity String
-	Related  Strings
-	Sources  []Source
-	Draft    bool
-	DraftPos Pos
+	// End is optional: without it the incident is ongoing (Ongoing) or its
+	// end was not stated.
+	End     String
+	Ongoing bool
+	// OngoingPos is where `ongoing:` was written; zero when it was not.
+	OngoingPos Pos
+	// Organization is whose incident it is: the operator whose products
+	// failed (Google Cloud, AWS, Wikimedia, …).
+	Organization String
+	Products     Strings
+	Regions      Strings
+	Causes       Strings
+	Severity     String
+	Related      Strings
+	Sources      []Source
+	Draft        bool
+	DraftPos     Pos
 	// TranslatedFrom is the revision of the original a translation was made
 	// from; optional, for tracking stale translations.
 	TranslatedFrom String
@@ -76,8 +84,9 @@ func (m *Meta) IsOriginal() bool { return m.Begin.Given() }
 // knownKeys lists every front-matter key, for strict decoding and for
 // suggesting the nearest one when a key is misspelt.
 var knownKeys = []string{
-	"title", "summary", "timezone", "begin", "end", "products", "regions",
-	"causes", "severity", "related", "sources", "draft", "translated_from",
+	"title", "summary", "timezone", "begin", "end", "ongoing", "organization",
+	"products", "regions", "causes", "severity", "related", "sources", "draft",
+	"translated_from",
 }
 
 // Severities are the allowed values of the severity fact.
@@ -188,6 +197,8 @@ func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m
 			str(&m.End)
 		case "severity":
 			str(&m.Severity)
+		case "organization":
+			str(&m.Organization)
 		case "translated_from":
 			str(&m.TranslatedFrom)
 		case "products":
@@ -200,13 +211,17 @@ func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m
 			list(&m.Related)
 		case "sources":
 			m.Sources = decodeSources(file, v, at, errs)
-		case "draft":
+		case "draft", "ongoing":
 			b, err := strconv.ParseBool(v.Value)
 			if v.Kind != yaml.ScalarNode || err != nil {
-				errs.Add(file, at(v).Line, at(v).Col, "draft must be true or false, not %q", v.Value)
+				errs.Add(file, at(v).Line, at(v).Col, "%s must be true or false, not %q", k.Value, v.Value)
 				continue
 			}
-			m.Draft, m.DraftPos = b, at(v)
+			if k.Value == "draft" {
+				m.Draft, m.DraftPos = b, at(v)
+			} else {
+				m.Ongoing, m.OngoingPos = b, at(v)
+			}
 		default:
 			hint := "remove it"
 			if near := diag.Nearest(k.Value, knownKeys); near != "" {

@@ -6,7 +6,7 @@ package content
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -86,8 +86,13 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 	var errs diag.List
 	root := filepath.Join(dir, "content")
 	entries, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		errs.Add(filepath.ToSlash(root), 0, 0, "no such folder; incidents live in content/<YYYY-MM-DD-slug>/<lang>.md under the site folder: create it, or point --source at the site")
+		return nil, errs.Err()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the content folder: %w", err)
+		errs.Add(filepath.ToSlash(root), 0, 0, "cannot read the content folder: %v", unwrapPath(err))
+		return nil, errs.Err()
 	}
 	siteLangs := map[string]bool{}
 	for _, l := range langs {
@@ -115,7 +120,7 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 		}
 		files, err := os.ReadDir(filepath.Join(root, name))
 		if err != nil {
-			errs.Add(rel, 0, 0, "cannot read folder: %v", err)
+			errs.Add(rel, 0, 0, "cannot read folder: %v", unwrapPath(err))
 			continue
 		}
 		for _, f := range files {
@@ -177,12 +182,22 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 	return out, errs.Err()
 }
 
+// unwrapPath drops the path an os error repeats, since messages already
+// start with it.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // load parses a file, or returns the page parsed before when the file has
 // not changed since.
 func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 	info, err := os.Stat(abs)
 	if err != nil {
-		errs.Add(file, 0, 0, "cannot read: %v", err)
+		errs.Add(file, 0, 0, "cannot read: %v", unwrapPath(err))
 		return nil
 	}
 	if c == nil {
@@ -214,7 +229,7 @@ func loadFile(abs string, info os.FileInfo, file, id, lang string, errs *diag.Li
 	}
 	src, err := os.ReadFile(abs)
 	if err != nil {
-		errs.Add(file, 0, 0, "cannot read: %v", err)
+		errs.Add(file, 0, 0, "cannot read: %v", unwrapPath(err))
 		return nil
 	}
 	return Parse(file, id, lang, src, errs)

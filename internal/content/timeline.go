@@ -156,6 +156,10 @@ func PlaceEvents(marks []Mark, loc *time.Location) ([]Event, []PosError) {
 				date, m.Clock, prev.In(loc).Format("2006-01-02 15:04"), hint)})
 			continue
 		}
+		if err := Writable(at, date+" "+m.Clock); err != nil {
+			errs = append(errs, PosError{m.Pos, err.Error()})
+			continue
+		}
 		prev = at
 		anchor := Anchor(at)
 		anchors[anchor]++

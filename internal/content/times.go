@@ -15,7 +15,7 @@ var localLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-
 // (repeated by a fall-back change) is an error that says how to write it.
 func ParseTime(s string, loc *time.Location) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
+		return t, Writable(t, s)
 	}
 	for _, layout := range localLayouts {
 		wall, err := time.Parse(layout, s)
@@ -27,13 +27,25 @@ func ParseTime(s string, loc *time.Location) (time.Time, error) {
 		case 0:
 			return time.Time{}, fmt.Errorf("%s does not exist in %s (the clocks skip it for daylight saving time); use the time after the change or an RFC 3339 time with offset", s, loc)
 		case 1:
-			return cands[0], nil
+			return cands[0], Writable(cands[0], s)
 		default:
 			return time.Time{}, fmt.Errorf("%s happens twice in %s (the clocks fall back); write it with its offset, e.g. %s or %s",
 				s, loc, cands[0].In(loc).Format("2006-01-02T15:04:05-07:00"), cands[1].In(loc).Format("2006-01-02T15:04:05-07:00"))
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not a time; write YYYY-MM-DD HH:MM (local to timezone) or RFC 3339 like 2017-03-13T10:22:00-07:00", s)
+}
+
+// Writable reports a time that cannot be written out: RFC 3339 (in the
+// pages, the feeds and incidents.json) has four-digit years, so an instant
+// outside the years 1–9999 in UTC, or in its own zone, has no spelling.
+// written is the time as the author wrote it, for the message.
+func Writable(t time.Time, written string) error {
+	if y, uy := t.Year(), t.UTC().Year(); y < 1 || y > 9999 || uy < 1 || uy > 9999 {
+		return fmt.Errorf("%s is %s in UTC, outside the years 1–9999 that dates can be written in; check the year",
+			written, t.UTC().Format("2006-01-02 15:04"))
+	}
+	return nil
 }
 
 // WallInstants returns every instant, earliest first, at which the clocks

@@ -84,7 +84,9 @@ func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
 	incs := r.archive.Incidents[:min(feedSize, len(r.archive.Incidents))]
 	for _, inc := range incs {
 		v := r.incident(inc, l)
-		updated := inc.End.Format(time.RFC3339)
+		// An incident without a stated end was last updated at what is
+		// known of it: its last event.
+		updated := inc.Through.Format(time.RFC3339)
 		if updated > f.Updated {
 			f.Updated = updated
 		}
@@ -160,7 +162,7 @@ func (r *Renderer) sitemap(emit Emit) error {
 	}
 	for _, inc := range r.archive.Incidents {
 		s, err := r.fragments.get(fragmentKey{inc.ID, "", partSitemap}, func() (string, error) {
-			return group(func(l string) string { return IncidentPath(l, inc.ID) }, inc.End.Format("2006-01-02"))
+			return group(func(l string) string { return IncidentPath(l, inc.ID) }, inc.Through.Format("2006-01-02"))
 		})
 		if err != nil {
 			return fmt.Errorf("sitemap: %w", err)
@@ -187,9 +189,11 @@ type IncidentJSON struct {
 	OriginalLang    string                 `json:"original_lang"`
 	Timezone        string                 `json:"timezone"`
 	Begin           time.Time              `json:"begin"`
-	End             time.Time              `json:"end"`
-	DurationMinutes int                    `json:"duration_minutes"`
-	Severity        string                 `json:"severity"`
+	End             *time.Time             `json:"end"`              // null: ongoing, or not stated
+	Ongoing         bool                   `json:"ongoing"`          // the end is null because it had not ended
+	DurationMinutes *int                   `json:"duration_minutes"` // null when the end is
+	Severity        *string                `json:"severity"`         // null when not stated
+	Organization    *string                `json:"organization"`     // null when not stated
 	Products        []string               `json:"products"`
 	Regions         []string               `json:"regions"`
 	Causes          []string               `json:"causes"`
@@ -246,10 +250,25 @@ func (r *Renderer) incidentJSON(inc *archive.Incident) IncidentJSON {
 	m := inc.Original.Meta
 	j := IncidentJSON{
 		ID: inc.ID, OriginalLang: inc.Original.Lang, Timezone: inc.Location.String(),
-		Begin: inc.Begin, End: inc.End, DurationMinutes: int(inc.Duration / time.Minute),
-		Severity: inc.Severity, Products: m.Products.Values(), Regions: m.Regions.Values(),
+		Begin: inc.Begin, Ongoing: inc.Ongoing, Products: m.Products.Values(), Regions: m.Regions.Values(),
 		Causes: m.Causes.Values(), Related: []string{}, Sources: []SourceJSON{},
 		Versions: map[string]VersionJSON{}, Events: []EventJSON{},
+	}
+	// Unknown is null, never a made-up value: no end, no duration.
+	if inc.EndStated() {
+		end, minutes := inc.End, int(inc.Duration/time.Minute)
+		j.End, j.DurationMinutes = &end, &minutes
+	}
+	if inc.Severity != "" {
+		j.Severity = &inc.Severity
+	}
+	if org := inc.Organization(); org != nil {
+		j.Organization = &org.Name
+	}
+	for _, list := range []*[]string{&j.Products, &j.Regions, &j.Causes} {
+		if *list == nil {
+			*list = []string{} // an empty list, not null: none are named
+		}
 	}
 	for _, rel := range inc.Related {
 		j.Related = append(j.Related, rel.ID)

@@ -45,14 +45,18 @@ func (r *Renderer) overview(incs []*archive.Incident, l *i18n.Lang, id string) t
 	var spans []chart.Span
 	for _, inc := range incs {
 		v := r.incident(inc, l)
-		spans = append(spans, chart.Span{Begin: inc.Begin, End: inc.End, Label: l.Date(v.LocalBegin()) + " — " + v.Title(), Href: v.URL(), Severity: inc.Severity})
+		label := l.Date(v.LocalBegin()) + " — " + v.Title()
+		if s := v.StatusShort(); s != "" {
+			label += " (" + s + ")"
+		}
+		spans = append(spans, chart.Span{Begin: inc.Begin, End: inc.Through, Open: !inc.EndStated(), Label: label, Href: v.URL(), Severity: v.SeverityClass()})
 	}
 	t := func(key string) string { s, _ := l.T(key); return s }
 	return template.HTML(chart.OverviewSVG(chart.Overview{ // #nosec G203: chart escapes all text
 		IDPrefix: id, Title: t("chart_overview_title"), Desc: t("chart_overview_desc"), Spans: spans,
 		YearLabel:       func(y int) string { return strconv.Itoa(y) },
 		CountLabel:      func(n int) string { s, _ := l.N("incidents_count", n); return s },
-		DurationBuckets: []string{t("bucket_under_1h"), t("bucket_1_4h"), t("bucket_4_12h"), t("bucket_12_24h"), t("bucket_over_1d")},
+		DurationBuckets: []string{t("bucket_under_1h"), t("bucket_1_4h"), t("bucket_4_12h"), t("bucket_12_24h"), t("bucket_over_1d"), t("bucket_end_unknown")},
 		Headings:        [3]string{t("chart_over_time"), t("chart_per_year"), t("chart_durations")},
 	}))
 }
@@ -126,8 +130,73 @@ func (v *Incident) URL() string { return v.site.URL(IncidentPath(v.L.Tag, v.ID))
 // LocalBegin and LocalEnd are the window in the incident's own zone.
 func (v *Incident) LocalBegin() time.Time { return v.Begin.In(v.Location) }
 
-// LocalEnd is the end in the incident's own zone.
-func (v *Incident) LocalEnd() time.Time { return v.End.In(v.Location) }
+// LocalEnd is the end in the incident's own zone; zero when not stated.
+func (v *Incident) LocalEnd() time.Time {
+	if !v.EndStated() {
+		return time.Time{}
+	}
+	return v.End.In(v.Location)
+}
+
+// EndStatus says, in the page language, why there is no end: the incident
+// was ongoing when reported, or its end was not stated. "" when the end is
+// stated.
+func (v *Incident) EndStatus() string { return v.endText("end_ongoing", "end_not_stated") }
+
+// StatusShort is EndStatus in a word or two, for lists and charts.
+func (v *Incident) StatusShort() string {
+	return v.endText("status_ongoing", "status_end_not_stated")
+}
+
+func (v *Incident) endText(ongoing, unstated string) string {
+	key := unstated
+	switch {
+	case v.EndStated():
+		return ""
+	case v.Ongoing:
+		key = ongoing
+	}
+	s, _ := v.L.T(key)
+	return s
+}
+
+// DurationText is the duration in the page language: exact when the end
+// is stated, "at least …" up to the last event when it is not, and "" when
+// nothing followed the begin.
+func (v *Incident) DurationText() string {
+	d := v.L.Duration(v.Duration)
+	if v.EndStated() {
+		return d
+	}
+	if v.Duration <= 0 {
+		return ""
+	}
+	s, _ := v.L.T("duration_at_least", "duration", d)
+	return s
+}
+
+// SeverityClass is the severity for CSS classes: "unknown" when the
+// original does not state it.
+func (v *Incident) SeverityClass() string {
+	if v.Severity == "" {
+		return "unknown"
+	}
+	return v.Severity
+}
+
+// SeverityLabel is the severity in the page language, or "unknown".
+func (v *Incident) SeverityLabel() string {
+	s, _ := v.L.T("severity_" + v.SeverityClass())
+	return s
+}
+
+// OrganizationLink is the incident's organization, or nil.
+func (v *Incident) OrganizationLink() *Term {
+	if t := v.Organization(); t != nil {
+		return v.r.term(t, v.L)
+	}
+	return nil
+}
 
 // Zone is the IANA name of the incident's zone.
 func (v *Incident) Zone() string { return v.Location.String() }
@@ -149,9 +218,13 @@ func (v *Incident) Chart() template.HTML {
 	title, _ := v.L.T("chart_incident_title")
 	desc, _ := v.L.T("chart_incident_desc", "begin", v.L.Time(v.Begin, v.Location), "end", v.L.Time(v.End, v.Location),
 		"duration", v.L.Duration(v.Duration), "events", v.L.Number(len(events)))
+	if !v.EndStated() {
+		desc, _ = v.L.T("chart_incident_desc_open", "begin", v.L.Time(v.Begin, v.Location), "status", v.StatusShort(),
+			"last", v.L.Time(v.Through, v.Location), "events", v.L.Number(len(events)))
+	}
 	return template.HTML(chart.Incident(chart.IncidentTimeline{ // #nosec G203: chart escapes all text
 		IDPrefix: "incident-chart", Title: title, Desc: desc,
-		Begin: v.Begin, End: v.End, Location: v.Location, Events: events,
+		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
 		LocalTick: func(t time.Time) string { zone, _ := t.Zone(); return t.Format("15:04") + " " + zone },
 		UTCTick:   func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
 	}))
@@ -195,14 +268,19 @@ type Term struct {
 }
 
 // Label is the term's display name: a translation from the i18n file
-// (key "term.<taxonomy>.<slug>") when there is one, else the name.
+// (key "term.<taxonomy>.<slug>") when there is one, else the name; a
+// product another organization has one of the same name of is shown with
+// its organization's ("Storage (AWS)").
 func (t *Term) Label() string {
+	name := t.Name
 	key := "term." + string(t.Taxonomy) + "." + t.Slug
 	if t.L.HasKey(key) {
-		s, _ := t.L.T(key)
-		return s
+		name, _ = t.L.T(key)
 	}
-	return t.Name
+	if t.Shared && t.Organization != nil {
+		name, _ = t.L.T("product_of", "product", name, "organization", t.r.term(t.Organization, t.L).Label())
+	}
+	return name
 }
 
 // URL is the term's page in the page language.

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	builtin "github.com/postmortem-archive/gen/i18n"
@@ -62,6 +64,31 @@ func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 		return nil, errs.Err()
 	}
 	return &Site{Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files), Langs: langFS}, nil
+}
+
+// Count says how many incidents the site in dir has (folders of content/
+// holding Markdown files) and its languages, whether or not they have
+// errors: a report of a site that does not load still says how much of it
+// was read.
+func Count(dir string) (incidents int, langs []string) {
+	var langFS fs.FS = builtin.Files
+	if own := filepath.Join(dir, "i18n"); isDir(own) {
+		langFS = os.DirFS(own)
+	}
+	if bundle, _ := i18n.Load(langFS, "i18n"); bundle != nil {
+		langs = bundle.Tags()
+	}
+	folders, _ := os.ReadDir(filepath.Join(dir, "content"))
+	for _, f := range folders {
+		if !f.IsDir() || strings.HasPrefix(f.Name(), ".") {
+			continue
+		}
+		files, _ := os.ReadDir(filepath.Join(dir, "content", f.Name()))
+		if slices.ContainsFunc(files, func(e fs.DirEntry) bool { return strings.HasSuffix(e.Name(), ".md") }) {
+			incidents++
+		}
+	}
+	return incidents, langs
 }
 
 // builtinLangs are gen's own languages, read once: every rebuild of a site
