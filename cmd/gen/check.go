@@ -42,13 +42,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// printReport prints the report for a person: the first diag.MaxShown
+// errors and warnings each, with how many more there are (the JSON
+// report has them all), then the translation matrix and the counts.
 func printReport(w io.Writer, rep *check.Report) {
-	for _, e := range rep.Errors {
-		fmt.Fprintf(w, "%s\n", e)
-	}
-	for _, e := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", e)
-	}
+	printShown(w, "", "error", rep.Errors)
+	printShown(w, "warning: ", "warning", rep.Warnings)
 	if len(rep.Matrix) > 0 {
 		width := len("incident")
 		for _, r := range rep.Matrix {

@@ -160,13 +160,12 @@ func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// report prints every problem, one per line, and a count.
+// report prints the problems, one per line (the first diag.MaxShown of
+// them), and a count.
 func report(w io.Writer, err error) {
 	var list *diag.List
 	if errors.As(err, &list) {
-		for _, e := range list.Errors() {
-			fmt.Fprintln(w, e)
-		}
+		printShown(w, "", "error", list.Errors())
 		fmt.Fprintf(w, "build failed: %s; the previous output is unchanged\n", count(list.Len(), "error"))
 		return
 	}
@@ -180,4 +179,21 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// printShown prints the first diag.MaxShown problems, one per line after
+// prefix, then how many more there are: a person reads the first ones,
+// and `gen check --format json` lists them all for tools. noun is what
+// a problem is called, singular.
+func printShown[T any](w io.Writer, prefix, noun string, all []T) {
+	shown, more := diag.Shown(all)
+	for _, e := range shown {
+		fmt.Fprintf(w, "%s%v\n", prefix, e)
+	}
+	if more != "" {
+		if len(all)-len(shown) != 1 {
+			noun += "s"
+		}
+		fmt.Fprintf(w, "%s %s (gen check --format json lists them all)\n", more, noun)
+	}
 }

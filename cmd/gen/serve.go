@@ -100,8 +100,12 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		files, res, err := session.Update(changed)
 		if err != nil {
 			msgs := errorLines(err)
-			for _, m := range msgs {
+			shown, more := diag.Shown(msgs)
+			for _, m := range shown {
 				logf("%s", m)
+			}
+			if more != "" {
+				logf("%s errors (gen check --format json lists them all)", more)
 			}
 			logf("build failed: %d errors; still serving the last good build", len(msgs))
 			site.Swap(nil, msgs)

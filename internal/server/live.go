@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // The live reload script and the overlay's stylesheet, served under
@@ -161,10 +163,22 @@ func (h *handler) event(c Change) string {
 	id := h.tag(c.Version)
 	data := id
 	if c.Kind == ChangeErrors {
-		b, _ := json.Marshal(c.Errors)
-		data = string(b)
+		data = errorsEvent(c.Errors)
 	}
 	return "id: " + id + "\nevent: " + c.Kind + "\ndata: " + data + "\n\n"
+}
+
+// errorsEvent is the data of an "errors" event: how many errors there
+// are, the first diag.MaxShown of them, and what the page says of the
+// rest. However many errors a build has, the event stays small.
+func errorsEvent(errs []string) string {
+	shown, more := diag.Shown(errs)
+	b, _ := json.Marshal(struct {
+		Count  int      `json:"count"`
+		Errors []string `json:"errors"`
+		More   string   `json:"more,omitempty"`
+	}{len(errs), shown, more})
+	return string(b)
 }
 
 // decorate adds live reload to a page: the overlay's stylesheet and the
@@ -236,7 +250,8 @@ func asciiLower(b []byte) []byte {
 }
 
 // overlayHTML lists a failed build's errors, escaped, for the top of
-// every page; it is styled by /_gen/overlay.css.
+// every page: the first diag.MaxShown and how many more there are. It is
+// styled by /_gen/overlay.css.
 func overlayHTML(errs []string) string {
 	if len(errs) == 0 {
 		return ""
@@ -249,7 +264,8 @@ func overlayHTML(errs []string) string {
 		s = ""
 	}
 	fmt.Fprintf(&b, `<p class="gen-errors-title">Build failed with %d error%s; showing the last good build.</p><ul>`, len(errs), s)
-	for _, e := range errs {
+	shown, more := diag.Shown(errs)
+	for _, e := range shown {
 		b.WriteString("<li>")
 		if at, msg, ok := splitLocation(e); ok {
 			b.WriteString(`<span class="gen-errors-at">`)
@@ -259,6 +275,11 @@ func overlayHTML(errs []string) string {
 		} else {
 			b.WriteString(html.EscapeString(e))
 		}
+		b.WriteString("</li>")
+	}
+	if more != "" {
+		b.WriteString(`<li class="gen-errors-more">`)
+		b.WriteString(html.EscapeString(more))
 		b.WriteString("</li>")
 	}
 	b.WriteString("</ul></div>")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -154,6 +155,48 @@ func TestFailedBuildKeepsLastGoodPageWithOverlay(t *testing.T) {
 	}
 	if m.Errors() != nil {
 		t.Errorf("Errors() after the fix: %q", m.Errors())
+	}
+}
+
+// A build with a huge number of errors shows the first diag.MaxShown
+// and how many more there are, on pages and in the event stream.
+func TestManyErrorsAreBounded(t *testing.T) {
+	m := NewMemSite()
+	m.Swap(liveFiles("good content", "body{}"), nil)
+	base := startServer(t, NewHandler(m, Options{LiveReload: true}))
+	_, page := get(t, base+"/en/")
+	events, _ := openEvents(t, base+"/_gen/events?v="+pageVersion(t, page))
+
+	errs := make([]string, 350_000)
+	for i := range errs {
+		errs[i] = fmt.Sprintf("content/x/en.md:%d:1: unknown front-matter key \"k%d\"; remove it", i+2, i)
+	}
+	m.Swap(nil, errs)
+	_, body := get(t, base+"/en/")
+	if len(body) > 64<<10 {
+		t.Errorf("page with the overlay is %d bytes", len(body))
+	}
+	ov := string(body)
+	for _, want := range []string{"Build failed with 350000 errors", "en.md:2:1", "en.md:101:1", `<li class="gen-errors-more">… and 349,900 more</li>`} {
+		if !strings.Contains(ov, want) {
+			t.Errorf("overlay lacks %q", want)
+		}
+	}
+	if strings.Contains(ov, "en.md:102:1") {
+		t.Error("overlay shows error 101")
+	}
+
+	ev := nextEvent(t, events)
+	var got struct {
+		Count  int
+		Errors []string
+		More   string
+	}
+	if err := json.Unmarshal([]byte(ev.Data), &got); err != nil || ev.Event != "errors" {
+		t.Fatalf("event %s %q: %v", ev.Event, ev.Data, err)
+	}
+	if got.Count != len(errs) || !slices.Equal(got.Errors, errs[:100]) || got.More != "… and 349,900 more" || len(ev.Data) > 64<<10 {
+		t.Errorf("event: count %d, %d errors, more %q, %d bytes", got.Count, len(got.Errors), got.More, len(ev.Data))
 	}
 }
 
@@ -341,15 +384,19 @@ func TestEventStream(t *testing.T) {
 		t.Fatalf("after a CSS change: %+v, want css", ev)
 	}
 
-	// A failed build: errors, as a JSON list.
+	// A failed build: errors, as JSON with their count.
 	errs := []string{"content/a/en.md:3:1: bad <b>date</b>", "i18n/ja.yaml:2:5: missing key"}
 	m.Swap(nil, errs)
 	ev = nextEvent(t, events)
 	if ev.Event != "errors" {
 		t.Fatalf("after a failed build: %+v, want errors", ev)
 	}
-	var got []string
-	if err := json.Unmarshal([]byte(ev.Data), &got); err != nil || len(got) != 2 || got[0] != errs[0] || got[1] != errs[1] {
+	var got struct {
+		Count  int
+		Errors []string
+		More   string
+	}
+	if err := json.Unmarshal([]byte(ev.Data), &got); err != nil || got.Count != 2 || !slices.Equal(got.Errors, errs) || got.More != "" {
 		t.Errorf("errors data %q: %v", ev.Data, err)
 	}
 

@@ -49,10 +49,14 @@
     });
   }
 
-  function showErrors(list) {
+  // report is {count, errors, more}: how many errors the build has, the
+  // first of them, and a line for the rest.
+  function showErrors(report) {
     var old = document.getElementById('gen-errors');
     if (old) old.remove();
-    if (!list || !list.length) return;
+    var list = (report && report.errors) || [];
+    var count = (report && report.count) || list.length;
+    if (!count) return;
     var box = document.createElement('div');
     box.id = 'gen-errors';
     box.setAttribute('role', 'alert');
@@ -63,7 +67,7 @@
     close.textContent = '\u00d7';
     var title = document.createElement('p');
     title.className = 'gen-errors-title';
-    title.textContent = 'Build failed with ' + list.length + ' error' + (list.length === 1 ? '' : 's') +
+    title.textContent = 'Build failed with ' + count + ' error' + (count === 1 ? '' : 's') +
       '; showing the last good build.';
     var ul = document.createElement('ul');
     list.forEach(function (err) {
@@ -81,6 +85,12 @@
       }
       ul.appendChild(li);
     });
+    if (report.more) {
+      var more = document.createElement('li');
+      more.className = 'gen-errors-more';
+      more.textContent = report.more;
+      ul.appendChild(more);
+    }
     box.appendChild(close);
     box.appendChild(title);
     box.appendChild(ul);
@@ -109,7 +119,7 @@
       try {
         showErrors(JSON.parse(e.data));
       } catch (err) {
-        showErrors([String(e.data)]);
+        showErrors({ count: 1, errors: [String(e.data)] });
       }
     });
     es.addEventListener('error', function () {
