@@ -4,11 +4,11 @@
 package build
 
 import (
-	"fmt"
 	"path"
 	"path/filepath"
 	"time"
 
+	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
@@ -77,17 +77,27 @@ func Run(opts Options) (*Result, error) {
 	go func() {
 		indexed <- index.Write(filepath.Join(stage.Dir(), BundleDir, bundle.IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
 	}()
-	pages, err := r.Render(stage.WriteFile)
+	// Files that cannot be written are collected by the staging: a full
+	// disk is one message with a count, not one per page.
+	pages, err := r.Render(stage.Collect)
 	if err == nil {
 		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
 		err = bundle.Write(site.Layouts, site.Langs, info, func(rel string, data []byte) error {
-			return stage.WriteFile(path.Join(BundleDir, rel), data)
+			return stage.Collect(path.Join(BundleDir, rel), data)
 		})
 	}
-	if indexErr := <-indexed; err == nil && indexErr != nil {
-		err = fmt.Errorf("building the search index: %w", indexErr)
+	var errs diag.List
+	errs.AddError(err)
+	if indexErr := <-indexed; indexErr != nil {
+		indexDir := path.Join(BundleDir, bundle.IndexDir)
+		if stage.Cause(indexErr) {
+			stage.Failed(indexDir, indexErr)
+		} else {
+			errs.Add(stage.Path(indexDir), 0, 0, "building the search index: %v", indexErr)
+		}
 	}
-	if err != nil {
+	errs.AddError(stage.Err())
+	if err := errs.Err(); err != nil {
 		stage.Abort()
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -1006,5 +1007,51 @@ func TestTextFieldsEscaped(t *testing.T) {
 	h1 := findAll(doc, func(n *html.Node) bool { return n.Data == "h1" })
 	if len(h1) == 0 || !strings.Contains(textOf(h1[0]), "<script>alert(1)</script> & <b>bold</b>") {
 		t.Errorf("the title is not shown as written in <h1>")
+	}
+}
+
+// TestFullDiskReportedOnce: an output that runs out of space mid-build is
+// one message naming the output path and the cause, with how many files
+// were not written, not one per page; the previous output stays. It needs
+// a small tmpfs, which only root can mount; internal/output tests the same
+// report with a writer that fails.
+func TestFullDiskReportedOnce(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	disk := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", disk).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v %s", disk, err, out)
+		}
+	})
+	dir := writeSite(t, files{file(errID, "en"): errOrig, file(errID, "ja"): errJA})
+	dest := filepath.Join(disk, "public")
+	_, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"})
+	if err == nil {
+		t.Fatal("a build into a 64 KiB disk succeeded")
+	}
+	out := err.Error()
+	full := regexp.MustCompile(`^` + regexp.QuoteMeta(filepath.ToSlash(dest)) + `/\S+: no space left on device; (\d+) files not written$`)
+	lines := strings.Split(out, "\n")
+	var found int
+	for _, line := range lines {
+		if m := full.FindStringSubmatch(line); m != nil {
+			found++
+			if n, _ := strconv.Atoi(m[1]); n < 2 {
+				t.Errorf("%d files not written; a full disk keeps out every file after it fills", n)
+			}
+		} else if strings.Contains(line, "no space") {
+			t.Errorf("the full disk is reported again: %q", line)
+		}
+	}
+	if found != 1 {
+		t.Errorf("want the full disk reported once as <output path>: no space left on device; N files not written; got:\n%s", out)
+	}
+	if entries, _ := os.ReadDir(disk); len(entries) != 0 {
+		t.Errorf("a failed build left %d entries on the disk (want the staging folder removed)", len(entries))
 	}
 }

@@ -7,10 +7,13 @@ package output
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // Marker is the file gen leaves in every output folder. Its presence is how
@@ -24,6 +27,18 @@ type Staging struct {
 	mu   sync.Mutex
 	dirs map[string]bool
 	size int64
+	// failed groups the files that could not be written by cause: a full
+	// disk fails every file after the first, and one message says so.
+	failed map[string]*failure
+	// write writes one file; tests replace it to fail on purpose.
+	write func(name string, data []byte) error
+}
+
+// failure is the files one cause kept from being written.
+type failure struct {
+	first string // the first file, relative to the output
+	cause error
+	n     int
 }
 
 // Begin creates a staging folder beside dest. It refuses a destination
@@ -51,7 +66,79 @@ func Begin(dest string) (*Staging, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("writing %s: %w", Marker, err)
 	}
-	return &Staging{dest: dest, dir: dir, dirs: map[string]bool{}}, nil
+	return &Staging{dest: dest, dir: dir, dirs: map[string]bool{}, failed: map[string]*failure{}, write: writeFile}, nil
+}
+
+func writeFile(name string, data []byte) error { return os.WriteFile(name, data, 0o644) }
+
+// Collect writes one output file like WriteFile, but a failure is recorded
+// for Err instead of returned: the render goes on, and the build reports
+// each cause once with the number of files it kept out.
+func (s *Staging) Collect(rel string, data []byte) error {
+	if err := s.WriteFile(rel, data); err != nil {
+		s.Failed(rel, err)
+	}
+	return nil
+}
+
+// Failed records that rel could not be written because of err.
+func (s *Staging) Failed(rel string, err error) {
+	cause := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		cause = pe.Err // the path is said once, in the message
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.matchLocked(err)
+	if f == nil {
+		f = &failure{first: rel, cause: cause}
+		s.failed[cause.Error()] = f
+	}
+	f.n++
+}
+
+// matchLocked finds the recorded failure whose cause err is, or nil.
+func (s *Staging) matchLocked(err error) *failure {
+	for _, f := range s.failed {
+		// Libraries that write files (bleve) often keep only the text of
+		// the error they met.
+		if errors.Is(err, f.cause) || strings.Contains(err.Error(), f.cause.Error()) {
+			return f
+		}
+	}
+	return nil
+}
+
+// Path is where rel will be once the output is in place, for messages.
+func (s *Staging) Path(rel string) string {
+	return filepath.ToSlash(filepath.Join(s.dest, filepath.FromSlash(rel)))
+}
+
+// Err reports the files that could not be written, one line per cause:
+// "public/en/index.html: no space left on device; 105 files not written".
+// It is nil when every file was written.
+func (s *Staging) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs diag.List
+	for _, f := range s.failed {
+		files := "1 file"
+		if f.n != 1 {
+			files = fmt.Sprintf("%d files", f.n)
+		}
+		errs.Add(s.Path(f.first), 0, 0, "%v; %s not written", f.cause, files)
+	}
+	return errs.Err()
+}
+
+// Cause reports whether err is one of the causes already recorded, so a
+// stage that wrote beside the staging's files (the search index) is not
+// reported twice for the same full disk.
+func (s *Staging) Cause(err error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.matchLocked(err) != nil
 }
 
 func checkReplaceable(dest string) error {
@@ -110,7 +197,7 @@ func (s *Staging) WriteFile(rel string, data []byte) error {
 		s.dirs[dir] = true
 		s.mu.Unlock()
 	}
-	if err := os.WriteFile(full, data, 0o644); err != nil {
+	if err := s.write(full, data); err != nil {
 		return fmt.Errorf("writing %s: %w", rel, err)
 	}
 	return nil
