@@ -34,6 +34,15 @@ const (
 // first.
 var Taxonomies = []Taxonomy{Organizations, Products, Regions, Causes}
 
+// TaxonomyNames are the taxonomies as they appear in URLs.
+func TaxonomyNames() []string {
+	out := make([]string, len(Taxonomies))
+	for i, t := range Taxonomies {
+		out[i] = string(t)
+	}
+	return out
+}
+
 // Severity levels.
 const (
 	Minor    = "minor"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // checkLinks reports links written in Markdown that point at nothing the
@@ -44,45 +45,54 @@ func checkLink(from *Incident, lang, dest string, byID map[string]*Incident, hid
 	if strings.HasPrefix(u.Path, "/") {
 		return "starts at the site root, which breaks under a base path; write it relative to the page, e.g. ../<incident-id>/#t-20170313T1722Z"
 	}
-	self := &url.URL{Path: "/" + lang + "/incidents/" + from.ID + "/"}
-	target := self.ResolveReference(u)
-	parts := strings.Split(strings.Trim(target.Path, "/"), "/")
-	if len(parts) == 0 || parts[0] != lang {
+	self := urls.IncidentLoc(lang, from.ID)
+	base, _ := url.Parse(self.Path())
+	resolved := base.ResolveReference(u)
+	target := siteURLs.Parse(resolved.Path + "#" + resolved.Fragment)
+	if target.Kind == urls.Unknown || target.Kind == urls.Asset {
+		return "points at no page of the site; link incidents as ../<incident-id>/"
+	}
+	if target.Lang != "" && target.Lang != lang {
 		return "leaves the page's language; link to ../<incident-id>/ and readers stay in their language"
 	}
-	switch {
-	case len(parts) == 3 && parts[1] == "incidents":
-		to, ok := byID[parts[2]]
-		if !ok {
-			if hidden[parts[2]] {
-				return "" // a draft or an incident with errors of its own: reported there
-			}
-			hint := ""
-			if near := diag.Nearest(parts[2], sortedKeys(byID)); near != "" {
-				hint = fmt.Sprintf("; did you mean %q?", near)
-			}
-			return fmt.Sprintf("points at incident %q, which does not exist%s", parts[2], hint)
-		}
-		if target.Fragment != "" && !slices.Contains(anchorsOf(to, lang), target.Fragment) {
-			hint := "use an event anchor (#t-YYYYMMDDTHHMMZ, the event's UTC minute) or a heading id"
-			if near := diag.Nearest(target.Fragment, anchorsOf(to, lang)); near != "" {
-				hint = fmt.Sprintf("did you mean #%s?", near)
-			}
-			return fmt.Sprintf("points at #%s, which incident %s does not have; %s", target.Fragment, to.ID, hint)
-		}
-		return ""
-	case len(parts) == 1, len(parts) == 2 && (parts[1] == "timeline" || isTaxonomy(parts[1])):
-		return ""
-	case len(parts) == 3 && isTaxonomy(parts[1]):
-		if termSlugs[parts[1]+"/"+parts[2]] {
+	switch target.Kind {
+	case urls.Incident:
+		return checkIncidentLink(target, lang, byID, hidden)
+	case urls.Term:
+		if termSlugs[target.Taxonomy+"/"+target.Term] {
 			return ""
 		}
-		return fmt.Sprintf("points at %s %q, which no incident has", parts[1], parts[2])
+		return fmt.Sprintf("points at %s %q, which no incident has", target.Taxonomy, target.Term)
 	}
-	return "points at no page of the site; link incidents as ../<incident-id>/"
+	return ""
 }
 
-func isTaxonomy(s string) bool { return slices.Contains(Taxonomies, Taxonomy(s)) }
+// siteURLs parses links: the base path does not matter to relative ones.
+var siteURLs = urls.Scheme{Taxonomies: TaxonomyNames()}
+
+// checkIncidentLink checks a link to an incident page: the incident and
+// the anchor must exist.
+func checkIncidentLink(target urls.Loc, lang string, byID map[string]*Incident, hidden map[string]bool) string {
+	to, ok := byID[target.ID]
+	if !ok {
+		if hidden[target.ID] {
+			return "" // a draft or an incident with errors of its own: reported there
+		}
+		hint := ""
+		if near := diag.Nearest(target.ID, sortedKeys(byID)); near != "" {
+			hint = fmt.Sprintf("; did you mean %q?", near)
+		}
+		return fmt.Sprintf("points at incident %q, which does not exist%s", target.ID, hint)
+	}
+	if target.Fragment != "" && !slices.Contains(anchorsOf(to, lang), target.Fragment) {
+		hint := "use an event anchor (#t-YYYYMMDDTHHMMZ, the event's UTC minute) or a heading id"
+		if near := diag.Nearest(target.Fragment, anchorsOf(to, lang)); near != "" {
+			hint = fmt.Sprintf("did you mean #%s?", near)
+		}
+		return fmt.Sprintf("points at #%s, which incident %s does not have; %s", target.Fragment, to.ID, hint)
+	}
+	return ""
+}
 
 // anchorsOf lists the fragment ids of an incident's page in lang: its
 // events and its headings.

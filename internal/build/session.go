@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/source"
+	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -234,28 +234,21 @@ func yearsOf(a *archive.Archive) map[int]bool {
 }
 
 // keep reports whether an output file of the previous build is still
-// current: an incident or term page outside the scope. Everything else
-// (lists, timelines, feeds, sitemap, export) is rendered again.
-func keep(path string, scope *render.Scope) bool {
-	parts := strings.Split(path, "/")
-	if len(parts) == 6 && parts[3] == "page" {
-		parts = parts[:3] // a later page of a term's list
-		parts = append(parts, "index.html")
-	}
-	if len(parts) != 4 || parts[3] != "index.html" {
-		return false
-	}
-	switch parts[1] {
-	case "incidents":
-		return !scope.Incidents[parts[2]]
-	case "timeline":
-		year, err := strconv.Atoi(parts[2])
-		return err == nil && !scope.Years[year]
-	}
-	for _, tax := range archive.Taxonomies {
-		if parts[1] == string(tax) {
-			return !scope.Terms[parts[1]+"/"+parts[2]]
-		}
+// current: an incident, timeline year or term page outside the scope.
+// Everything else (lists, timelines, feeds, sitemap, export) is rendered
+// again.
+func keep(file string, scope *render.Scope) bool {
+	loc := siteURLs.ParseFile(file)
+	switch loc.Kind {
+	case urls.Incident:
+		return !scope.Incidents[loc.ID]
+	case urls.Year:
+		return !scope.Years[loc.Year]
+	case urls.Term:
+		return !scope.Terms[loc.Taxonomy+"/"+loc.Term]
 	}
 	return false
 }
+
+// siteURLs reads output file names; the base path is not part of them.
+var siteURLs = urls.Scheme{Taxonomies: archive.TaxonomyNames()}

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/markdown"
 )
 
 // MaxFileSize bounds one content file. Postmortems are a few pages long; a
@@ -270,24 +271,23 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 	}
 	// The tree is used here and dropped: a large archive cannot keep every
 	// page's tree in memory. Tree parses again when a page is rendered.
-	doc := parseMarkdown(body)
+	doc, timeline := parseMarkdown(body)
 	for h := doc.FirstChild(); h != nil; h = h.NextSibling() {
 		if _, ok := h.(*ast.Heading); ok {
-			p.Sections = append(p.Sections, headingID(h))
+			p.Sections = append(p.Sections, markdown.HeadingID(h))
 		}
 	}
 	p.Links = collectLinks(p, doc)
-	p.Timeline, p.TimelinePos = extractTimeline(p, doc, func(pos Pos, format string, args ...any) {
-		errs.Add(file, pos.Line, pos.Col, format, args...)
+	p.Timeline, p.TimelinePos = marksOf(p, timeline, func(pos Pos, msg string) {
+		errs.Add(file, pos.Line, pos.Col, "%s", msg)
 	})
 	return p
 }
 
-// Tree parses the page's body into the tree the render stage prints, with
-// its timeline items marked as at load time.
+// Tree parses the page's body into the tree the render stage prints: its
+// timeline items hold EventTime nodes, numbered as Timeline is.
 func (p *Page) Tree() ast.Node {
-	doc := parseMarkdown(p.Body)
-	extractTimeline(p, doc, func(Pos, string, ...any) {})
+	doc, _ := parseMarkdown(p.Body)
 	return doc
 }
 

@@ -157,24 +157,6 @@ func TestParseTime(t *testing.T) {
 	}
 }
 
-func TestAnchor(t *testing.T) {
-	la := zone(t, "America/Los_Angeles")
-	cases := []struct {
-		t    time.Time
-		want string
-	}{
-		{time.Date(2017, 3, 13, 10, 22, 0, 0, la), "t-20170313T1722Z"},
-		{time.Date(2017, 3, 13, 10, 22, 59, 999, la), "t-20170313T1722Z"},
-		{time.Date(2021, 12, 31, 23, 5, 0, 0, time.UTC), "t-20211231T2305Z"},
-		{time.Date(2021, 6, 1, 9, 0, 0, 0, zone(t, "Asia/Taipei")), "t-20210601T0100Z"},
-	}
-	for _, c := range cases {
-		if got := content.Anchor(c.t); got != c.want {
-			t.Errorf("Anchor(%s) = %q, want %q", c.t, got, c.want)
-		}
-	}
-}
-
 // mark builds a timeline mark as the load stage would: spec is
 // "YYYY-MM-DD HH:MM" or "HH:MM"; line positions the item.
 func mark(line int, spec string) content.Mark {

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/archive"
-	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -45,7 +45,7 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 			Timeline: strings.Join(timeline, "\n"),
 			Products: m.Products.Values(), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
 			Begin: inc.Begin, Duration: inc.Duration,
-			URL: basePath + render.IncidentPath(lang, inc.ID),
+			URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
 		})
 	}
 	return docs

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // feedSize is how many of the newest incidents a feed carries.
@@ -58,11 +58,6 @@ type atomCat struct {
 	Label string `xml:"label,attr,omitempty"`
 }
 
-// abs makes a site path absolute with the base URL.
-func (r *Renderer) abs(sitePath string) string {
-	return strings.TrimSuffix(r.site.BaseURL, "/") + sitePath
-}
-
 // feed writes /L/feed.xml: the newest incidents, titled in L.
 func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
 	title, err := l.T("site_title")
@@ -74,10 +69,10 @@ func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
 		return err
 	}
 	f := atomFeed{
-		Lang: l.Tag, Title: title, ID: r.abs(LangPath(l.Tag)), Generator: r.site.Generator,
+		Lang: l.Tag, Title: title, ID: r.urls.Abs(urls.ListLoc(l.Tag)), Generator: r.site.Generator,
 		Links: []atomLink{
-			{Rel: "self", Href: r.abs(FeedPath(l.Tag)), Type: "application/atom+xml"},
-			{Rel: "alternate", Href: r.abs(LangPath(l.Tag)), Type: "text/html"},
+			{Rel: "self", Href: r.urls.Abs(urls.FeedLoc(l.Tag)), Type: "application/atom+xml"},
+			{Rel: "alternate", Href: r.urls.Abs(urls.ListLoc(l.Tag)), Type: "text/html"},
 		},
 		Updated: time.Unix(0, 0).UTC().Format(time.RFC3339),
 	}
@@ -91,15 +86,19 @@ func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
 			f.Updated = updated
 		}
 		e := atomEntry{
-			Title: v.Title(), ID: r.abs(IncidentPath(l.Tag, inc.ID)), Updated: updated,
+			Title: v.Title(), ID: r.urls.Abs(urls.IncidentLoc(l.Tag, inc.ID)), Updated: updated,
 			Published: inc.Begin.Format(time.RFC3339),
-			Links:     []atomLink{{Rel: "alternate", Href: r.abs(IncidentPath(l.Tag, inc.ID)), Type: "text/html", HrefLang: v.TextLang()}},
+			Links:     []atomLink{{Rel: "alternate", Href: r.urls.Abs(urls.IncidentLoc(l.Tag, inc.ID)), Type: "text/html", HrefLang: v.TextLang()}},
 			Summary:   atomText{Lang: v.TextLang(), Text: v.Summary()},
 			Author:    atomAuthor{Name: author},
 		}
 		for _, tax := range archive.Taxonomies {
-			for _, t := range v.TermLinks(tax) {
-				e.Category = append(e.Category, atomCat{Term: string(tax) + "/" + t.Slug, Label: t.Label()})
+			terms, err := v.TermLinks(tax)
+			if err != nil {
+				return err
+			}
+			for _, t := range terms {
+				e.Category = append(e.Category, atomCat{Term: string(tax) + "/" + t.Slug, Label: t.Label})
 			}
 		}
 		f.Entries = append(f.Entries, e)
@@ -108,7 +107,7 @@ func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
 	if err != nil {
 		return fmt.Errorf("feed %s: %w", l.Tag, err)
 	}
-	return emit(strings.TrimPrefix(FeedPath(l.Tag), "/"), append([]byte(xml.Header), out...))
+	return emit(urls.FeedLoc(l.Tag).File(), append([]byte(xml.Header), out...))
 }
 
 type sitemapURL struct {
@@ -130,39 +129,40 @@ func (r *Renderer) sitemap(emit Emit) error {
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
-	group := func(path func(lang string) string, lastmod string) (string, error) {
-		def := r.bundle.Default().Tag
+	// group is a page in every language, each listing all of them.
+	def := r.bundle.Default().Tag
+	group := func(loc urls.Loc, lastmod string) (string, error) {
 		var alts []xhtmlLink
 		for _, l := range r.bundle.Langs {
-			alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: l.Tag, Href: r.abs(path(l.Tag))})
+			alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: l.Tag, Href: r.urls.Abs(loc.InLang(l.Tag))})
 		}
-		alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: "x-default", Href: r.abs(path(def))})
-		var urls []sitemapURL
+		alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: "x-default", Href: r.urls.Abs(loc.InLang(def))})
+		var entries []sitemapURL
 		for _, l := range r.bundle.Langs {
-			urls = append(urls, sitemapURL{Loc: r.abs(path(l.Tag)), LastMod: lastmod, Alternates: alts})
+			entries = append(entries, sitemapURL{Loc: r.urls.Abs(loc.InLang(l.Tag)), LastMod: lastmod, Alternates: alts})
 		}
-		out, err := xml.MarshalIndent(urls, "", "  ")
+		out, err := xml.MarshalIndent(entries, "", "  ")
 		return string(out) + "\n", err
 	}
-	add := func(path func(lang string) string) error {
-		s, err := group(path, "")
+	add := func(loc urls.Loc) error {
+		s, err := group(loc, "")
 		b.WriteString(s)
 		return err
 	}
-	if err := add(LangPath); err != nil {
+	if err := add(urls.ListLoc(def)); err != nil {
 		return fmt.Errorf("sitemap: %w", err)
 	}
-	if err := add(TimelinePath); err != nil {
+	if err := add(urls.TimelineLoc(def)); err != nil {
 		return fmt.Errorf("sitemap: %w", err)
 	}
 	for _, y := range yearSummaries(r.archive.Events) {
-		if err := add(func(l string) string { return TimelineYearPath(l, y.Year) }); err != nil {
+		if err := add(urls.YearLoc(def, y.Year)); err != nil {
 			return fmt.Errorf("sitemap: %w", err)
 		}
 	}
 	for _, inc := range r.archive.Incidents {
 		s, err := r.fragments.get(fragmentKey{inc.ID, "", partSitemap}, func() (string, error) {
-			return group(func(l string) string { return IncidentPath(l, inc.ID) }, inc.Through.Format("2006-01-02"))
+			return group(urls.IncidentLoc(def, inc.ID), inc.Through.Format("2006-01-02"))
 		})
 		if err != nil {
 			return fmt.Errorf("sitemap: %w", err)
@@ -170,17 +170,17 @@ func (r *Renderer) sitemap(emit Emit) error {
 		b.WriteString(s)
 	}
 	for _, tax := range archive.Taxonomies {
-		if err := add(func(l string) string { return TermsPath(l, tax) }); err != nil {
+		if err := add(urls.TermsLoc(def, string(tax))); err != nil {
 			return fmt.Errorf("sitemap: %w", err)
 		}
 		for _, t := range r.archive.Terms[tax] {
-			if err := add(func(l string) string { return TermPath(l, tax, t.Slug) }); err != nil {
+			if err := add(urls.TermLoc(def, string(tax), t.Slug)); err != nil {
 				return fmt.Errorf("sitemap: %w", err)
 			}
 		}
 	}
 	b.WriteString("</urlset>\n")
-	return emit("sitemap.xml", b.Bytes())
+	return emit(urls.SitemapLoc().File(), b.Bytes())
 }
 
 // IncidentJSON is one incident in /incidents.json.
@@ -243,7 +243,7 @@ func (r *Renderer) exportJSON(emit Emit) error {
 		b.WriteString(rec)
 	}
 	b.WriteString("]\n")
-	return emit("incidents.json", b.Bytes())
+	return emit(urls.ExportLoc().File(), b.Bytes())
 }
 
 func (r *Renderer) incidentJSON(inc *archive.Incident) IncidentJSON {
@@ -278,7 +278,7 @@ func (r *Renderer) incidentJSON(inc *archive.Incident) IncidentJSON {
 	}
 	for _, l := range r.bundle.Langs {
 		v := r.incident(inc, l)
-		j.Versions[l.Tag] = VersionJSON{Title: v.Title(), Summary: v.Summary(), URL: r.abs(IncidentPath(l.Tag, inc.ID)), Translated: v.Translated()}
+		j.Versions[l.Tag] = VersionJSON{Title: v.Title(), Summary: v.Summary(), URL: r.urls.Abs(urls.IncidentLoc(l.Tag, inc.ID)), Translated: v.Translated()}
 	}
 	for _, e := range inc.Events {
 		j.Events = append(j.Events, EventJSON{Anchor: e.Anchor, Instant: e.Instant, Text: e.Text})

@@ -10,12 +10,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"net/url"
 	"path"
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +21,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/chart"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // Emit receives one output file: its path relative to the site root, with
@@ -42,61 +41,36 @@ type Renderer struct {
 	archive   *archive.Archive
 	bundle    *i18n.Bundle
 	site      *Site
+	urls      urls.Scheme
 	tmpl      map[string]*template.Template
 	layouts   *Layouts
 	fragments *Fragments
 }
 
 // BasePath is the URL path prefix of the site, without trailing slash.
-func (r *Renderer) BasePath() string { return r.site.BasePath }
+func (r *Renderer) BasePath() string { return r.urls.BasePath }
 
-// Path helpers: every URL of the site, before the base path is added.
-
-// LangPath is a language's incident list.
-func LangPath(lang string) string { return "/" + lang + "/" }
-
-// IncidentPath is an incident's page in a language.
-func IncidentPath(lang, id string) string { return "/" + lang + "/incidents/" + id + "/" }
-
-// TermsPath lists a taxonomy's terms.
-func TermsPath(lang string, tax archive.Taxonomy) string { return "/" + lang + "/" + string(tax) + "/" }
-
-// TermPath is one term's page.
-func TermPath(lang string, tax archive.Taxonomy, slug string) string {
-	return "/" + lang + "/" + string(tax) + "/" + url.PathEscape(slug) + "/"
-}
-
-// TimelinePath is the archive-wide timeline: an overview and its years.
-func TimelinePath(lang string) string { return "/" + lang + "/timeline/" }
-
-// TimelineYearPath is one year of the archive-wide timeline, every event.
-func TimelineYearPath(lang string, year int) string {
-	return "/" + lang + "/timeline/" + strconv.Itoa(year) + "/"
-}
-
-// FeedPath is a language's Atom feed.
-func FeedPath(lang string) string { return "/" + lang + "/feed.xml" }
+// URLs is the URL scheme the renderer builds pages with.
+func (r *Renderer) URLs() urls.Scheme { return r.urls }
 
 // New prepares a renderer of archive a with the parsed layouts.
 func New(a *archive.Archive, bundle *i18n.Bundle, layouts *Layouts, opts Options) (*Renderer, error) {
-	base, err := url.Parse(opts.BaseURL)
-	if err != nil || !base.IsAbs() {
-		return nil, fmt.Errorf("base URL %q must be absolute, like https://example.org/ or http://127.0.0.1:1313/", opts.BaseURL)
+	scheme, err := urls.New(opts.BaseURL, archive.TaxonomyNames())
+	if err != nil {
+		return nil, err
 	}
-	if !strings.HasSuffix(base.Path, "/") {
-		base.Path += "/"
-	}
-	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments}
+	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments, urls: scheme}
 	if r.fragments == nil {
 		r.fragments = NewFragments()
 	}
 	r.site = &Site{
-		BasePath:   strings.TrimSuffix(base.Path, "/"),
-		BaseURL:    base.String(),
+		BasePath:   scheme.BasePath,
+		BaseURL:    scheme.BaseURL(),
 		Langs:      bundle.Langs,
 		Incidents:  len(a.Incidents),
 		Taxonomies: archive.Taxonomies,
 		Generator:  opts.Generator,
+		urls:       scheme,
 	}
 	r.tmpl = layouts.sets
 	return r, nil
@@ -122,141 +96,199 @@ func (s *Scope) year(y int) bool { return s == nil || s.Years[y] }
 // number of HTML pages.
 func (r *Renderer) Render(emit Emit) (int, error) { return r.RenderScope(nil, emit) }
 
+// pass is one render: where its files go and what went wrong.
+type pass struct {
+	r     *Renderer
+	scope *Scope
+	emit  Emit
+	mu    sync.Mutex
+	errs  diag.List
+	pages int
+}
+
+func (ps *pass) fail(err error) {
+	ps.mu.Lock()
+	ps.errs.AddError(err)
+	ps.mu.Unlock()
+}
+
+// page renders one HTML page to its file.
+func (ps *pass) page(p *Page) {
+	out, err := ps.r.execute(p)
+	if err == nil {
+		err = ps.emit(p.Loc.File(), out)
+	}
+	if err != nil {
+		ps.fail(err)
+		return
+	}
+	ps.mu.Lock()
+	ps.pages++
+	ps.mu.Unlock()
+}
+
 // RenderScope makes the files in scope: the incident and term pages it
 // names, and every page that lists or summarises the whole archive.
 func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
-	var errs diag.List
-	var mu sync.Mutex
-	pages := 0
-	fail := func(err error) {
-		mu.Lock()
-		errs.AddError(err)
-		mu.Unlock()
-	}
-	page := func(p *Page) {
-		out, err := r.execute(p)
-		if err == nil {
-			// Paths are URLs, escaped; files are named by what they decode to.
-			name, _ := url.PathUnescape(strings.TrimPrefix(p.Path, "/"))
-			err = emit(name+"index.html", out)
-		}
-		if err != nil {
-			fail(err)
-			return
-		}
-		mu.Lock()
-		pages++
-		mu.Unlock()
-	}
-
-	// Incident pages are most of the work: spread them over the cores.
-	jobs := make(chan *Page, 64)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range jobs {
-				page(p)
-			}
-		}()
-	}
+	ps := &pass{r: r, scope: scope, emit: emit}
+	done := ps.incidents()
 	for _, l := range r.bundle.Langs {
-		for _, inc := range r.archive.Incidents {
-			if !scope.incident(inc.ID) {
-				continue
-			}
-			v := r.incident(inc, l)
-			jobs <- r.newPage(l, "incident", v.Title(), IncidentPath(l.Tag, inc.ID), func(p *Page) { p.Incident = v })
-		}
-	}
-	close(jobs)
-
-	for _, l := range r.bundle.Langs {
-		list, _ := l.T("nav_incidents")
-		for _, pg := range paginate(r.archive.Incidents, LangPath(l.Tag)) {
-			page(r.newPage(l, "list", list, pg.path, func(p *Page) {
-				p.Incidents, p.Pager = r.incidents(pg.items, l), r.pager(pg, LangPath(l.Tag))
-			}))
-		}
-		page(r.searchPage(l, &Search{}))
-		tl, _ := l.T("nav_timeline")
-		years := yearSummaries(r.archive.Events)
-		page(r.newPage(l, "timeline", tl, TimelinePath(l.Tag), func(p *Page) { p.YearList = years }))
-		for _, y := range years {
-			if !scope.year(y.Year) {
-				continue
-			}
-			page(r.newPage(l, "timeline", tl+" "+strconv.Itoa(y.Year), TimelineYearPath(l.Tag, y.Year), func(p *Page) {
-				p.Years = r.years(r.archive.Events[y.first:y.first+y.Events], l)
-				p.YearList = years
-			}))
-		}
+		ps.lists(l)
+		ps.search(l)
+		ps.timeline(l)
 		for _, tax := range archive.Taxonomies {
-			title, _ := l.T("nav_" + string(tax))
-			terms := r.terms(r.archive.Terms[tax], l)
-			page(r.newPage(l, "terms", title, TermsPath(l.Tag, tax), func(p *Page) { p.Taxonomy, p.Terms = tax, terms }))
-			for _, t := range terms {
-				if !scope.term(tax, t.Slug) {
-					continue
-				}
-				for _, pg := range paginate(t.Incidents, TermPath(l.Tag, tax, t.Slug)) {
-					page(r.newPage(l, "term", t.Label(), pg.path, func(p *Page) {
-						p.Taxonomy, p.Term = tax, t
-						p.Incidents, p.Pager = r.incidents(pg.items, l), r.pager(pg, TermPath(l.Tag, tax, t.Slug))
-					}))
-				}
-			}
+			ps.taxonomy(l, tax)
 		}
 		if err := r.feed(l, emit); err != nil {
-			fail(err)
+			ps.fail(err)
 		}
 	}
-	def := r.bundle.Default()
-	home := r.newPage(def, "home", "", "/", nil)
-	home.Alternates = nil
-	page(home)
-	// The site-wide 404 page in the default language, and one per language
-	// for addresses under /<lang>/.
-	notFound := func(l *i18n.Lang, name string) {
-		p := r.newPage(l, "404", "404", "/", nil)
-		p.Alternates = nil
-		if out, err := r.execute(p); err != nil {
-			fail(err)
-		} else if err := emit(name, out); err != nil {
-			fail(err)
+	ps.siteWide()
+	<-done
+	for _, file := range []func(Emit) error{r.sitemap, r.exportJSON, r.copyStatic, chartCSS} {
+		if err := file(emit); err != nil {
+			ps.fail(err)
 		}
 	}
-	notFound(def, "404.html")
-	for _, l := range r.bundle.Langs {
-		notFound(l, l.Tag+"/404.html")
-	}
-	wg.Wait()
+	return ps.pages, ps.errs.Err()
+}
 
-	if err := r.sitemap(emit); err != nil {
-		fail(err)
+// incidents renders the incident pages in scope, most of the work, spread
+// over the cores; done closes when they are all written.
+func (ps *pass) incidents() (done <-chan struct{}) {
+	jobs := make(chan *Page, 64)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for p := range jobs {
+				ps.page(p)
+			}
+		})
 	}
-	if err := r.exportJSON(emit); err != nil {
-		fail(err)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for _, l := range ps.r.bundle.Langs {
+			for _, inc := range ps.r.archive.Incidents {
+				if ps.scope.incident(inc.ID) {
+					v := ps.r.incident(inc, l)
+					jobs <- ps.r.newPage(l, "incident", v.Title(), urls.IncidentLoc(l.Tag, inc.ID), func(p *Page) { p.Incident = v })
+				}
+			}
+		}
+		close(jobs)
+		wg.Wait()
+	}()
+	return finished
+}
+
+// lists renders a language's list of every incident, page by page.
+func (ps *pass) lists(l *i18n.Lang) {
+	title, err := l.T("nav_incidents")
+	if err != nil {
+		ps.fail(err)
+		return
 	}
-	if err := r.copyStatic(emit); err != nil {
-		fail(err)
+	for _, pg := range paginate(ps.r.archive.Incidents, urls.ListLoc(l.Tag)) {
+		ps.page(ps.r.newPage(l, "list", title, pg.loc, func(p *Page) {
+			p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
+		}))
 	}
-	if err := emit("chart.css", []byte(chart.Stylesheet())); err != nil {
-		fail(err)
+}
+
+// search renders a language's search page as a static host serves it:
+// the form, and a notice that results need the server.
+func (ps *pass) search(l *i18n.Lang) {
+	p, err := ps.r.searchPage(l, &Search{})
+	if err != nil {
+		ps.fail(err)
+		return
 	}
-	return pages, errs.Err()
+	ps.page(p)
+}
+
+// timeline renders the archive-wide timeline and its years in scope.
+func (ps *pass) timeline(l *i18n.Lang) {
+	title, err := l.T("nav_timeline")
+	if err != nil {
+		ps.fail(err)
+		return
+	}
+	years := yearSummaries(ps.r.archive.Events)
+	ps.page(ps.r.newPage(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *Page) { p.YearList = years }))
+	for _, y := range years {
+		if !ps.scope.year(y.Year) {
+			continue
+		}
+		ps.page(ps.r.newPage(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *Page) {
+			p.Years = ps.r.years(ps.r.archive.Events[y.first:y.first+y.Events], l)
+			p.YearList = years
+		}))
+	}
+}
+
+// taxonomy renders a taxonomy's list of terms and the term pages in scope.
+func (ps *pass) taxonomy(l *i18n.Lang, tax archive.Taxonomy) {
+	title, err := l.T("nav_" + string(tax))
+	if err != nil {
+		ps.fail(err)
+		return
+	}
+	terms, err := ps.r.terms(ps.r.archive.Terms[tax], l)
+	if err != nil {
+		ps.fail(err)
+		return
+	}
+	ps.page(ps.r.newPage(l, "terms", title, urls.TermsLoc(l.Tag, string(tax)), func(p *Page) { p.Taxonomy, p.Terms = tax, terms }))
+	for _, t := range terms {
+		if !ps.scope.term(tax, t.Slug) {
+			continue
+		}
+		for _, pg := range paginate(t.Incidents, urls.TermLoc(l.Tag, string(tax), t.Slug)) {
+			ps.page(ps.r.newPage(l, "term", t.Label, pg.loc, func(p *Page) {
+				p.Taxonomy, p.Term = tax, t
+				p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
+			}))
+		}
+	}
+}
+
+// siteWide renders the home page, where readers choose a language, and
+// the 404 pages: the site's in the default language, and one per language
+// for addresses under /<lang>/.
+func (ps *pass) siteWide() {
+	def := ps.r.bundle.Default()
+	home := ps.r.newPage(def, "home", "", urls.HomeLoc(), nil)
+	home.Alternates = nil
+	ps.page(home)
+	notFound := func(l *i18n.Lang, loc urls.Loc) {
+		p := ps.r.newPage(l, "404", "404", loc, nil)
+		p.Alternates = nil
+		out, err := ps.r.execute(p)
+		if err == nil {
+			err = ps.emit(loc.File(), out)
+		}
+		if err != nil {
+			ps.fail(err)
+		}
+	}
+	notFound(def, urls.NotFoundLoc(""))
+	for _, l := range ps.r.bundle.Langs {
+		notFound(l, urls.NotFoundLoc(l.Tag))
+	}
+}
+
+// chartCSS writes the charts' stylesheet.
+func chartCSS(emit Emit) error {
+	return emit(urls.AssetLoc("chart.css").File(), []byte(chart.Stylesheet()))
 }
 
 // newPage fills what every page has; fill sets the kind's own data.
-func (r *Renderer) newPage(l *i18n.Lang, kind, title, sitePath string, fill func(*Page)) *Page {
-	p := &Page{Site: r.site, L: l, Kind: kind, Title: title, Path: sitePath, r: r}
+func (r *Renderer) newPage(l *i18n.Lang, kind, title string, loc urls.Loc, fill func(*Page)) *Page {
+	p := &Page{Site: r.site, L: l, Kind: kind, Title: title, Path: loc.Path(), Loc: loc, r: r}
 	for _, other := range r.bundle.Langs {
-		alt := sitePath
-		if kind != "home" {
-			alt = "/" + other.Tag + strings.TrimPrefix(sitePath, "/"+l.Tag)
-		}
-		p.Alternates = append(p.Alternates, Alternate{Lang: other, URL: r.site.URL(alt), AbsURL: r.abs(alt), Current: other == l})
+		alt := loc.InLang(other.Tag)
+		p.Alternates = append(p.Alternates, Alternate{Lang: other, URL: r.urls.URL(alt), AbsURL: r.urls.Abs(alt), Current: other == l})
 	}
 	if fill != nil {
 		fill(p)
@@ -291,16 +323,40 @@ func (r *Renderer) incidents(list []*archive.Incident, l *i18n.Lang) []*Incident
 	return out
 }
 
-func (r *Renderer) term(t *archive.Term, l *i18n.Lang) *Term { return &Term{Term: t, L: l, r: r} }
+// term is t seen in l, with its label (see Term.Label).
+func (r *Renderer) term(t *archive.Term, l *i18n.Lang) (*Term, error) {
+	v := &Term{Term: t, L: l, Label: t.Name, r: r}
+	if key := "term." + string(t.Taxonomy) + "." + t.Slug; l.HasKey(key) {
+		label, err := l.T(key)
+		if err != nil {
+			return nil, err
+		}
+		v.Label = label
+	}
+	if t.Shared && t.Organization != nil {
+		org, err := r.term(t.Organization, l)
+		if err != nil {
+			return nil, err
+		}
+		if v.Label, err = l.T("product_of", "product", v.Label, "organization", org.Label); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
 
 // terms returns a taxonomy's terms sorted by label in the page language.
-func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) []*Term {
+func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) ([]*Term, error) {
 	out := make([]*Term, len(list))
 	for i, t := range list {
-		out[i] = r.term(t, l)
+		v, err := r.term(t, l)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
 	}
-	i18n.Sort(l, out, (*Term).Label)
-	return out
+	i18n.Sort(l, out, func(t *Term) string { return t.Label })
+	return out, nil
 }
 
 // PerPage is how many incidents a list page shows.
@@ -309,36 +365,28 @@ const PerPage = 50
 // listPage is one page of a paginated list.
 type listPage struct {
 	n, of int
-	path  string
+	loc   urls.Loc
 	items []*archive.Incident
 }
 
-// paginate splits a list into pages: the first at base, the others at
-// base + "page/N/", as Hugo and Zola readers know them.
-func paginate(items []*archive.Incident, base string) []listPage {
+// paginate splits a list into pages of PerPage incidents.
+func paginate(items []*archive.Incident, first urls.Loc) []listPage {
 	of := max(1, (len(items)+PerPage-1)/PerPage)
 	out := make([]listPage, of)
 	for i := range out {
-		out[i] = listPage{n: i + 1, of: of, path: pagePath(base, i+1), items: items[i*PerPage : min(len(items), (i+1)*PerPage)]}
+		out[i] = listPage{n: i + 1, of: of, loc: first.Nth(i + 1), items: items[i*PerPage : min(len(items), (i+1)*PerPage)]}
 	}
 	return out
 }
 
-func pagePath(base string, n int) string {
-	if n == 1 {
-		return base
-	}
-	return base + "page/" + strconv.Itoa(n) + "/"
-}
-
 // pager links a list page to its neighbours.
-func (r *Renderer) pager(pg listPage, base string) *Pager {
+func (r *Renderer) pager(pg listPage) *Pager {
 	p := &Pager{Page: pg.n, Of: pg.of}
 	if pg.n > 1 {
-		p.Newer = r.site.URL(pagePath(base, pg.n-1))
+		p.Newer = r.urls.URL(pg.loc.Nth(pg.n - 1))
 	}
 	if pg.n < pg.of {
-		p.Older = r.site.URL(pagePath(base, pg.n+1))
+		p.Older = r.urls.URL(pg.loc.Nth(pg.n + 1))
 	}
 	return p
 }
@@ -412,7 +460,7 @@ func (r *Renderer) copyStatic(emit Emit) error {
 		if err != nil {
 			return fmt.Errorf("layouts: %w", err)
 		}
-		if err := emit(path.Base(name), data); err != nil {
+		if err := emit(urls.AssetLoc(path.Base(name)).File(), data); err != nil {
 			return err
 		}
 	}

@@ -5,20 +5,51 @@ import (
 	"strconv"
 
 	"github.com/postmortem-archive/gen/internal/i18n"
-	"github.com/postmortem-archive/gen/search"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
-// SearchPath is a language's search page.
-func SearchPath(lang string) string { return "/" + lang + "/search/" }
-
 // Search is what the search page shows. The build writes the page with an
-// empty Search; the server renders it again per request with results.
+// empty Search; a server renders it again per request with results,
+// filled from whatever answers its searches.
 type Search struct {
 	Served   bool // rendered by a server: results are real, no static-host notice
-	Request  search.Request
-	Response *search.Response
-	Error    string // a query the syntax cannot use, in words for the reader
-	base     string // the search page URL, with base path
+	Request  SearchRequest
+	Response *SearchResponse // nil when nothing was asked, or on Error
+	Error    string          // a query the syntax cannot use, in words for the reader
+	base     string          // the search page URL, with base path
+}
+
+// SearchRequest is what the reader asked.
+type SearchRequest struct {
+	Query                  string
+	Product, Region, Cause string // facet filters
+	Year                   int    // 0: any
+	Page                   int    // 1-based
+}
+
+// SearchResponse is one page of results.
+type SearchResponse struct {
+	Total   int // matching incidents
+	Pages   int // result pages the reader may ask for
+	Results []SearchResult
+	Facets  map[string][]SearchFacet // by facet name: product, region, cause, year, lang
+}
+
+// SearchResult is one incident found.
+type SearchResult struct {
+	Lang, Title, URL string
+	Date             string // YYYY-MM-DD
+	Products         []string
+	// Fragments are HTML: the matches marked, everything else escaped by
+	// the search index. FragmentsLang is their language when it is not Lang.
+	Fragments     []string
+	FragmentsLang string
+}
+
+// SearchFacet is one value of a facet and how many results have it.
+type SearchFacet struct {
+	Term  string
+	Count int
 }
 
 // With returns the search URL for the current query with one parameter set
@@ -64,12 +95,7 @@ func (s *Search) Pages() []int {
 	if s.Response == nil || s.Response.Total == 0 {
 		return nil
 	}
-	per := s.Request.PerPage
-	if per <= 0 {
-		per = search.DefaultPerPage
-	}
-	n := min((s.Response.Total+per-1)/per, search.MaxWindow/per)
-	out := make([]int, n)
+	out := make([]int, s.Response.Pages)
 	for i := range out {
 		out[i] = i + 1
 	}
@@ -86,10 +112,14 @@ func (s *Search) Filtered() bool {
 }
 
 // searchPage is the search page of lang with s on it.
-func (r *Renderer) searchPage(l *i18n.Lang, s *Search) *Page {
-	title, _ := l.T("nav_search")
-	s.base = r.site.URL(SearchPath(l.Tag))
-	return r.newPage(l, "search", title, SearchPath(l.Tag), func(p *Page) { p.Search = s })
+func (r *Renderer) searchPage(l *i18n.Lang, s *Search) (*Page, error) {
+	title, err := l.T("nav_search")
+	if err != nil {
+		return nil, err
+	}
+	loc := urls.SearchLoc(l.Tag)
+	s.base = r.urls.URL(loc)
+	return r.newPage(l, "search", title, loc, func(p *Page) { p.Search = s }), nil
 }
 
 // SearchPage renders the search page of lang with results, for a server.
@@ -99,5 +129,9 @@ func (r *Renderer) SearchPage(lang string, s *Search) ([]byte, error) {
 		l = r.bundle.Default()
 	}
 	s.Served = true
-	return r.execute(r.searchPage(l, s))
+	p, err := r.searchPage(l, s)
+	if err != nil {
+		return nil, err
+	}
+	return r.execute(p)
 }

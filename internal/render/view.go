@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"html/template"
 	"strconv"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/chart"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // Page is what every template receives.
@@ -17,7 +19,8 @@ type Page struct {
 	L     *i18n.Lang // the page's language
 	Kind  string     // home, list, incident, terms, term, timeline, 404
 	Title string
-	Path  string // site path of this page, e.g. "/en/incidents/<id>/"
+	Path  string   // site path of this page, e.g. "/en/incidents/<id>/"
+	Loc   urls.Loc // what the page is
 	// Alternates is this page in every site language (itself included).
 	Alternates []Alternate
 
@@ -36,33 +39,72 @@ type Page struct {
 
 // Overview is the archive-wide SVG: incidents across the years, incidents
 // per year and their durations.
-func (p *Page) Overview() template.HTML {
+func (p *Page) Overview() (template.HTML, error) {
 	return p.r.overview(p.r.archive.Incidents, p.L, "overview")
 }
 
 // overview draws incs across the years, for the whole archive or a term.
-func (r *Renderer) overview(incs []*archive.Incident, l *i18n.Lang, id string) template.HTML {
+func (r *Renderer) overview(incs []*archive.Incident, l *i18n.Lang, id string) (template.HTML, error) {
 	var spans []chart.Span
 	for _, inc := range incs {
 		v := r.incident(inc, l)
 		label := l.Date(v.LocalBegin()) + " — " + v.Title()
-		if s := v.StatusShort(); s != "" {
-			label += " (" + s + ")"
+		status, err := v.StatusShort()
+		if err != nil {
+			return "", err
+		}
+		if status != "" {
+			label += " (" + status + ")"
 		}
 		spans = append(spans, chart.Span{Begin: inc.Begin, End: inc.Through, Open: !inc.EndStated(), Label: label, Href: v.URL(), Severity: v.SeverityClass()})
 	}
-	t := func(key string) string { s, _ := l.T(key); return s }
-	return template.HTML(chart.OverviewSVG(chart.Overview{ // #nosec G203: chart escapes all text
+	var errs []error
+	t := func(key string) string {
+		s, err := l.T(key)
+		errs = append(errs, err)
+		return s
+	}
+	// The counts are drawn while the chart is made; check the string once
+	// here rather than on every label.
+	if _, err := l.N("incidents_count", 1); err != nil {
+		return "", err
+	}
+	o := chart.Overview{
 		IDPrefix: id, Title: t("chart_overview_title"), Desc: t("chart_overview_desc"), Spans: spans,
 		YearLabel:       func(y int) string { return strconv.Itoa(y) },
-		CountLabel:      func(n int) string { s, _ := l.N("incidents_count", n); return s },
+		CountLabel:      func(n int) string { s, _ := l.N("incidents_count", n); return s }, // checked above
 		DurationBuckets: []string{t("bucket_under_1h"), t("bucket_1_4h"), t("bucket_4_12h"), t("bucket_12_24h"), t("bucket_over_1d"), t("bucket_end_unknown")},
 		Headings:        [3]string{t("chart_over_time"), t("chart_per_year"), t("chart_durations")},
-	}))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return "", err
+	}
+	return template.HTML(chart.OverviewSVG(o)), nil // #nosec G203: chart escapes all text
 }
 
 // TermsOf lists a taxonomy's terms in the page language's order.
-func (p *Page) TermsOf(tax archive.Taxonomy) []*Term { return p.r.terms(p.r.archive.Terms[tax], p.L) }
+func (p *Page) TermsOf(tax archive.Taxonomy) ([]*Term, error) {
+	return p.r.terms(p.r.archive.Terms[tax], p.L)
+}
+
+// Links to the pages every page links to, in the page's language.
+
+// ListURL is the list of every incident.
+func (p *Page) ListURL() string { return p.Site.urls.URL(urls.ListLoc(p.L.Tag)) }
+
+// TimelineURL is the archive-wide timeline.
+func (p *Page) TimelineURL() string { return p.Site.urls.URL(urls.TimelineLoc(p.L.Tag)) }
+
+// TermsURL lists a taxonomy's terms.
+func (p *Page) TermsURL(tax archive.Taxonomy) string {
+	return p.Site.urls.URL(urls.TermsLoc(p.L.Tag, string(tax)))
+}
+
+// SearchURL is the search page.
+func (p *Page) SearchURL() string { return p.Site.urls.URL(urls.SearchLoc(p.L.Tag)) }
+
+// FeedURL is the Atom feed.
+func (p *Page) FeedURL() string { return p.Site.urls.URL(urls.FeedLoc(p.L.Tag)) }
 
 // Pager says where a list page is among the pages of its list.
 type Pager struct {
@@ -80,7 +122,18 @@ type Site struct {
 	// Taxonomies lists products, regions, causes for navigation.
 	Taxonomies []archive.Taxonomy
 	Generator  string
+
+	urls urls.Scheme
 }
+
+// HomeURL is a language's home: its list of incidents.
+func (s *Site) HomeURL(l *i18n.Lang) string { return s.urls.URL(urls.ListLoc(l.Tag)) }
+
+// AssetURL is a file of the theme, such as style.css.
+func (s *Site) AssetURL(name string) string { return s.urls.URL(urls.AssetLoc(name)) }
+
+// SearchAPIURL is the server's JSON search API.
+func (s *Site) SearchAPIURL() string { return s.urls.URL(urls.SearchAPILoc()) }
 
 // Alternate is one language version of a page.
 type Alternate struct {
@@ -89,9 +142,6 @@ type Alternate struct {
 	AbsURL  string // absolute, for <link rel="alternate">
 	Current bool
 }
-
-// URL prefixes a site path with the base path.
-func (s *Site) URL(path string) string { return s.BasePath + path }
 
 // Incident is an incident seen in one language.
 type Incident struct {
@@ -125,7 +175,7 @@ func (v *Incident) TextLang() string { p, _ := v.page(); return p.Lang }
 func (v *Incident) OriginalLang() *i18n.Lang { return v.r.bundle.Get(v.Original.Lang) }
 
 // URL is the incident page in the page language.
-func (v *Incident) URL() string { return v.site.URL(IncidentPath(v.L.Tag, v.ID)) }
+func (v *Incident) URL() string { return v.site.urls.URL(urls.IncidentLoc(v.L.Tag, v.ID)) }
 
 // LocalBegin and LocalEnd are the window in the incident's own zone.
 func (v *Incident) LocalBegin() time.Time { return v.Begin.In(v.Location) }
@@ -141,38 +191,36 @@ func (v *Incident) LocalEnd() time.Time {
 // EndStatus says, in the page language, why there is no end: the incident
 // was ongoing when reported, or its end was not stated. "" when the end is
 // stated.
-func (v *Incident) EndStatus() string { return v.endText("end_ongoing", "end_not_stated") }
+func (v *Incident) EndStatus() (string, error) { return v.endText("end_ongoing", "end_not_stated") }
 
 // StatusShort is EndStatus in a word or two, for lists and charts.
-func (v *Incident) StatusShort() string {
+func (v *Incident) StatusShort() (string, error) {
 	return v.endText("status_ongoing", "status_end_not_stated")
 }
 
-func (v *Incident) endText(ongoing, unstated string) string {
+func (v *Incident) endText(ongoing, unstated string) (string, error) {
 	key := unstated
 	switch {
 	case v.EndStated():
-		return ""
+		return "", nil
 	case v.Ongoing:
 		key = ongoing
 	}
-	s, _ := v.L.T(key)
-	return s
+	return v.L.T(key)
 }
 
 // DurationText is the duration in the page language: exact when the end
 // is stated, "at least …" up to the last event when it is not, and "" when
 // nothing followed the begin.
-func (v *Incident) DurationText() string {
+func (v *Incident) DurationText() (string, error) {
 	d := v.L.Duration(v.Duration)
 	if v.EndStated() {
-		return d
+		return d, nil
 	}
 	if v.Duration <= 0 {
-		return ""
+		return "", nil
 	}
-	s, _ := v.L.T("duration_at_least", "duration", d)
-	return s
+	return v.L.T("duration_at_least", "duration", d)
 }
 
 // SeverityClass is the severity for CSS classes: "unknown" when the
@@ -185,61 +233,65 @@ func (v *Incident) SeverityClass() string {
 }
 
 // SeverityLabel is the severity in the page language, or "unknown".
-func (v *Incident) SeverityLabel() string {
-	s, _ := v.L.T("severity_" + v.SeverityClass())
-	return s
+func (v *Incident) SeverityLabel() (string, error) {
+	return v.L.T("severity_" + v.SeverityClass())
 }
 
 // OrganizationLink is the incident's organization, or nil.
-func (v *Incident) OrganizationLink() *Term {
+func (v *Incident) OrganizationLink() (*Term, error) {
 	if t := v.Organization(); t != nil {
 		return v.r.term(t, v.L)
 	}
-	return nil
+	return nil, nil
 }
 
 // Zone is the IANA name of the incident's zone.
 func (v *Incident) Zone() string { return v.Location.String() }
 
-// Body is the incident's Markdown rendered for the page language.
-func (v *Incident) Body() (template.HTML, error) {
-	p, _ := v.page()
-	html, err := renderBody(p, v.Timeline(v.L.Tag), v.Location, v.L)
-	return template.HTML(html), err // #nosec: goldmark output with raw HTML escaped
-}
-
 // Chart is the incident's SVG timeline: the impact window and a marker per
 // event, linking to the event in the text below.
-func (v *Incident) Chart() template.HTML {
+func (v *Incident) Chart() (template.HTML, error) {
 	var events []chart.Event
 	for _, e := range v.Events() {
 		events = append(events, chart.Event{At: e.Instant, Label: v.L.Time(e.Instant, v.Location) + " — " + e.Text, Href: "#" + e.Anchor})
 	}
-	title, _ := v.L.T("chart_incident_title")
-	desc, _ := v.L.T("chart_incident_desc", "begin", v.L.Time(v.Begin, v.Location), "end", v.L.Time(v.End, v.Location),
+	title, err := v.L.T("chart_incident_title")
+	if err != nil {
+		return "", err
+	}
+	desc, err := v.L.T("chart_incident_desc", "begin", v.L.Time(v.Begin, v.Location), "end", v.L.Time(v.End, v.Location),
 		"duration", v.L.Duration(v.Duration), "events", v.L.Number(len(events)))
-	if !v.EndStated() {
-		desc, _ = v.L.T("chart_incident_desc_open", "begin", v.L.Time(v.Begin, v.Location), "status", v.StatusShort(),
-			"last", v.L.Time(v.Through, v.Location), "events", v.L.Number(len(events)))
+	if err == nil && !v.EndStated() {
+		var status string
+		if status, err = v.StatusShort(); err == nil {
+			desc, err = v.L.T("chart_incident_desc_open", "begin", v.L.Time(v.Begin, v.Location), "status", status,
+				"last", v.L.Time(v.Through, v.Location), "events", v.L.Number(len(events)))
+		}
+	}
+	if err != nil {
+		return "", err
 	}
 	return template.HTML(chart.Incident(chart.IncidentTimeline{ // #nosec G203: chart escapes all text
 		IDPrefix: "incident-chart", Title: title, Desc: desc,
 		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
 		LocalTick: func(t time.Time) string { zone, _ := t.Zone(); return t.Format("15:04") + " " + zone },
 		UTCTick:   func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
-	}))
+	})), nil
 }
 
 // Events lists the timeline in the page language.
 func (v *Incident) Events() []content.Event { return v.Timeline(v.L.Tag) }
 
 // TermLinks are the incident's terms of one taxonomy.
-func (v *Incident) TermLinks(tax archive.Taxonomy) []*Term {
+func (v *Incident) TermLinks(tax archive.Taxonomy) ([]*Term, error) {
 	out := make([]*Term, len(v.Terms[tax]))
 	for i, t := range v.Terms[tax] {
-		out[i] = v.r.term(t, v.L)
+		var err error
+		if out[i], err = v.r.term(t, v.L); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
 }
 
 // wrap makes views of incidents in the same language.
@@ -264,30 +316,22 @@ func (v *Incident) NextIncident() *Incident { return v.r.incident(v.Next, v.L) }
 type Term struct {
 	*archive.Term
 	L *i18n.Lang
-	r *Renderer
-}
-
-// Label is the term's display name: a translation from the i18n file
-// (key "term.<taxonomy>.<slug>") when there is one, else the name; a
-// product another organization has one of the same name of is shown with
-// its organization's ("Storage (AWS)").
-func (t *Term) Label() string {
-	name := t.Name
-	key := "term." + string(t.Taxonomy) + "." + t.Slug
-	if t.L.HasKey(key) {
-		name, _ = t.L.T(key)
-	}
-	if t.Shared && t.Organization != nil {
-		name, _ = t.L.T("product_of", "product", name, "organization", t.r.term(t.Organization, t.L).Label())
-	}
-	return name
+	// Label is the term's display name: a translation from the i18n file
+	// (key "term.<taxonomy>.<slug>") when there is one, else the name; a
+	// product another organization has one of the same name of is shown
+	// with its organization's ("Storage (AWS)").
+	Label string
+	r     *Renderer
 }
 
 // URL is the term's page in the page language.
-func (t *Term) URL() string { return t.r.site.URL(TermPath(t.L.Tag, t.Taxonomy, t.Slug)) }
+func (t *Term) URL() string { return t.r.urls.URL(urls.TermLoc(t.L.Tag, string(t.Taxonomy), t.Slug)) }
+
+// TermsURL is the list of the term's taxonomy.
+func (t *Term) TermsURL() string { return t.r.urls.URL(urls.TermsLoc(t.L.Tag, string(t.Taxonomy))) }
 
 // Chart is the term's timeline: its incidents across the years.
-func (t *Term) Chart() template.HTML { return t.r.overview(t.Incidents, t.L, "term-chart") }
+func (t *Term) Chart() (template.HTML, error) { return t.r.overview(t.Incidents, t.L, "term-chart") }
 
 // Year groups a timeline's months by UTC year.
 type Year struct {
@@ -311,14 +355,13 @@ type TimelineEvent struct {
 }
 
 // URL links to the event's anchor on its incident page.
-func (e *TimelineEvent) URL() string { return e.Incident.URL() + "#" + e.Anchor }
+func (e *TimelineEvent) URL() string {
+	return e.Incident.site.urls.URL(urls.IncidentLoc(e.Incident.L.Tag, e.Incident.ID).At(e.Anchor))
+}
 
 // ID is the event's fragment id on timeline pages: several incidents can
 // have an event in the same minute, so the incident id is part of it.
-func (e *TimelineEvent) ID() string { return TimelineID(e.Incident.ID, e.Anchor) }
+func (e *TimelineEvent) ID() string { return urls.TimelineID(e.Incident.ID, e.Anchor) }
 
 // URL is the year's timeline page, in the page language.
-func (y YearSummary) URL(p *Page) string { return p.Site.URL(TimelineYearPath(p.L.Tag, y.Year)) }
-
-// TimelineID is the fragment id of an incident's event on timeline pages.
-func TimelineID(incidentID, anchor string) string { return incidentID + "-" + anchor }
+func (y YearSummary) URL(p *Page) string { return p.Site.urls.URL(urls.YearLoc(p.L.Tag, y.Year)) }

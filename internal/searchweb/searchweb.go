@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -85,9 +86,13 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 	if st == nil || st.pages == nil {
 		return false
 	}
-	rest, ok := strings.CutPrefix(r.URL.Path, h.basePath+"/")
-	lang, tail, _ := strings.Cut(rest, "/")
-	if !ok || tail != "search/" || !slices.Contains(st.langs, lang) {
+	// The path is as this handler sees it, under its own base path (a
+	// server may strip the one the pages were built for).
+	scheme := st.pages.URLs()
+	scheme.BasePath = h.basePath
+	loc := scheme.ParseURL(r.URL.Path)
+	lang := loc.Lang
+	if loc.Kind != urls.Search || !slices.Contains(st.langs, lang) {
 		return false
 	}
 	q := r.URL.Query()
@@ -101,14 +106,14 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 	case err != nil:
 		view.Error, status = err.Error(), http.StatusBadRequest
 	case req.Query == "" && req.Product == "" && req.Region == "" && req.Cause == "" && req.Year == 0:
-		view.Request = req // nothing asked yet: just the form
+		view.Request = pageRequest(req) // nothing asked yet: just the form
 	default:
-		view.Request = req
+		view.Request = pageRequest(req)
 		res, code, err := h.search(r.Context(), st, req)
 		if err != nil {
 			view.Error, status = err.Error(), code
 		} else {
-			view.Response = res
+			view.Response = pageResponse(req, res)
 		}
 	}
 	page, err := st.pages.SearchPage(lang, view)
@@ -122,6 +127,38 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 	w.WriteHeader(status)
 	_, _ = w.Write(page)
 	return true
+}
+
+// pageRequest is what the search page shows of a request.
+func pageRequest(req search.Request) render.SearchRequest {
+	return render.SearchRequest{Query: req.Query, Product: req.Product, Region: req.Region, Cause: req.Cause, Year: req.Year, Page: req.Page}
+}
+
+// pageResponse is what the search page shows of a response: its results
+// and facets, and how many result pages the index lets a reader page
+// through.
+func pageResponse(req search.Request, res *search.Response) *render.SearchResponse {
+	per := req.PerPage
+	if per <= 0 {
+		per = search.DefaultPerPage
+	}
+	out := &render.SearchResponse{
+		Total:  res.Total,
+		Pages:  min((res.Total+per-1)/per, search.MaxWindow/per),
+		Facets: map[string][]render.SearchFacet{},
+	}
+	for _, r := range res.Results {
+		out.Results = append(out.Results, render.SearchResult{
+			Lang: r.Lang, Title: r.Title, URL: r.URL, Date: r.Date, Products: r.Products,
+			Fragments: r.Fragments, FragmentsLang: r.FragmentsLang,
+		})
+	}
+	for name, counts := range res.Facets {
+		for _, c := range counts {
+			out.Facets[name] = append(out.Facets[name], render.SearchFacet{Term: c.Term, Count: c.Count})
+		}
+	}
+	return out
 }
 
 // search runs one bounded search: it waits briefly for a free slot and

@@ -125,8 +125,15 @@ func TimelineEventLoc(lang, id string, at time.Time, n int) Loc {
 // At is l with a fragment.
 func (l Loc) At(fragment string) Loc { l.Fragment = fragment; return l }
 
-// Nth is page n of a list (List or Term); other kinds have one page.
-func (l Loc) Nth(n int) Loc { l.Page = n; return l }
+// Nth is page n of a list (List or Term), counting from 1; other kinds
+// have one page.
+func (l Loc) Nth(n int) Loc {
+	l.Page = 0
+	if n > 1 {
+		l.Page = n
+	}
+	return l
+}
 
 // InLang is the same location in another language. Files of the whole
 // site (the home page, the sitemap, assets) are the same in every language.

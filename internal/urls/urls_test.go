@@ -176,3 +176,27 @@ func TestInLang(t *testing.T) {
 		t.Errorf("the sitemap has no language; InLang gave %+v", got)
 	}
 }
+
+func TestEventAnchorIsTheUTCMinute(t *testing.T) {
+	zone := func(name string) *time.Location {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return loc
+	}
+	la := zone("America/Los_Angeles")
+	for _, c := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Date(2017, 3, 13, 10, 22, 0, 0, la), "t-20170313T1722Z"},
+		{time.Date(2017, 3, 13, 10, 22, 59, 999, la), "t-20170313T1722Z"},
+		{time.Date(2021, 12, 31, 23, 5, 0, 0, time.UTC), "t-20211231T2305Z"},
+		{time.Date(2021, 6, 1, 9, 0, 0, 0, zone("Asia/Taipei")), "t-20210601T0100Z"},
+	} {
+		if got := EventAnchor(c.t, 1); got != c.want {
+			t.Errorf("EventAnchor(%s) = %q, want %q", c.t, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package markdown
+
+import (
+	"time"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// EventTime is the inline node that takes the place of the written time at
+// the start of a timeline item ("10:22 — "). The parser fills what was
+// written; Place fills how the page shows it.
+type EventTime struct {
+	ast.BaseInline
+	Index int // position among the timeline's items that could be read
+
+	// Set by Place at render time; an EventTime without them prints nothing.
+	Placed bool
+	At     time.Time // the instant, UTC
+	Shown  string    // the time as the page's language writes it
+	Href   string    // the same moment elsewhere (the archive-wide timeline)
+}
+
+// KindEventTime is the ast.NodeKind of EventTime.
+var KindEventTime = ast.NewNodeKind("EventTime")
+
+// Kind implements ast.Node.
+func (n *EventTime) Kind() ast.NodeKind { return KindEventTime }
+
+// Dump implements ast.Node.
+func (n *EventTime) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Shown": n.Shown, "Href": n.Href}, nil)
+}
+
+// Placement is how one timeline event shows on a page.
+type Placement struct {
+	At     time.Time // UTC
+	Anchor string    // the item's id: the event's permalink
+	Shown  string    // the time in the page's language
+	Href   string    // the link on the time
+}
+
+// Place puts each timeline event's placement on the tree: place returns
+// it for the event at index i, or false for an event that could not be
+// placed in time (it then prints as written, without the time).
+func Place(doc ast.Node, place func(i int) (Placement, bool)) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		et, ok := n.(*EventTime)
+		if !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		p, ok := place(et.Index)
+		if !ok {
+			return ast.WalkContinue, nil
+		}
+		et.Placed, et.At, et.Shown, et.Href = true, p.At.UTC(), p.Shown, p.Href
+		if item := listItemOf(et); item != nil {
+			item.SetAttributeString("id", []byte(p.Anchor))
+			item.SetAttributeString("class", []byte("event"))
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// listItemOf is the timeline item an EventTime starts.
+func listItemOf(n ast.Node) *ast.ListItem {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if li, ok := p.(*ast.ListItem); ok {
+			return li
+		}
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package markdown
+
+import (
+	"html"
+	"time"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
+)
+
+// htmlRenderer prints gen's nodes and its rules over goldmark's HTML:
+// event times, raw HTML as text, table alignment as classes.
+type htmlRenderer struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindEventTime, r.eventTime)
+	reg.Register(ast.KindRawHTML, r.rawHTML)
+	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
+	reg.Register(east.KindTableCell, r.tableCell)
+}
+
+// eventTime prints a placed event's time, linked to the same moment
+// elsewhere; the item's own id is the event's permalink.
+func (r htmlRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	et := n.(*EventTime)
+	if !entering || !et.Placed {
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a class="event-time" href="` + html.EscapeString(et.Href) + `"><time datetime="` + et.At.Format(time.RFC3339) +
+		`" title="` + et.At.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(et.Shown) + `</time></a> `)
+	return ast.WalkContinue, nil
+}
+
+// rawHTML shows inline HTML as the text it is.
+func (r htmlRenderer) rawHTML(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		segs := n.(*ast.RawHTML).Segments
+		for i := 0; i < segs.Len(); i++ {
+			seg := segs.At(i)
+			_, _ = w.WriteString(html.EscapeString(string(seg.Value(source))))
+		}
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// htmlBlock shows a block of HTML as preformatted text.
+func (r htmlRenderer) htmlBlock(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	b := n.(*ast.HTMLBlock)
+	_, _ = w.WriteString(`<pre class="raw-html">`)
+	for i := 0; i < b.Lines().Len(); i++ {
+		line := b.Lines().At(i)
+		_, _ = w.WriteString(html.EscapeString(string(line.Value(source))))
+	}
+	if b.HasClosure() {
+		_, _ = w.WriteString(html.EscapeString(string(b.ClosureLine.Value(source))))
+	}
+	_, _ = w.WriteString("</pre>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// tableCell aligns cells with a class: goldmark's own renderer writes a
+// style attribute, which a strict Content-Security-Policy blocks.
+func (r htmlRenderer) tableCell(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	tag := "td"
+	if n.Parent() != nil && n.Parent().Kind() == east.KindTableHeader {
+		tag = "th"
+	}
+	if !entering {
+		_, _ = w.WriteString("</" + tag + ">\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<" + tag)
+	if tag == "th" {
+		_, _ = w.WriteString(` scope="col"`)
+	}
+	if a := n.(*east.TableCell).Alignment; a != east.AlignNone {
+		_, _ = w.WriteString(` class="align-` + a.String() + `"`)
+	}
+	_ = w.WriteByte('>')
+	return ast.WalkContinue, nil
+}
