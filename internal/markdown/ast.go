@@ -54,8 +54,8 @@ func Place(doc ast.Node, place func(i int) (Placement, bool)) {
 		}
 		et.Placed, et.At, et.Shown, et.Href = true, p.At.UTC(), p.Shown, p.Href
 		if item := listItemOf(et); item != nil {
-			item.SetAttributeString("id", []byte(p.Anchor))
 			item.SetAttributeString("class", []byte("event"))
+			item.SetAttributeString("id", []byte(p.Anchor))
 		}
 		return ast.WalkSkipChildren, nil
 	})
