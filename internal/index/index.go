@@ -43,12 +43,24 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 			ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
 			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V, Body: p.PlainText(),
 			Timeline: strings.Join(timeline, "\n"),
-			Products: m.Products.Values(), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
+			Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
 			Begin: inc.Begin, Duration: inc.Duration,
 			URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
 		})
 	}
 	return docs
+}
+
+// productKeys are the incident's products as facet values: with their
+// organization's name, "Storage (AWS)", so that two organizations'
+// products of the same name are two values; product:storage still finds
+// both, since the names are analysed as text too.
+func productKeys(inc *archive.Incident) []string {
+	var out []string
+	for _, t := range inc.Terms[archive.Products] {
+		out = append(out, t.Key())
+	}
+	return out
 }
 
 // Write builds the search index of the whole archive into dir, for the

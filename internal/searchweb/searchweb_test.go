@@ -109,7 +109,9 @@ func TestAPIFiltersFacetsAndPages(t *testing.T) {
 	if all.Total < 3 || len(all.Facets["product"]) == 0 || len(all.Facets["year"]) == 0 {
 		t.Fatalf("Google: total %d, facets %v", all.Total, all.Facets)
 	}
-	only := api(t, srv, url.Values{"q": {"Google"}, "lang": {"en"}, "product": {"Gmail"}})
+	// A product's facet value carries its organization: two
+	// organizations' products of the same name stay apart.
+	only := api(t, srv, url.Values{"q": {"Google"}, "lang": {"en"}, "product": {"Gmail (Google Cloud)"}})
 	for _, r := range only.Results {
 		if !strings.Contains(strings.Join(r.Products, ","), "Gmail") {
 			t.Errorf("product=Gmail returned %s with %v", r.ID, r.Products)
