@@ -194,8 +194,8 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 		return events, len(perrs) == 0
 	}
 	events, good := placed(orig)
-	if !good {
-		return nil
+	if !good || orig.TimelineUnread > 0 {
+		return nil // the original's timeline is wrong or incomplete: nothing to compare with
 	}
 	inc.Events = events
 	inc.Timelines[orig.Lang] = events
@@ -214,7 +214,7 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 			continue
 		}
 		tev, good := placed(p)
-		if good && compareTimelines(orig, events, p, tev, errs) {
+		if good && p.TimelineUnread == 0 && compareTimelines(orig, events, p, tev, errs) {
 			inc.Timelines[p.Lang] = tev
 		}
 	}

@@ -678,6 +678,43 @@ func TestValidSites(t *testing.T) {
 				}
 			},
 		},
+		{
+			// Items as people write them: the text after the time starts
+			// with emphasis, a bare URL, strong text, code, a link or an
+			// image, in the original and the translation.
+			name: "timeline items starting with formatting",
+			files: func(t *testing.T) files {
+				en := with(t, errOrig, "- 10:30 — Fix deployed.\n- 11:00 — Resolved.\n",
+					"- 10:10 — _joe_ runs the script.\n- 10:20 — https://gerrit.example.org/r/489823/ gets merged.\n- 10:30 — **Paged** on-call.\n"+
+						"- 10:40 — `kubectl rollout undo` runs.\n- 10:50 — [The dashboard](https://example.org/d) recovers.\n- 11:00 — ![graph](g.png) Resolved.\n")
+				en = with(t, en, "- 2021-06-01 10:00 — Errors start.", "- 2021-06-01 10:00 — *Errors* start.")
+				ja := with(t, errJA, "- 2021-06-01 10:00 — エラー開始。", "- 2021-06-01 10:00 — *エラー*開始。")
+				ja = with(t, ja, "- 10:30 — 修正を適用。\n- 11:00 — 解決。\n",
+					"- 10:10 — _joe_ がスクリプトを実行。\n- 10:20 — https://gerrit.example.org/r/489823/ がマージ。\n- 10:30 — **呼び出し**。\n"+
+						"- 10:40 — `kubectl rollout undo` を実行。\n- 10:50 — [ダッシュボード](https://example.org/d) が回復。\n- 11:00 — ![グラフ](g.png) 解決。\n")
+				return files{file(errID, "en"): en, file(errID, "ja"): ja}
+			},
+			check: func(t *testing.T, dest string) {
+				inline := []string{"em", "em", "a", "strong", "code", "a", "img"}
+				for _, lang := range []string{"en", "ja"} {
+					doc := parseHTML(t, filepath.Join(dest, lang, "incidents", errID, "index.html"))
+					for i, minute := range []string{"1700", "1710", "1720", "1730", "1740", "1750", "1800"} {
+						id := "t-20210601T" + minute + "Z"
+						items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && attr(n, "id") == id })
+						if len(items) != 1 {
+							t.Errorf("%s: no timeline item with id %q", lang, id)
+							continue
+						}
+						if len(findAll(items[0], func(n *html.Node) bool { return attr(n, "class") == "event-time" })) != 1 {
+							t.Errorf("%s: item %s has no time", lang, id)
+						}
+						if len(findAll(items[0], func(n *html.Node) bool { return n.Data == inline[i] })) == 0 {
+							t.Errorf("%s: item %s lost its <%s>", lang, id, inline[i])
+						}
+					}
+				}
+			},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -686,6 +723,39 @@ func TestValidSites(t *testing.T) {
 				t.Fatalf("build failed: %v", err)
 			}
 			c.check(t, filepath.Join(dir, "public"))
+		})
+	}
+}
+
+// TestTimelineErrorsDoNotCascade: a mistake in one timeline item is
+// reported once, at that item; the items after it are read as if it were
+// right, not reported as needing a date or being invalid themselves.
+func TestTimelineErrorsDoNotCascade(t *testing.T) {
+	en := file(errID, "en")
+	cases := []struct {
+		name, old, new string
+		at             string // the one error's "line:col"
+		frag           string
+	}{
+		{"first item's time unreadable", "- 2021-06-01 10:00 — Errors", "- 2021-06-01 10h00 — Errors", "27:3", "must start with a time"},
+		{"first item's date invalid", "- 2021-06-01 10:00 — Errors", "- 2021-06-31 10:00 — Errors", "27:3", `"2021-06-31 10:00" is not a valid date`},
+		{"first item's time formatted", "- 2021-06-01 10:00 — Errors", "- **2021-06-01 10:00** — Errors", "27:3", "the time of a timeline item must be plain text"},
+		{"middle item unreadable", "- 10:30 — Fix", "- 10.30 — Fix", "28:3", "must start with a time"},
+		{"middle item's clock invalid", "- 10:30 — Fix", "- 10:70 — Fix", "28:3", `"10:70" is not a valid date and time`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeSite(t, files{en: with(t, errOrig, c.old, c.new), file(errID, "ja"): errJA})
+			out := mustFail(t, dir)
+			var lines []string
+			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "content/") {
+					lines = append(lines, line)
+				}
+			}
+			if len(lines) != 1 || findErr(out, en+":"+c.at+": ", c.frag) == "" {
+				t.Errorf("want exactly one error, at %s:%s, saying %q; got:\n%s", en, c.at, c.frag, out)
+			}
 		})
 	}
 }

@@ -42,6 +42,10 @@ type Page struct {
 	// Timeline holds the items of the list under the {#timeline} heading.
 	Timeline    []Mark
 	TimelinePos Pos // the timeline heading; zero when there is none
+	// TimelineUnread counts the timeline items that could not be read
+	// (each reported): the timeline is incomplete, so it is not compared
+	// with other languages.
+	TimelineUnread int
 	// Sections are the ids of the body's headings, in order.
 	Sections []string
 	// Links are the link destinations written in the body, for checking.
@@ -278,6 +282,7 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 		}
 	}
 	p.Links = collectLinks(p, doc)
+	p.TimelineUnread = timeline.Unreadable
 	p.Timeline, p.TimelinePos = marksOf(p, timeline, func(pos Pos, msg string) {
 		errs.Add(file, pos.Line, pos.Col, "%s", msg)
 	})

@@ -17,6 +17,10 @@ type Mark struct {
 	Clock   string // "10:22"
 	Written string // the prefix as written, for messages
 	Text    string // the item's text after the time, plain
+	// DateLost: an item before this one, since the last date, could not be
+	// read and looked like it started a new day; that item is reported,
+	// and this one, without a date of its own, cannot be placed.
+	DateLost bool
 }
 
 // Event is a timeline item placed in time.
@@ -36,7 +40,7 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 		add(p.pos(pr.Offset), pr.Msg)
 	}
 	for _, it := range tl.Items {
-		marks = append(marks, Mark{Pos: p.pos(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: plainText(it.Node.FirstChild(), p.Body)})
+		marks = append(marks, Mark{Pos: p.pos(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: plainText(it.Node.FirstChild(), p.Body), DateLost: it.DateLost})
 	}
 	return marks, heading
 }
@@ -49,45 +53,34 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 func PlaceEvents(marks []Mark, loc *time.Location) ([]Event, []PosError) {
 	var events []Event
 	var errs []PosError
-	date := ""
+	fail := func(m Mark, format string, args ...any) {
+		errs = append(errs, PosError{m.Pos, fmt.Sprintf(format, args...)})
+	}
+	// An error in one item never changes how the next is read: dates are
+	// carried from the last good one; an item whose day is unknown because
+	// the item that set it is wrong is not reported again.
+	date, lost := "", false
 	var prev time.Time
 	perMinute := map[time.Time]int{}
 	for _, m := range marks {
 		if m.Date != "" {
-			date = m.Date
-		}
-		if date == "" {
-			errs = append(errs, PosError{m.Pos, fmt.Sprintf("the first timeline item needs a date: write `YYYY-MM-DD %s — …`", m.Clock)})
-			continue
-		}
-		wall, err := time.Parse("2006-01-02 15:04", date+" "+m.Clock)
-		if err != nil {
-			errs = append(errs, PosError{m.Pos, fmt.Sprintf("%q is not a valid date and time; write YYYY-MM-DD HH:MM with a 24-hour clock", m.Written)})
-			continue
-		}
-		cands := WallInstants(wall, loc)
-		if len(cands) == 0 {
-			errs = append(errs, PosError{m.Pos, fmt.Sprintf("%s %s does not exist in %s (the clocks skip it for daylight saving time); use the time after the change", date, m.Clock, loc)})
-			continue
-		}
-		at := cands[0]
-		for _, c := range cands {
-			if !c.Before(prev) {
-				at = c
-				break
+			if _, err := time.Parse(time.DateOnly, m.Date); err != nil {
+				fail(m, "%q is not a valid date and time; write YYYY-MM-DD HH:MM with a 24-hour clock", m.Written)
+				lost = true
+				continue
 			}
+			date, lost = m.Date, false
 		}
-		if at.Before(prev) {
-			hint := "put the items in order"
-			if m.Date == "" {
-				hint = "if the day changed, write the new date: `YYYY-MM-DD " + m.Clock + " — …`"
-			}
-			errs = append(errs, PosError{m.Pos, fmt.Sprintf("timeline goes backwards: %s %s is before the previous item (%s); %s",
-				date, m.Clock, prev.In(loc).Format("2006-01-02 15:04"), hint)})
+		switch {
+		case m.Date == "" && (lost || m.DateLost):
+			continue
+		case date == "":
+			fail(m, "the first timeline item needs a date: write `YYYY-MM-DD %s — …`", m.Clock)
 			continue
 		}
-		if err := Writable(at, date+" "+m.Clock); err != nil {
-			errs = append(errs, PosError{m.Pos, err.Error()})
+		at, msg := placeMark(m, date, prev, loc)
+		if msg != "" {
+			fail(m, "%s", msg)
 			continue
 		}
 		prev = at
@@ -98,6 +91,38 @@ func PlaceEvents(marks []Mark, loc *time.Location) ([]Event, []PosError) {
 		events = append(events, Event{Mark: m, Instant: at.UTC(), Anchor: urls.EventAnchor(at, perMinute[minute])})
 	}
 	return events, errs
+}
+
+// placeMark is the instant of mark m on date in loc, not before prev; or
+// what is wrong with it.
+func placeMark(m Mark, date string, prev time.Time, loc *time.Location) (time.Time, string) {
+	wall, err := time.Parse("2006-01-02 15:04", date+" "+m.Clock)
+	if err != nil {
+		return time.Time{}, fmt.Sprintf("%q is not a valid date and time; write YYYY-MM-DD HH:MM with a 24-hour clock", m.Written)
+	}
+	cands := WallInstants(wall, loc)
+	if len(cands) == 0 {
+		return time.Time{}, fmt.Sprintf("%s %s does not exist in %s (the clocks skip it for daylight saving time); use the time after the change", date, m.Clock, loc)
+	}
+	at := cands[0]
+	for _, c := range cands {
+		if !c.Before(prev) {
+			at = c
+			break
+		}
+	}
+	if at.Before(prev) {
+		hint := "put the items in order"
+		if m.Date == "" {
+			hint = "if the day changed, write the new date: `YYYY-MM-DD " + m.Clock + " — …`"
+		}
+		return time.Time{}, fmt.Sprintf("timeline goes backwards: %s %s is before the previous item (%s); %s",
+			date, m.Clock, prev.In(loc).Format("2006-01-02 15:04"), hint)
+	}
+	if err := Writable(at, date+" "+m.Clock); err != nil {
+		return time.Time{}, err.Error()
+	}
+	return at, ""
 }
 
 // PosError is an error at a position in a known file.

@@ -161,3 +161,18 @@ func TestPlaceAndRender(t *testing.T) {
 		}
 	}
 }
+
+func TestUnreadableItemsKeepTheDate(t *testing.T) {
+	_, tl := parse(t, "## Timeline {#timeline}\n\n- 2017-03-13 10:00 — a\n- 10h10 — b\n- 10:20 — c\n- 2017-03-14 1O:00 — d\n- 10:30 — e\n- 2017-03-15 10:00 — f\n- 10:40 — g\n")
+	if tl.Unreadable != 2 || len(tl.Problems) != 2 {
+		t.Fatalf("unreadable %d, problems %+v; want the two items b and d", tl.Unreadable, tl.Problems)
+	}
+	// c continues the first item's date; e follows d, which meant to start
+	// a new day, so its date is unknown; g follows a good date again.
+	want := map[string]bool{"10:00": false, "10:20": false, "10:30": true, "10:40": false}
+	for _, it := range tl.Items {
+		if lost, ok := want[it.Clock]; ok && it.DateLost != lost {
+			t.Errorf("item %s: DateLost %v, want %v", it.Clock, it.DateLost, lost)
+		}
+	}
+}

@@ -17,6 +17,10 @@ type Item struct {
 	Clock   string        // "10:22"
 	Written string        // the time as written, for messages
 	Node    *ast.ListItem // the item, for its text
+	// DateLost is set on an item without a date when an item since the
+	// last dated one could not be read and looked like it started a new
+	// day: the date this item continues is unknown.
+	DateLost bool
 }
 
 // Problem is something wrong with the timeline, at a byte offset of the
@@ -31,6 +35,10 @@ type Timeline struct {
 	Heading  int    // offset of the heading; -1 when the page has none
 	Items    []Item // the items that could be read; EventTime.Index counts them
 	Problems []Problem
+	// Unreadable counts the items that could not be read.
+	Unreadable int
+
+	dateLost bool // see Item.DateLost
 }
 
 var timelineKey = parser.NewContextKey()
@@ -48,6 +56,16 @@ func TimelineOf(pc parser.Context) *Timeline {
 // an item: an em dash, en dash, hyphen or colon separates the time from
 // the text.
 var timePrefix = regexp.MustCompile(`^(?:(\d{4}-\d{2}-\d{2})[ T])?(\d{1,2}:\d{2})\s*(?:—|–|-{1,2}|:)\s*`)
+
+// markup is what may come before a time an author formatted: emphasis,
+// code, a link's bracket.
+const markup = "*_`~["
+
+// bareTime is a time without its separator, as found inside formatting.
+var bareTime = regexp.MustCompile(`^(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}`)
+
+// datePrefix is the start of an item that meant to begin a new day.
+var datePrefix = regexp.MustCompile(`^[` + markup + `]*\d{4}-\d{1,2}-\d{1,2}`)
 
 // timelineTransformer finds the list under the timeline heading and puts
 // an EventTime node in place of each item's written time.
@@ -75,6 +93,12 @@ func (t *timelineTransformer) Transform(doc *ast.Document, reader text.Reader, p
 	}
 }
 
+// itemProblem is a problem with one item, which then cannot be read.
+func (tl *Timeline) itemProblem(off int, msg string) {
+	tl.Unreadable++
+	tl.problem(off, msg)
+}
+
 func (tl *Timeline) problem(off int, msg string) {
 	tl.Problems = append(tl.Problems, Problem{Offset: off, Msg: msg})
 }
@@ -83,13 +107,19 @@ func (tl *Timeline) problem(off int, msg string) {
 func (tl *Timeline) read(item *ast.ListItem, src []byte) {
 	para := item.FirstChild()
 	if para == nil || para.Lines().Len() == 0 {
-		tl.problem(itemStart(item), "empty timeline item; write `- HH:MM — what happened`")
+		tl.itemProblem(itemStart(item), "empty timeline item; write `- HH:MM — what happened`")
 		return
 	}
 	line := para.Lines().At(0)
 	m := timePrefix.FindSubmatchIndex(line.Value(src))
 	if m == nil {
-		tl.problem(line.Start, "timeline item must start with a time: `YYYY-MM-DD HH:MM — …` for a new day or `HH:MM — …`")
+		written := line.Value(src)
+		msg := "timeline item must start with a time: `YYYY-MM-DD HH:MM — …` for a new day or `HH:MM — …`"
+		if bare := bytes.TrimLeft(written, markup); len(bare) < len(written) && bareTime.Match(bare) {
+			msg = "the time of a timeline item must be plain text, without formatting: write `- HH:MM — …` and format the text after the dash"
+		}
+		tl.itemProblem(line.Start, msg)
+		tl.dateLost = tl.dateLost || datePrefix.Match(written)
 		return
 	}
 	at := func(i int) string { return string(src[line.Start+m[2*i] : line.Start+m[2*i+1]]) }
@@ -98,8 +128,14 @@ func (tl *Timeline) read(item *ast.ListItem, src []byte) {
 		it.Date = at(1)
 	}
 	if !replacePrefix(para, line.Start+m[1], src, &EventTime{Index: len(tl.Items)}) {
-		tl.problem(line.Start, "the time of a timeline item must be plain text, without formatting")
+		tl.itemProblem(line.Start, "the time of a timeline item must be plain text, without formatting: write `- HH:MM — …` and format the text after the dash")
+		tl.dateLost = tl.dateLost || it.Date != ""
 		return
+	}
+	if it.Date != "" {
+		tl.dateLost = false
+	} else {
+		it.DateLost = tl.dateLost
 	}
 	tl.Items = append(tl.Items, it)
 }
