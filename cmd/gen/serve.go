@@ -73,15 +73,20 @@ func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writ
 		return exitContent
 	}
 	defer out.Index.Close()
-	base, _ := url.Parse(out.Info.BaseURL)
+	base, err := url.Parse(out.Info.BaseURL)
+	if err != nil {
+		logf("gen serve: %s was built for a base URL that cannot be read: %v; build it again with --base-url", dir, err)
+		ln.Close()
+		return exitContent
+	}
 	basePath := strings.TrimSuffix(base.Path, "/")
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
 	search.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
 	langs := func() *i18n.Bundle { return out.Bundle }
 	h := server.NewHandler(server.NewDirSite(dir), server.Options{
-		Search:  http.HandlerFunc(search.API),
-		Dynamic: firstOf(negotiate(langs, basePath), search.Page),
-		Logf:    logf,
+		Search: http.HandlerFunc(search.API),
+		Pages:  pages(langs, basePath, search),
+		Logf:   logf,
 	})
 	addr := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "serving %s at %s%s/ (built for %s; Ctrl+C to stop)\n", dir, addr, basePath, out.Info.BaseURL)
@@ -142,7 +147,7 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 	h := server.NewHandler(site, server.Options{
 		LiveReload: true,
 		Search:     http.HandlerFunc(search.API),
-		Dynamic:    firstOf(negotiate(langs.Load, ""), search.Page),
+		Pages:      pages(langs.Load, "", search),
 		Logf:       logf,
 	})
 	fmt.Fprintf(stdout, "serving %s at %s (watching for changes; Ctrl+C to stop)\n", src, opts.BaseURL)
@@ -170,30 +175,31 @@ func errorLines(err error) []string {
 	return []string{err.Error()}
 }
 
+// pages are the pages gen serve renders per request: / sends readers to
+// their language, /L/search/ shows results.
+func pages(bundle func() *i18n.Bundle, basePath string, search *searchweb.Handler) map[string]http.Handler {
+	return map[string]http.Handler{
+		"GET /{$}": negotiate(bundle, basePath),
+		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !search.Page(w, r) {
+				server.NotFound(w, r) // not a site language, or nothing built yet
+			}
+		}),
+	}
+}
+
 // negotiate sends a reader of / to the site language that best fits the
 // browser's Accept-Language.
-func negotiate(bundle func() *i18n.Bundle, basePath string) func(http.ResponseWriter, *http.Request) bool {
-	return func(w http.ResponseWriter, r *http.Request) bool {
+func negotiate(bundle func() *i18n.Bundle, basePath string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		b := bundle()
-		if r.URL.Path != "/" || b == nil || len(b.Langs) == 0 {
-			return false
+		if b == nil || len(b.Langs) == 0 {
+			server.NotFound(w, r) // nothing built yet
+			return
 		}
 		lang := b.Match(r.Header.Get("Accept-Language"))
 		w.Header().Set("Vary", "Accept-Language")
 		http.Redirect(w, r, basePath+"/"+lang.Tag+"/", http.StatusFound)
-		return true
-	}
-}
-
-// firstOf tries each dynamic handler in turn.
-func firstOf(handlers ...func(http.ResponseWriter, *http.Request) bool) func(http.ResponseWriter, *http.Request) bool {
-	return func(w http.ResponseWriter, r *http.Request) bool {
-		for _, h := range handlers {
-			if h(w, r) {
-				return true
-			}
-		}
-		return false
 	}
 }
 

@@ -34,7 +34,13 @@ func serveSeed(t *testing.T) *httptest.Server {
 	t.Cleanup(func() { out.Index.Close() })
 	h := searchweb.New("", 4, t.Logf)
 	h.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
-	srv := httptest.NewServer(server.NewHandler(server.NewDirSite(dest), server.Options{Search: http.HandlerFunc(h.API), Dynamic: h.Page}))
+	srv := httptest.NewServer(server.NewHandler(server.NewDirSite(dest), server.Options{Search: http.HandlerFunc(h.API), Pages: map[string]http.Handler{
+		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !h.Page(w, r) {
+				server.NotFound(w, r)
+			}
+		}),
+	}}))
 	t.Cleanup(srv.Close)
 	return srv
 }

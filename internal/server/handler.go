@@ -6,7 +6,6 @@ import (
 	"container/list"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -27,21 +26,24 @@ type Options struct {
 	LiveReload bool
 	// Search, when not nil, answers /api/search.
 	Search http.Handler
-	// Dynamic, when not nil, is tried before static files (pages rendered
-	// per request, such as /<lang>/search/); it reports whether it handled
-	// the request. Its response is buffered and committed only when it
-	// returns true.
-	Dynamic func(w http.ResponseWriter, r *http.Request) bool
+	// Pages are handlers of pages rendered per request, by
+	// http.ServeMux pattern ("GET /{$}", "GET /{lang}/search/{$}"); files
+	// answer every path no page's pattern matches. Each runs under
+	// Timeout (http.TimeoutHandler: its response is buffered, and a
+	// slow one is answered 503); in LiveReload mode an HTML page it
+	// answers 200 gets the reload script and the error overlay. A page
+	// with nothing to show for a path calls NotFound.
+	Pages map[string]http.Handler
 	// Logf reports what goes wrong while serving; nil discards it.
 	Logf func(format string, args ...any)
-	// Timeout bounds each Search and Dynamic request; 0 means 5 seconds.
+	// Timeout bounds each Search and Pages request; 0 means 5 seconds.
 	// A request that takes longer is answered 503.
 	Timeout time.Duration
 }
 
 const (
 	maxBodyBytes     = 1 << 20  // a request body, though GET needs none
-	maxDynamicBytes  = 16 << 20 // a buffered Dynamic response
+	maxPageBytes     = 16 << 20 // a buffered page of Options.Pages
 	maxDecorateBytes = 16 << 20 // a page read to add the live reload script
 	maxGzipSource    = 8 << 20  // a file compressed in memory
 	gzipCacheBytes   = 64 << 20 // compressed files kept
@@ -61,11 +63,11 @@ var securityHeaders = [][2]string{
 type handler struct {
 	site    Site
 	live    bool
-	search  http.Handler
-	dynamic func(http.ResponseWriter, *http.Request) bool
 	logf    func(string, ...any)
 	timeout time.Duration
 	gz      *gzipCache
+	mux     *http.ServeMux // the site: files, search, pages
+	gen     *http.ServeMux // the server's own /_gen/
 
 	boot      string        // tells this process's versions from a previous one's
 	streams   chan struct{} // one token per open event stream
@@ -82,7 +84,6 @@ func NewHandler(site Site, o Options) http.Handler {
 	h := &handler{
 		site:      site,
 		live:      o.LiveReload,
-		dynamic:   o.Dynamic,
 		logf:      o.Logf,
 		timeout:   o.Timeout,
 		gz:        newGzipCache(gzipCacheBytes),
@@ -97,10 +98,72 @@ func NewHandler(site Site, o Options) http.Handler {
 	if h.timeout <= 0 {
 		h.timeout = defaultTimeout
 	}
-	if o.Search != nil {
-		h.search = http.TimeoutHandler(o.Search, h.timeout, "search took too long\n")
+	// Every pattern is for GET (and so HEAD): a mux answers any other
+	// method 405 with Allow: GET, HEAD.
+	//
+	// /_gen/ is the server's own, never the site's, and has its own mux so
+	// that pages' patterns ("/{lang}/search/") need not step around it.
+	// It answers only in LiveReload mode. The event stream is not under a
+	// timeout: it lives as long as the page.
+	h.gen = http.NewServeMux()
+	h.gen.HandleFunc("GET /", h.serveNotFound)
+	if h.live {
+		h.gen.HandleFunc("GET /_gen/livereload.js", func(w http.ResponseWriter, r *http.Request) {
+			serveAsset(w, r, "text/javascript; charset=utf-8", livereloadTag, livereloadJS)
+		})
+		h.gen.HandleFunc("GET /_gen/overlay.css", func(w http.ResponseWriter, r *http.Request) {
+			serveAsset(w, r, "text/css; charset=utf-8", overlayTag, overlayCSS)
+		})
+		h.gen.HandleFunc("GET /_gen/events", h.serveEvents)
 	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /", h.serveStatic)
+	if o.Search != nil {
+		search := http.TimeoutHandler(o.Search, h.timeout, "search took too long\n")
+		mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", h.noCache())
+			search.ServeHTTP(w, r)
+		})
+	}
+	for pattern, page := range o.Pages {
+		mux.Handle(pattern, h.page(page))
+		// Without its last slash a page's path is left to the files,
+		// which redirect a folder's path 301 as for any other; the mux
+		// would redirect it 307 itself.
+		if bare, ok := strings.CutSuffix(pattern, "/{$}"); ok && !strings.HasSuffix(bare, " ") && bare != "" && o.Pages[bare] == nil {
+			mux.HandleFunc(bare, h.serveStatic)
+		}
+	}
+	h.mux = mux
 	return h
+}
+
+// requestKey finds a request's snapshot and handler in its context.
+type requestKey struct{}
+
+type request struct {
+	h    *handler
+	snap Snapshot
+}
+
+// snapshot returns the snapshot r is served from.
+func (h *handler) snapshot(r *http.Request) Snapshot {
+	if rq, ok := r.Context().Value(requestKey{}).(*request); ok {
+		return rq.snap
+	}
+	return h.site.Snapshot()
+}
+
+// NotFound answers r with the site's 404 page, as for a missing file. It
+// is for Options.Pages that have nothing to show for a path their pattern
+// matches; outside a handler made by NewHandler it is http.NotFound.
+func NotFound(w http.ResponseWriter, r *http.Request) {
+	rq, ok := r.Context().Value(requestKey{}).(*request)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	rq.h.notFound(w, r, rq.snap)
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -108,28 +171,30 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, kv := range securityHeaders {
 		hd.Set(kv[0], kv[1])
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		hd.Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	}
+	// One snapshot from start to end, whichever handler answers.
 	snap := h.site.Snapshot()
-	name, dir, ok := requestName(r)
+	r = r.WithContext(context.WithValue(r.Context(), requestKey{}, &request{h: h, snap: snap}))
+	// Bad paths are refused before the mux, which would redirect them to
+	// a cleaned path instead.
+	name, _, ok := requestName(r)
 	switch {
+	case !ok && r.Method != http.MethodGet && r.Method != http.MethodHead:
+		hd.Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 	case !ok:
 		h.notFound(w, r, snap)
 	case name == "_gen" || strings.HasPrefix(name, "_gen/"):
-		h.serveGen(w, r, snap, name)
-	case name == "api/search" && !dir && h.search != nil:
-		hd.Set("Cache-Control", h.noCache())
-		h.search.ServeHTTP(w, r)
-	case h.dynamic != nil && h.runDynamic(w, r, snap):
+		h.gen.ServeHTTP(w, r)
 	default:
-		h.serveStatic(w, r, snap, name, dir)
+		h.mux.ServeHTTP(w, r)
 	}
+}
+
+func (h *handler) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	h.notFound(w, r, h.snapshot(r))
 }
 
 // requestName turns a request's path into a Site name, and whether it
@@ -160,7 +225,9 @@ func requestName(r *http.Request) (name string, dir, ok bool) {
 	return p, dir, true
 }
 
-func (h *handler) serveStatic(w http.ResponseWriter, r *http.Request, snap Snapshot, name string, dir bool) {
+func (h *handler) serveStatic(w http.ResponseWriter, r *http.Request) {
+	snap := h.snapshot(r)
+	name, dir, _ := requestName(r)
 	f, err := h.open(snap, name)
 	if err != nil {
 		h.notFound(w, r, snap)
@@ -497,117 +564,4 @@ func (c *gzipCache) put(key string, data []byte) {
 		delete(c.byKey, old.key)
 		c.size -= len(old.data)
 	}
-}
-
-// runDynamic tries the Dynamic hook within the request timeout. Its
-// response is buffered, so a hook that declines leaves no trace and one
-// that is too slow is answered 503.
-func (h *handler) runDynamic(w http.ResponseWriter, r *http.Request, snap Snapshot) bool {
-	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
-	defer cancel()
-	buf := &bufferedResponse{header: http.Header{}}
-	type result struct {
-		handled bool
-		panic   any
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{panic: p}
-			}
-		}()
-		done <- result{handled: h.dynamic(buf, r.WithContext(ctx))}
-	}()
-	select {
-	case res := <-done:
-		if res.panic != nil {
-			if res.panic == http.ErrAbortHandler {
-				panic(res.panic)
-			}
-			h.logf("serving %s: panic: %v", r.URL.Path, res.panic)
-			http.Error(w, "internal server error", http.StatusInternalServerError)
-			return true
-		}
-		if !res.handled {
-			return false
-		}
-		buf.mu.Lock()
-		defer buf.mu.Unlock()
-		buf.closed = true
-		if buf.err != nil {
-			h.logf("serving %s: %v", r.URL.Path, buf.err)
-			http.Error(w, "response too large", http.StatusInternalServerError)
-			return true
-		}
-		hd := w.Header()
-		for k, v := range buf.header {
-			hd[k] = v
-		}
-		if hd.Get("Cache-Control") == "" {
-			hd.Set("Cache-Control", h.noCache())
-		}
-		code := buf.code
-		if code == 0 {
-			code = http.StatusOK
-		}
-		body := buf.body.Bytes()
-		if ct := hd.Get("Content-Type"); h.live && code == http.StatusOK && isHTML(ct) {
-			body = h.decorate(body, snap)
-		}
-		if hd.Get("Content-Encoding") == "" {
-			hd.Set("Content-Length", strconv.Itoa(len(body)))
-		}
-		w.WriteHeader(code)
-		if r.Method != http.MethodHead {
-			_, _ = w.Write(body)
-		}
-		return true
-	case <-ctx.Done():
-		buf.mu.Lock()
-		buf.closed = true
-		buf.mu.Unlock()
-		if r.Context().Err() == nil {
-			h.logf("serving %s: took longer than %v", r.URL.Path, h.timeout)
-			w.Header().Set("Cache-Control", "no-store")
-			http.Error(w, "the page took too long to render", http.StatusServiceUnavailable)
-		}
-		return true
-	}
-}
-
-// bufferedResponse collects a Dynamic hook's response.
-type bufferedResponse struct {
-	mu     sync.Mutex
-	header http.Header
-	code   int
-	body   bytes.Buffer
-	closed bool  // the response was committed or abandoned
-	err    error // the response outgrew maxDynamicBytes
-}
-
-func (b *bufferedResponse) Header() http.Header { return b.header }
-
-func (b *bufferedResponse) WriteHeader(code int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.code == 0 && !b.closed {
-		b.code = code
-	}
-}
-
-func (b *bufferedResponse) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return 0, http.ErrHandlerTimeout
-	}
-	if b.code == 0 {
-		b.code = http.StatusOK
-	}
-	if b.body.Len()+len(p) > maxDynamicBytes {
-		b.err = fmt.Errorf("response larger than %d bytes", maxDynamicBytes)
-		return 0, b.err
-	}
-	return b.body.Write(p)
 }

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -508,56 +510,84 @@ func TestMemSiteServing(t *testing.T) {
 	}
 }
 
-func TestDynamicHook(t *testing.T) {
+func TestPages(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, siteFiles())
+	files := siteFiles()
+	files["en/search/index.html"] = "<html><body>search needs the server</body></html>"
+	writeTree(t, dir, files)
 	bodyErr := make(chan error, 1)
-	h := NewHandler(NewDirSite(dir), Options{
-		Timeout: 200 * time.Millisecond,
-		Dynamic: func(w http.ResponseWriter, r *http.Request) bool {
-			switch r.URL.Path {
-			case "/en/search/":
-				w.Header().Set("Content-Type", "text/html; charset=utf-8")
-				io.WriteString(w, "<html><body>results for "+r.URL.Query().Get("q")+"</body></html>")
-				return true
-			case "/slow/":
-				select {
-				case <-time.After(2 * time.Second):
-				case <-r.Context().Done():
-				}
-				io.WriteString(w, "too late")
-				return true
-			case "/body/":
-				_, err := io.ReadAll(r.Body)
-				bodyErr <- err
-				w.WriteHeader(http.StatusAccepted)
-				return true
-			case "/style.css":
-				io.WriteString(w, "discarded")
-				return false
+	pages := map[string]http.Handler{
+		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.PathValue("lang") != "en" {
+				NotFound(w, r)
+				return
 			}
-			return false
-		},
-	})
-	base := startServer(t, h)
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<html><body>results for "+r.URL.Query().Get("q")+"</body></html>")
+		}),
+		"GET /slow/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done()
+			io.WriteString(w, "too late")
+		}),
+		"GET /body/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, err := io.ReadAll(r.Body)
+			bodyErr <- err
+			w.WriteHeader(http.StatusAccepted)
+		}),
+		"GET /panic/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "half a page")
+			panic("broken page")
+		}),
+		"GET /huge/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			chunk := bytes.Repeat([]byte("x"), 1<<20)
+			for range maxPageBytes/len(chunk) + 1 {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}),
+	}
+	var logged syncLog
+	base := startServer(t, NewHandler(NewDirSite(dir), Options{Timeout: 200 * time.Millisecond, Pages: pages, Logf: logged.logf}))
 	resp, body := get(t, base+"/en/search/?q=dns")
 	if resp.StatusCode != http.StatusOK || string(body) != "<html><body>results for dns</body></html>" {
-		t.Errorf("dynamic page: %s %q", resp.Status, body)
+		t.Errorf("page: %s %q", resp.Status, body)
 	}
-	checkSecurityHeaders(t, "dynamic", resp)
-	if resp.Header.Get("Cache-Control") == "" {
-		t.Error("dynamic page without Cache-Control")
+	checkSecurityHeaders(t, "page", resp)
+	if resp.Header.Get("Cache-Control") != "no-cache" || resp.Header.Get("Content-Length") != itoa(len(body)) {
+		t.Errorf("page headers: %v", resp.Header)
 	}
-	if _, body := get(t, base+"/style.css"); string(body) != siteFiles()["style.css"] {
-		t.Errorf("a declined request still gets the file; got %q", body)
+	if resp, body := get(t, base+"/fr/search/"); resp.StatusCode != http.StatusNotFound || string(body) != files["404.html"] {
+		t.Errorf("a page's NotFound: %s %q, want the site's 404 page", resp.Status, body)
 	}
+	if resp, body := get(t, base+"/en/search"); resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/en/search/" {
+		t.Errorf("a page's path without its slash: %s %q", resp.Status, body)
+	}
+	if _, body := get(t, base+"/style.css"); string(body) != files["style.css"] {
+		t.Errorf("a path no page matches is a file; got %q", body)
+	}
+	if resp, _ := do(t, http.MethodPost, base+"/en/search/"); resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST to a page: %s, Allow %q", resp.Status, resp.Header.Get("Allow"))
+	}
+
 	start := time.Now()
 	resp, body = get(t, base+"/slow/")
-	if resp.StatusCode != http.StatusServiceUnavailable || bytes.Contains(body, []byte("too late")) {
-		t.Errorf("slow hook: %s %q", resp.Status, body)
+	if resp.StatusCode != http.StatusServiceUnavailable || bytes.Contains(body, []byte("too late")) || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("slow page: %s %q %v", resp.Status, body, resp.Header)
 	}
 	if d := time.Since(start); d > 1500*time.Millisecond {
-		t.Errorf("slow hook answered after %v", d)
+		t.Errorf("slow page answered after %v", d)
+	}
+	if resp, body := get(t, base+"/panic/"); resp.StatusCode != http.StatusInternalServerError || bytes.Contains(body, []byte("half")) {
+		t.Errorf("panicking page: %s %q", resp.Status, body)
+	}
+	if resp, body := get(t, base+"/huge/"); resp.StatusCode != http.StatusInternalServerError || len(body) > 100 {
+		t.Errorf("page over %d bytes: %s, %d bytes", maxPageBytes, resp.Status, len(body))
+	}
+	for _, want := range []string{"/slow/: took longer than 200ms", "/panic/: panic: broken page", "/huge/: response larger than"} {
+		if !strings.Contains(logged.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logged.String())
+		}
 	}
 
 	// Bodies are limited to 1 MiB.
@@ -570,6 +600,37 @@ func TestDynamicHook(t *testing.T) {
 	if gotBodyErr := <-bodyErr; !errors.As(gotBodyErr, &mbe) {
 		t.Errorf("reading a 2 MiB body: %v, want a MaxBytesError", gotBodyErr)
 	}
+
+	// While authoring, an HTML page gets the reload script; its 404 the
+	// site's 404 page, decorated too.
+	m := NewMemSite()
+	m.Swap(map[string][]byte{"404.html": []byte("<html><body>site 404</body></html>")}, nil)
+	live := startServer(t, NewHandler(m, Options{LiveReload: true, Pages: pages}))
+	resp, body = get(t, live+"/en/search/?q=dns")
+	if !bytes.Contains(body, []byte("results for dns")) || !bytes.Contains(body, []byte(scriptTag)) || resp.Header.Get("Content-Length") != itoa(len(body)) || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("live page: %s %q %v", resp.Status, body, resp.Header)
+	}
+	if resp, body := get(t, live+"/fr/search/"); resp.StatusCode != http.StatusNotFound || bytes.Count(body, []byte(scriptTag)) != 1 {
+		t.Errorf("live page's NotFound: %s %q", resp.Status, body)
+	}
+}
+
+// syncLog collects what a handler logs.
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncLog) logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(&l.b, format+"\n", args...)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func TestSearchMount(t *testing.T) {

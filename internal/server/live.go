@@ -37,23 +37,6 @@ type Watcher interface {
 
 const scriptTag = `<script src="/_gen/livereload.js" defer></script>`
 
-func (h *handler) serveGen(w http.ResponseWriter, r *http.Request, snap Snapshot, name string) {
-	if !h.live {
-		h.notFound(w, r, snap)
-		return
-	}
-	switch name {
-	case "_gen/livereload.js":
-		serveAsset(w, r, "text/javascript; charset=utf-8", livereloadTag, livereloadJS)
-	case "_gen/overlay.css":
-		serveAsset(w, r, "text/css; charset=utf-8", overlayTag, overlayCSS)
-	case "_gen/events":
-		h.serveEvents(w, r)
-	default:
-		h.notFound(w, r, snap)
-	}
-}
-
 func serveAsset(w http.ResponseWriter, r *http.Request, ctype, etag string, data []byte) {
 	hd := w.Header()
 	hd.Set("Content-Type", ctype)

@@ -70,20 +70,18 @@ func (f *File) content() io.ReadSeeker {
 	return f.Body
 }
 
-// validName reports whether name is a clean relative path with no dot
-// segments, empty segments, backslashes or control characters: the only
-// names a Site ever opens.
+// validName reports whether name is a clean relative path (fs.ValidPath)
+// with no segment starting with a dot and no backslash or control
+// character: the only names a Site ever opens.
 func validName(name string) bool {
 	if name == "" {
 		return true
 	}
-	for seg := range strings.SplitSeq(name, "/") {
-		if seg == "" || seg[0] == '.' {
-			return false
-		}
+	if !fs.ValidPath(name) || strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c == 0x7f || c == '\\' }) {
+		return false
 	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; c < 0x20 || c == 0x7f || c == '\\' {
+	for seg := range strings.SplitSeq(name, "/") {
+		if seg[0] == '.' {
 			return false
 		}
 	}
