@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"context"
 	"errors"
 	"os"
@@ -8,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 // storeDocs are the documents of the document store tests: the fixtures
@@ -62,13 +66,13 @@ func TestDocStoreRoundTrip(t *testing.T) {
 	}
 	for _, d := range docs {
 		lang, _ := CanonicalLang(d.Lang)
-		want := newDocText(&d, kindOf(lang) == kindCJK)
+		want := newDocText(&d, analysis.KindOf(lang))
 		for name, x := range map[string]*Index{"disk": ix, "memory": mem} {
-			got, err := x.docs[lang].text(d.ID)
+			got, err := x.docs[lang].Text(d.ID)
 			if err != nil {
 				t.Fatalf("%s: %s (%s): %v", name, d.ID, lang, err)
 			}
-			if got == nil || got.s != want.s || got.ends != want.ends || got.flags != want.flags {
+			if got == nil || got.All() != want.All() || got.Field(1) != want.Field(1) || got.Field(2) != want.Field(2) || got.Flags != want.Flags {
 				t.Fatalf("%s: %s (%s): text %+v, want %+v", name, d.ID, lang, got, want)
 			}
 			m := x.meta.incidents[d.ID].docs[lang]
@@ -77,120 +81,45 @@ func TestDocStoreRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if got, err := ix.docs["en"].text("no-such-document"); got != nil || err != nil {
+	if got, err := ix.docs["en"].Text("no-such-document"); got != nil || err != nil {
 		t.Errorf("unknown document: %v, %v", got, err)
 	}
 	// Flags.
-	aw, _ := ix.docs["ja"].text("2030-01-01-awkward")
-	if aw.flags != flagFoldASCII|flagFoldKana {
-		t.Errorf("awkward flags %b", aw.flags)
+	aw, _ := ix.docs["ja"].Text("2030-01-01-awkward")
+	if aw.Flags != analysis.FoldASCII|analysis.FoldKana {
+		t.Errorf("awkward flags %b", aw.Flags)
 	}
-	if !strings.Contains(aw.s, "bad   utf-8   here") {
-		t.Errorf("awkward text not cleaned: %q", aw.s)
+	if !strings.Contains(aw.All(), "bad   utf-8   here") {
+		t.Errorf("awkward text not cleaned: %q", aw.All())
 	}
 }
 
-// A damaged document store is an error when opened or read, never a panic
-// and never wrong text.
-func TestDocStoreCorrupt(t *testing.T) {
+// A search that needs a damaged text reports it (package docstore tests
+// the damage itself).
+func TestDamagedTextIsAnError(t *testing.T) {
+	t.Parallel()
 	dir := buildDir(t, fixtures())
-	path := filepath.Join(dir, "en", docsFile)
-	orig, err := os.ReadFile(path)
+	path := filepath.Join(dir, "en", docstore.FileName)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, metas, err := openDiskDocs(path)
-	if err != nil {
+	// The records run from the magic to the dictionary, whose offset
+	// starts the footer.
+	dictOff := binary.LittleEndian.Uint64(b[len(b)-docstore.FooterSize:])
+	for i := uint64(8); i < dictOff; i++ {
+		b[i] ^= 0xff
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	texts := map[string]*docText{}
-	for _, m := range metas {
-		if texts[m.ID], err = s.text(m.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.close()
-
-	write := func(b []byte) {
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	open := func() (s *diskDocs, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				t.Fatalf("panic: %v", p)
-			}
-		}()
-		s, _, err = openDiskDocs(path)
-		return s, err
-	}
-
-	// Truncated files.
-	for _, n := range []int{0, 7, 8, footerSize, len(orig) / 2, len(orig) - footerSize, len(orig) - 1} {
-		write(orig[:n])
-		if s, err := open(); err == nil {
-			s.close()
-			t.Errorf("truncated to %d bytes: no error", n)
-		}
-	}
-	// Any byte changed in the dictionary, meta, table or footer.
-	dictOff := int(s.dataEnd)
-	for i := dictOff; i < len(orig); i++ {
-		b := slices.Clone(orig)
-		b[i] ^= 0x5a
-		write(b)
-		if s, err := open(); err == nil {
-			s.close()
-			t.Fatalf("byte %d of %d changed: no error", i, len(orig))
-		} else if !errors.Is(err, errCorrupt) {
-			t.Fatalf("byte %d changed: %v is not errCorrupt", i, err)
-		}
-	}
-	// Any byte changed in the records: reading the document fails, or
-	// gives the right text (DEFLATE ignores some bits).
-	write(orig)
-	s, err = open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.close()
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for id, e := range s.entries {
-		for i := e.off; i < e.off+e.clen; i++ {
-			f.WriteAt([]byte{orig[i] ^ 0xa5}, int64(i))
-			got, err := func() (t *docText, err error) {
-				defer func() {
-					if p := recover(); p != nil {
-						err = errors.New("panic")
-					}
-				}()
-				return s.text(id)
-			}()
-			if err == nil && got.s != texts[id].s {
-				t.Fatalf("%s: byte %d changed: wrong text and no error", id, i)
-			}
-			if err != nil && !errors.Is(err, errCorrupt) {
-				t.Fatalf("%s: byte %d changed: %v", id, i, err)
-			}
-			f.WriteAt([]byte{orig[i]}, int64(i))
-		}
-	}
-
-	// A search that needs a damaged text reports it.
-	e := s.entries[idBigQuery]
-	f.WriteAt([]byte{orig[e.off+e.clen/2] ^ 0xff}, int64(e.off+e.clen/2))
 	ix, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if _, err := ix.Search(context.Background(), Request{Query: "overloaded"}); err == nil {
-		t.Error("search over a damaged text: no error")
+	if _, err := ix.Search(context.Background(), Request{Query: "overloaded"}); !errors.Is(err, docstore.ErrCorrupt) {
+		t.Errorf("search over a damaged text: %v, want an error wrapping docstore.ErrCorrupt", err)
 	}
 }
 
@@ -205,7 +134,7 @@ func TestMemoryDeleteText(t *testing.T) {
 	if err := ix.Delete(idGmail, "zh-TW"); err != nil {
 		t.Fatal(err)
 	}
-	if txt, _ := ix.docs["zh-TW"].text(idGmail); txt != nil {
+	if txt, _ := ix.docs["zh-TW"].Text(idGmail); txt != nil {
 		t.Error("deleted document still has text")
 	}
 	if resp := search(t, ix, Request{Query: "資源耗盡"}); resp.Total != 0 {

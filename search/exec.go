@@ -17,8 +17,11 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	blevesearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
+	blevequery "github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/query"
 )
 
 // eagerChecks: when the candidates of one language that a search accepted
@@ -160,7 +163,7 @@ type hitRec struct {
 // bleve's top-N collector would sort them and allocate per hit for stored
 // fields that are not asked for, tripling the cost of broad queries.
 // Scores are the same (TestCollectAllMatchesBleve).
-func (rn *langRun) runPart(ctx context.Context, q query.Query, score bool, from, to uint64, hits []hitRec) ([]hitRec, error) {
+func (rn *langRun) runPart(ctx context.Context, q blevequery.Query, score bool, from, to uint64, hits []hitRec) ([]hitRec, error) {
 	opts := blevesearch.SearcherOptions{}
 	if !score {
 		opts.Score = "none"
@@ -205,7 +208,7 @@ func (rn *langRun) runPart(ctx context.Context, q query.Query, score bool, from,
 
 // run collects the hits of q over the whole index with phrases deferred,
 // into chk.
-func (rn *langRun) run(ctx context.Context, q query.Query, score bool, chk *phraseCheck) ([]hitRec, error) {
+func (rn *langRun) run(ctx context.Context, q blevequery.Query, score bool, chk *phraseCheck) ([]hitRec, error) {
 	var n uint64
 	if rn.ords != nil {
 		n, _ = rn.reader.DocCount()
@@ -383,7 +386,7 @@ func (rn *langRun) check(ctx context.Context, hits, excl []int32) error {
 
 // recheck runs q again, checking its phrases, over the documents of ords
 // only, and returns those that match with their scores.
-func (rn *langRun) recheck(ctx context.Context, q query.Query, chk *phraseCheck, score bool, ords []int32) (map[int32]float64, error) {
+func (rn *langRun) recheck(ctx context.Context, q blevequery.Query, chk *phraseCheck, score bool, ords []int32) (map[int32]float64, error) {
 	targets := make([]uint64, 0, len(ords))
 	byNum := make(map[uint64]int32, len(ords))
 	chk.only = make(map[uint64]struct{}, len(ords))
@@ -446,12 +449,12 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Response, error) {
 	}
 
 	qtext := strings.TrimSpace(r.Query)
-	p, err := parseQuery(qtext)
+	p, err := query.Parse(qtext)
 	if err != nil {
 		return nil, err
 	}
-	if qtext != "" && p.empty() {
-		return nil, badQuery("there is nothing to search for in %q: type a word", clip(qtext))
+	if qtext != "" && p.Empty() {
+		return nil, query.Errorf("there is nothing to search for in %q: type a word", query.Clip(qtext))
 	}
 	page, perPage := r.Page, r.PerPage
 	if page < 1 {
@@ -462,10 +465,10 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Response, error) {
 	}
 	perPage = min(perPage, MaxPerPage)
 	if page > MaxWindow/perPage {
-		return nil, badQuery("page %d is too far: only the first %d results can be shown", page, MaxWindow)
+		return nil, query.Errorf("page %d is too far: only the first %d results can be shown", page, MaxWindow)
 	}
 	if r.Year < 0 || r.Year > 9999 {
-		return nil, badQuery("year %d is not a year", r.Year)
+		return nil, query.Errorf("year %d is not a year", r.Year)
 	}
 	f := filters{product: r.Product, region: r.Region, cause: r.Cause, year: r.Year}
 	reader, _ := CanonicalLang(r.Lang) // an unknown reader language shows originals
@@ -477,7 +480,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Response, error) {
 	}
 
 	// Build the queries of each language, then run them in parallel.
-	ranked := p.ranked()
+	ranked := p.Ranked()
 	var runs []*langRun
 	sb, _ := ix.bufs.Get().(*searchBufs)
 	if sb == nil {
@@ -745,7 +748,7 @@ func checkMatches(ctx context.Context, runs []*langRun, ms []*match) error {
 // collectAll returns the id and score of every document matching q (up to
 // MaxHitsPerLanguage), phrases in long fields unchecked. Search does the
 // same by incident number (langRun.run).
-func collectAll(ctx context.Context, idx bleve.Index, q query.Query, score bool) (map[string]float64, error) {
+func collectAll(ctx context.Context, idx bleve.Index, q blevequery.Query, score bool) (map[string]float64, error) {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return nil, err
@@ -838,7 +841,7 @@ func facets(ms []match, runs []*langRun, meta *metaStore) map[string][]FacetCoun
 
 // render turns the matches of one page into results: it picks the language
 // to show, and highlights the matching document of each.
-func (ix *Index) render(page []match, p *parsedQuery, runs []*langRun, reader string, ranked bool) ([]Result, error) {
+func (ix *Index) render(page []match, p *query.Query, runs []*langRun, reader string, ranked bool) ([]Result, error) {
 	byLang := make(map[string]*langRun, len(runs))
 	for _, rn := range runs {
 		byLang[rn.lang] = rn
@@ -882,18 +885,18 @@ func (ix *Index) render(page []match, p *parsedQuery, runs []*langRun, reader st
 		// Without highlighted fragments (matched in the title or a
 		// product name only, or no text query): the start of the
 		// summary.
-		var t *docText
+		var t *docstore.Text
 		var err error
 		if rn := byLang[show]; rn != nil {
 			t, err = rn.texts.get(m.in.id)
 		} else if src := ix.docs[show]; src != nil {
-			t, err = src.text(m.in.id)
+			t, err = src.Text(m.in.id)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("search: excerpt (%s): %w", show, err)
 		}
 		if t != nil {
-			if s := excerptOf(t.field(0)); s != "" {
+			if s := excerptOf(t.Field(0)); s != "" {
 				results[i].Fragments = []string{s}
 			}
 		}
@@ -904,11 +907,11 @@ func (ix *Index) render(page []match, p *parsedQuery, runs []*langRun, reader st
 // displayLang chooses the language version to show: the reader's when it
 // exists, else the original, else the best-matching one; languages the
 // query excluded with lang: are never chosen.
-func displayLang(m *match, runs []*langRun, p *parsedQuery, reader string) string {
-	if reader != "" && m.in.docs[reader] != nil && p.allows(reader) {
+func displayLang(m *match, runs []*langRun, p *query.Query, reader string) string {
+	if reader != "" && m.in.docs[reader] != nil && p.Allows(reader) {
 		return reader
 	}
-	if o := m.in.orig; o != "" && m.in.docs[o] != nil && p.allows(o) {
+	if o := m.in.orig; o != "" && m.in.docs[o] != nil && p.Allows(o) {
 		return o
 	}
 	return m.bestLang(runs).lang

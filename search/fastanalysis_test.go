@@ -8,6 +8,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/postmortem-archive/gen/search/analysis"
 )
 
 // The fast analysis counts the same tokens as bleve's.
@@ -37,16 +39,16 @@ func TestFastAnalysis(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		an := m.AnalyzerNamed(analyzerFor(lang))
-		fa := newFastAnalyzer(an)
+		an := m.AnalyzerNamed(analysis.For(lang))
+		fa := analysis.NewFast(an)
 		if fa == nil {
 			t.Fatalf("%s: no fast analysis", lang)
 		}
 		for _, s := range texts {
-			s = cleanText(s)
+			s = analysis.CleanText(s)
 			f := document.NewTextFieldCustom(fBody, nil, []byte(s), index.IndexField, an)
 			f.Analyze()
-			n, freqs := fa.analyze([]byte(s), nil)
+			n, freqs := fa.Analyze([]byte(s), nil)
 			want := f.AnalyzedTokenFrequencies()
 			if n != f.AnalyzedLength() || len(freqs) != len(want) {
 				t.Fatalf("%s %q: %d tokens, %d terms; bleve %d, %d", lang, s, n, len(freqs), f.AnalyzedLength(), len(want))

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 const (
@@ -39,13 +41,13 @@ type fragment struct {
 
 // fragments returns the highlighted fragments of a document's text for the
 // patterns hs, nil when none occurs.
-func fragments(loc *locator, t *docText, hs []highlight) []string {
+func fragments(loc *locator, t *docstore.Text, hs []highlight) []string {
 	var fields [len(longFields)]string
 	var marks [len(longFields)][]mark
 	found := false
 	for fi := range longFields {
-		fields[fi] = t.field(fi)
-		f := &field{s: fields[fi], flags: t.flags}
+		fields[fi] = t.Field(fi)
+		f := &field{s: fields[fi], flags: t.Flags}
 		for pi, h := range hs {
 			if h.fields&(1<<fi) == 0 {
 				continue

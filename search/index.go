@@ -10,11 +10,13 @@ import (
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 // Index is an open search index: read-only from Open, or in memory and
@@ -22,10 +24,10 @@ import (
 type Index struct {
 	mu        sync.RWMutex
 	siteLangs []string
-	subs      map[string]bleve.Index // one per language, by canonical tag
-	docs      map[string]docSource   // the document store of each language
-	ords      map[string]*ordTable   // read-only indexes: document numbers to incidents
-	bufs      sync.Pool              // *searchBufs
+	subs      map[string]bleve.Index     // one per language, by canonical tag
+	docs      map[string]docstore.Source // the document store of each language
+	ords      map[string]*ordTable       // read-only indexes: document numbers to incidents
+	bufs      sync.Pool                  // *searchBufs
 	meta      *metaStore
 	readOnly  bool
 	closed    bool
@@ -39,7 +41,7 @@ func NewMemory(langs []string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docSource{}, meta: newMetaStore()}
+	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore()}
 	for _, l := range site {
 		if _, err := ix.memLang(l); err != nil {
 			ix.Close()
@@ -63,7 +65,7 @@ func (ix *Index) memLang(lang string) (bleve.Index, error) {
 		return nil, fmt.Errorf("search: in-memory index for %s: %w", lang, err)
 	}
 	ix.subs[lang] = idx
-	ix.docs[lang] = &memDocs{m: map[string]*docText{}}
+	ix.docs[lang] = docstore.Memory{}
 	return idx, nil
 }
 
@@ -74,14 +76,14 @@ func Open(dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docSource{},
+	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{},
 		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true}
 	for _, l := range mj.Indexes {
 		if c, err := CanonicalLang(l); err != nil || c != l {
 			ix.Close()
 			return nil, fmt.Errorf("search: %s: bad language index %q", dir, l)
 		}
-		docs, metas, err := openDiskDocs(filepath.Join(dir, l, docsFile))
+		docs, metas, err := docstore.Open(filepath.Join(dir, l, docstore.FileName))
 		if err != nil {
 			ix.Close()
 			return nil, err
@@ -160,9 +162,9 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 	if err != nil {
 		return err
 	}
-	fa := newFastAnalyzer(m.AnalyzerNamed(analyzerFor(lang)))
-	cjkText := analyzerFor(lang) == cjk.AnalyzerName
-	texts := make([]*docText, len(docs))
+	fast := analysis.NewFast(m.AnalyzerNamed(analysis.For(lang)))
+	kind := analysis.KindOf(lang)
+	texts := make([]*docstore.Text, len(docs))
 	bdocs := make([]*document.Document, len(docs))
 	errs := make([]error, len(docs))
 	var next atomic.Int64
@@ -172,8 +174,8 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
-				texts[i] = newDocText(docs[i], cjkText)
-				bdocs[i], texts[i].sketch, errs[i] = analyse(m, fa, docs[i], texts[i])
+				texts[i] = newDocText(docs[i], kind)
+				bdocs[i], texts[i].Sketch, errs[i] = analyse(m, fast, docs[i], texts[i])
 			}
 		}()
 	}
@@ -188,9 +190,9 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 	if err := adv.Batch(b); err != nil {
 		return fmt.Errorf("search: index %s documents: %w", lang, err)
 	}
-	store := ix.docs[lang].(*memDocs)
+	store := ix.docs[lang].(docstore.Memory)
 	for i, d := range docs {
-		store.m[d.ID] = texts[i]
+		store[d.ID] = texts[i]
 	}
 	return nil
 }
@@ -217,7 +219,7 @@ func (ix *Index) Delete(id, lang string) error {
 			if err := idx.Delete(id); err != nil {
 				return fmt.Errorf("search: delete %s (%s): %w", id, l, err)
 			}
-			delete(ix.docs[l].(*memDocs).m, id)
+			delete(ix.docs[l].(docstore.Memory), id)
 		}
 		ix.meta.delete(id, l)
 	}
@@ -267,8 +269,8 @@ func (ix *Index) Close() error {
 		}
 	}
 	for _, l := range sortedKeys(ix.docs) {
-		if d, ok := ix.docs[l].(*diskDocs); ok {
-			if err := d.close(); err != nil {
+		if d, ok := ix.docs[l].(*docstore.Reader); ok {
+			if err := d.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("search: close %s documents: %w", l, err))
 			}
 		}

@@ -39,29 +39,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
+
+	"github.com/postmortem-archive/gen/search/analysis"
 )
-
-// analyzerKind is what locate needs to know about a language's analyzer.
-type analyzerKind uint8
-
-const (
-	kindStandard analyzerKind = iota // lower case only
-	kindEnglish                      // lower case, stop words, Porter stemmer
-	kindCJK                          // width folding, lower case, bigrams
-)
-
-func kindOf(lang string) analyzerKind {
-	switch analyzerFor(lang) {
-	case en.AnalyzerName:
-		return kindEnglish
-	case cjk.AnalyzerName:
-		return kindCJK
-	}
-	return kindStandard
-}
 
 // pattern is one word or phrase of a query as analysed for one language.
 type pattern struct {
@@ -80,16 +61,6 @@ type pattern struct {
 type anchor struct {
 	s     string
 	ascii bool // search the ASCII-lowered text, at word starts
-}
-
-// isCJKRune reports whether r is an ideograph or kana, a token of its own
-// for the tokenizer (or part of a run of katakana).
-func isCJKRune(r rune) bool {
-	switch r {
-	case 0x3005, 0x3006, 0x3007, 0x309B, 0x309C, 0x30FB, 0x30FC:
-		return true
-	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
 }
 
 // joinsKatakana reports whether r (ExtendNumLet in UAX #29) can join
@@ -153,15 +124,15 @@ func isAlnumByte(c byte) bool {
 }
 
 // newPattern makes the pattern of analysed query tokens (at least one).
-func newPattern(toks analysis.TokenStream, kind analyzerKind) *pattern {
+func newPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *pattern {
 	p := &pattern{terms: toPhrase(toks)}
 	// A single CJK run: consecutive bigrams, each starting one character
 	// after the previous one.
-	if kind == kindCJK {
+	if kind == analysis.CJK {
 		var run strings.Builder
 		ok := true
 		for i, t := range toks {
-			if t.Type != analysis.Double || utf8.RuneCount(t.Term) != 2 {
+			if t.Type != bleveanalysis.Double || utf8.RuneCount(t.Term) != 2 {
 				ok = false
 				break
 			}
@@ -180,7 +151,7 @@ func newPattern(toks analysis.TokenStream, kind analyzerKind) *pattern {
 		}
 		if ok {
 			for _, r := range run.String() {
-				if !isCJKRune(r) {
+				if !analysis.IsCJKRune(r) {
 					ok = false
 				}
 			}
@@ -201,14 +172,14 @@ func newPattern(toks analysis.TokenStream, kind analyzerKind) *pattern {
 }
 
 // anchorOf returns the anchor of a term (see the top of the file).
-func anchorOf(term string, kind analyzerKind) (anchor, bool) {
+func anchorOf(term string, kind analysis.Kind) (anchor, bool) {
 	if term == "" {
 		return anchor{}, false
 	}
 	r, _ := utf8.DecodeRuneInString(term)
-	if isCJKRune(r) {
+	if analysis.IsCJKRune(r) {
 		for _, r := range term {
-			if !isCJKRune(r) {
+			if !analysis.IsCJKRune(r) {
 				return anchor{}, false
 			}
 		}
@@ -217,7 +188,7 @@ func anchorOf(term string, kind analyzerKind) (anchor, bool) {
 	if !isASCII(term) {
 		return anchor{}, false
 	}
-	if kind == kindEnglish {
+	if kind == analysis.English {
 		switch n := len(term); {
 		case n > 4:
 			term = term[:n-2]
@@ -286,8 +257,8 @@ type span struct{ start, end int }
 
 // locator finds patterns in texts with one language's analyzer.
 type locator struct {
-	an   analysis.Analyzer
-	kind analyzerKind
+	an   bleveanalysis.Analyzer
+	kind analysis.Kind
 }
 
 // token is an analysed token of a window: term, position (relative to the
@@ -348,7 +319,7 @@ func (l *locator) usable(p *pattern, f *field) bool {
 		return false
 	}
 	for _, a := range p.anchors {
-		if a.ascii && f.flags&flagFoldASCII != 0 || !a.ascii && f.flags&flagFoldKana != 0 {
+		if a.ascii && f.flags&analysis.FoldASCII != 0 || !a.ascii && f.flags&analysis.FoldKana != 0 {
 			return false
 		}
 	}
@@ -397,7 +368,7 @@ func (l *locator) find(p *pattern, f *field, first bool) []span {
 	if f.s == "" {
 		return nil
 	}
-	if p.run != "" && f.flags&flagFoldKana == 0 {
+	if p.run != "" && f.flags&analysis.FoldKana == 0 {
 		var out []span
 		for i := 0; ; {
 			j := strings.Index(f.s[i:], p.run)

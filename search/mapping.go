@@ -1,18 +1,12 @@
 package search
 
 import (
-	"strconv"
-	"strings"
-	"unicode/utf8"
-
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
-	"github.com/blevesearch/bleve/v2/analysis/lang/cjk" // every program opening an index needs it registered
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
 	"github.com/blevesearch/bleve/v2/mapping"
-	"golang.org/x/text/language"
+
+	"github.com/postmortem-archive/gen/search/analysis"
 )
 
 // Field names of the bleve documents.
@@ -80,22 +74,6 @@ func checkedField(name string) int {
 // token, lower-cased, so "product:cloud sql" finds "Cloud SQL".
 const kwAnalyzer = "gen_keyword"
 
-// analyzerFor returns the bleve analyzer name for a language tag.
-func analyzerFor(lang string) string {
-	t, err := language.Parse(lang)
-	if err != nil {
-		return standard.Name
-	}
-	base, _ := t.Base()
-	switch base.String() {
-	case "en":
-		return en.AnalyzerName
-	case "zh", "ja", "ko", "yue":
-		return cjk.AnalyzerName
-	}
-	return standard.Name
-}
-
 // newMapping returns the mapping of one language's index. No dynamic
 // fields, no _all field, no doc values, nothing stored (results and
 // excerpts come from the metadata and the document store), and no term
@@ -103,7 +81,7 @@ func analyzerFor(lang string) string {
 // index three times larger than its text; phrases are checked on the text
 // instead (see phrase.go).
 func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
-	textAnalyzer := analyzerFor(lang)
+	textAnalyzer := analysis.For(lang)
 
 	im := mapping.NewIndexMapping()
 	if err := im.AddCustomAnalyzer(kwAnalyzer, map[string]interface{}{
@@ -155,44 +133,4 @@ func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 		return nil, err
 	}
 	return im, nil
-}
-
-// bleveDoc converts a Document to the value bleve indexes. A plain map is
-// used on purpose: there is a single document mapping per index, so no type
-// detection is involved. The long fields must be the cleaned text that the
-// document store keeps (see docText), so that positions found in one are
-// the positions bleve indexed.
-func bleveDoc(d *Document, t *docText) map[string]interface{} {
-	m := map[string]interface{}{
-		fTitle:    cleanText(d.Title),
-		fSummary:  t.field(0),
-		fBody:     t.field(1),
-		fTimeline: t.field(2),
-	}
-	if len(d.Products) > 0 {
-		m[fProduct], m[fProductText] = d.Products, d.Products
-	}
-	if len(d.Regions) > 0 {
-		m[fRegion], m[fRegionText] = d.Regions, d.Regions
-	}
-	if len(d.Causes) > 0 {
-		m[fCause], m[fCauseText] = d.Causes, d.Causes
-	}
-	if !d.Begin.IsZero() {
-		m[fYear] = strconv.Itoa(d.Begin.UTC().Year())
-	}
-	return m
-}
-
-// cleanText makes text safe to index, store and highlight: invalid UTF-8
-// and U+FFFD become spaces. The document store keeps the cleaned text, so
-// offsets found in it are offsets in what bleve indexed.
-func cleanText(s string) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, " ")
-	}
-	if strings.ContainsRune(s, utf8.RuneError) {
-		s = strings.ReplaceAll(s, string(utf8.RuneError), " ")
-	}
-	return s
 }

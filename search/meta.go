@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 // metaFormat is the version of the on-disk layout; Open refuses others.
@@ -18,25 +20,8 @@ const metaFormat = 2
 
 const metaFile = "meta.json"
 
-// docMeta is what results and facets need about one language version of an
-// incident. It lives in memory (a few hundred bytes per document) so that
-// collapsing, facet counting and result rendering never load bleve's
-// stored fields.
-type docMeta struct {
-	ID           string    `json:"id"`
-	Lang         string    `json:"lang"`
-	OriginalLang string    `json:"orig_lang,omitempty"`
-	Title        string    `json:"title"`
-	URL          string    `json:"url"`
-	Begin        time.Time `json:"begin"`
-	Duration     int64     `json:"duration_s,omitempty"`
-	Products     []string  `json:"products,omitempty"`
-	Regions      []string  `json:"regions,omitempty"`
-	Causes       []string  `json:"causes,omitempty"`
-}
-
-func newDocMeta(d *Document) *docMeta {
-	return &docMeta{
+func newDocMeta(d *Document) *docstore.Meta {
+	return &docstore.Meta{
 		ID:           d.ID,
 		Lang:         d.Lang,
 		OriginalLang: d.OriginalLang,
@@ -55,14 +40,14 @@ func newDocMeta(d *Document) *docMeta {
 // (which read them for every matching incident) do no work.
 type incident struct {
 	id   string
-	ord  int32               // index in metaStore.list
-	docs map[string]*docMeta // by lang
+	ord  int32                     // index in metaStore.list
+	docs map[string]*docstore.Meta // by lang
 
-	langs                     []string // sorted keys of docs
-	orig                      string   // language of the original
-	primary                   *docMeta // the original if present, else the first language
-	year                      string   // of primary.Begin, "" if unknown
-	products, regions, causes []string // distinct values over all languages
+	langs                     []string       // sorted keys of docs
+	orig                      string         // language of the original
+	primary                   *docstore.Meta // the original if present, else the first language
+	year                      string         // of primary.Begin, "" if unknown
+	products, regions, causes []string       // distinct values over all languages
 
 	// The same values as numbers in the metaStore's term tables, for
 	// counting facets.
@@ -120,7 +105,7 @@ func (in *incident) refresh() {
 	}
 	// Keyword values normally agree across languages; a localised name
 	// counts too.
-	distinct := func(pick func(*docMeta) []string) []string {
+	distinct := func(pick func(*docstore.Meta) []string) []string {
 		var out []string
 		for _, l := range in.langs {
 			for _, v := range pick(in.docs[l]) {
@@ -131,12 +116,12 @@ func (in *incident) refresh() {
 		}
 		return out
 	}
-	in.products = distinct(func(d *docMeta) []string { return d.Products })
-	in.regions = distinct(func(d *docMeta) []string { return d.Regions })
-	in.causes = distinct(func(d *docMeta) []string { return d.Causes })
+	in.products = distinct(func(d *docstore.Meta) []string { return d.Products })
+	in.regions = distinct(func(d *docstore.Meta) []string { return d.Regions })
+	in.causes = distinct(func(d *docstore.Meta) []string { return d.Causes })
 }
 
-// metaStore holds the docMeta of every indexed document.
+// metaStore holds the docstore.Meta of every indexed document.
 type metaStore struct {
 	incidents map[string]*incident
 	// list holds the incidents by ord; a deleted incident leaves nil.
@@ -179,10 +164,10 @@ func (s *metaStore) reindex() {
 
 func newMetaStore() *metaStore { return &metaStore{incidents: map[string]*incident{}} }
 
-func (s *metaStore) put(m *docMeta) {
+func (s *metaStore) put(m *docstore.Meta) {
 	in := s.incidents[m.ID]
 	if in == nil {
-		in = &incident{id: m.ID, ord: int32(len(s.list)), docs: map[string]*docMeta{}}
+		in = &incident{id: m.ID, ord: int32(len(s.list)), docs: map[string]*docstore.Meta{}}
 		s.incidents[m.ID] = in
 		s.list = append(s.list, in)
 	}
@@ -219,14 +204,14 @@ func (s *metaStore) delete(id, lang string) {
 	s.number(in)
 }
 
-// byLang returns the docMeta of every document by language, sorted by id.
-func (s *metaStore) byLang() map[string][]*docMeta {
+// byLang returns the docstore.Meta of every document by language, sorted by id.
+func (s *metaStore) byLang() map[string][]*docstore.Meta {
 	ids := make([]string, 0, len(s.incidents))
 	for id := range s.incidents {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	out := map[string][]*docMeta{}
+	out := map[string][]*docstore.Meta{}
 	for _, id := range ids {
 		in := s.incidents[id]
 		for _, l := range in.langs {

@@ -34,6 +34,9 @@ import (
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 type checkMode uint8
@@ -143,13 +146,12 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 		f := field{s: s, flags: flags}
 		return len(c.texts.loc.find(q.pat, &f, true)) > 0
 	}
-	cjkText := c.texts.loc.kind == kindCJK
 	if q.field < len(longFields) {
 		t, err := c.texts.get(id)
 		if err != nil || t == nil {
 			return false, err
 		}
-		return find(t.field(q.field), t.flags), nil
+		return find(t.Field(q.field), t.Flags), nil
 	}
 	d := c.texts.doc(id)
 	if d == nil {
@@ -158,7 +160,7 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 	var values []string
 	switch q.field {
 	case titleField:
-		values = []string{cleanText(d.Title)}
+		values = []string{analysis.CleanText(d.Title)}
 	case productField:
 		values = d.Products
 	case regionField:
@@ -168,7 +170,7 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 	}
 	// A phrase occurs within one value of a list.
 	for _, v := range values {
-		if find(v, textFlags(v, cjkText)) {
+		if find(v, analysis.TextFlags(v, c.texts.loc.kind)) {
 			return true, nil
 		}
 	}
@@ -198,11 +200,11 @@ func (c *phraseCheck) verify(num uint64, id string) (all, any bool, err error) {
 // textCache reads and keeps the texts of one language's documents for one
 // search.
 type textCache struct {
-	src   docSource
+	src   docstore.Source
 	loc   *locator
 	meta  *metaStore
 	lang  string
-	texts map[string]*docText
+	texts map[string]*docstore.Text
 	// ordOf gives the incident of a document of the search's reader.
 	ordOf func(index.IndexInternalID) (int32, error)
 }
@@ -217,27 +219,27 @@ func (c *textCache) sketchRejects(iid index.IndexInternalID, hs []uint64) (bool,
 	if err != nil || ord < 0 {
 		return false, err
 	}
-	sk, ok := c.src.sketch(c.meta.list[ord].id)
+	sk, ok := c.src.Sketch(c.meta.list[ord].id)
 	if !ok {
 		return false, nil
 	}
 	for _, h := range hs {
-		if !sketchHas(sk, h) {
+		if !analysis.SketchHas(sk, h) {
 			return true, nil
 		}
 	}
 	return false, nil
 }
 
-func newTextCache(src docSource, loc *locator, meta *metaStore, lang string) *textCache {
-	return &textCache{src: src, loc: loc, meta: meta, lang: lang, texts: map[string]*docText{}}
+func newTextCache(src docstore.Source, loc *locator, meta *metaStore, lang string) *textCache {
+	return &textCache{src: src, loc: loc, meta: meta, lang: lang, texts: map[string]*docstore.Text{}}
 }
 
-func (c *textCache) get(id string) (*docText, error) {
+func (c *textCache) get(id string) (*docstore.Text, error) {
 	if t, ok := c.texts[id]; ok {
 		return t, nil
 	}
-	t, err := c.src.text(id)
+	t, err := c.src.Text(id)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +248,7 @@ func (c *textCache) get(id string) (*docText, error) {
 }
 
 // doc returns the metadata of a document.
-func (c *textCache) doc(id string) *docMeta {
+func (c *textCache) doc(id string) *docstore.Meta {
 	if in := c.meta.incidents[id]; in != nil {
 		return in.docs[c.lang]
 	}

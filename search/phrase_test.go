@@ -16,7 +16,10 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search/query"
+	blevequery "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/query"
 )
 
 // phraseDocs are documents where the words of the test phrases often
@@ -105,7 +108,7 @@ func refIndexes(t *testing.T, docs []Document) map[string]bleve.Index {
 		}
 		b := idx.NewBatch()
 		for _, d := range ds {
-			if err := b.Index(d.ID, bleveDoc(d, newDocText(d, kindOf(lang) == kindCJK))); err != nil {
+			if err := b.Index(d.ID, bleveDoc(d, newDocText(d, analysis.KindOf(lang)))); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -119,9 +122,9 @@ func refIndexes(t *testing.T, docs []Document) map[string]bleve.Index {
 }
 
 // refQuery turns the phraseQuery nodes of q into bleve's phrase queries.
-func refQuery(q query.Query) query.Query {
-	conv := func(qs []query.Query) []query.Query {
-		out := make([]query.Query, len(qs))
+func refQuery(q blevequery.Query) blevequery.Query {
+	conv := func(qs []blevequery.Query) []blevequery.Query {
+		out := make([]blevequery.Query, len(qs))
 		for i, q := range qs {
 			out[i] = refQuery(q)
 		}
@@ -129,23 +132,23 @@ func refQuery(q query.Query) query.Query {
 	}
 	switch q := q.(type) {
 	case *phraseQuery:
-		pq := query.NewMultiPhraseQuery(q.Terms, q.FieldVal)
+		pq := blevequery.NewMultiPhraseQuery(q.Terms, q.FieldVal)
 		pq.SetBoost(q.BoostVal)
 		return pq
-	case *query.BooleanQuery:
+	case *blevequery.BooleanQuery:
 		c := *q
-		for _, p := range []*query.Query{&c.Must, &c.Should, &c.MustNot, &c.Filter} {
+		for _, p := range []*blevequery.Query{&c.Must, &c.Should, &c.MustNot, &c.Filter} {
 			if *p != nil {
 				*p = refQuery(*p)
 			}
 		}
 		return &c
-	case *query.ConjunctionQuery:
-		c := query.NewConjunctionQuery(conv(q.Conjuncts))
+	case *blevequery.ConjunctionQuery:
+		c := blevequery.NewConjunctionQuery(conv(q.Conjuncts))
 		c.BoostVal = q.BoostVal
 		return c
-	case *query.DisjunctionQuery:
-		c := query.NewDisjunctionQuery(conv(q.Disjuncts))
+	case *blevequery.DisjunctionQuery:
+		c := blevequery.NewDisjunctionQuery(conv(q.Disjuncts))
 		c.BoostVal, c.Min = q.BoostVal, q.Min
 		return c
 	}
@@ -161,7 +164,7 @@ type idScore struct {
 // indexes: the matching incidents, best first.
 func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) []idScore {
 	t.Helper()
-	p, err := parseQuery(q)
+	p, err := query.Parse(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +179,7 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := func(q query.Query) map[string]float64 {
+		run := func(q blevequery.Query) map[string]float64 {
 			res, err := refs[lang].Search(bleve.NewSearchRequestOptions(refQuery(q), 100000, 0, false))
 			if err != nil {
 				t.Fatal(err)
@@ -206,7 +209,7 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 			out = append(out, idScore{id, s})
 		}
 	}
-	if !p.ranked() {
+	if !p.Ranked() {
 		slices.SortFunc(out, func(a, b idScore) int {
 			x, y := ix.meta.incidents[a.id].primary.Begin, ix.meta.incidents[b.id].primary.Begin
 			if c := y.Compare(x); c != 0 {
@@ -325,15 +328,15 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 			t.Fatal(err)
 		}
 		loc := &locator{an: b.text, kind: b.kind}
-		fa := newFastAnalyzer(b.text)
+		fa := analysis.NewFast(b.text)
 		checks, sketched := 0, 0
 		for _, s := range ts {
-			s = cleanText(s)
-			f := &field{s: s, flags: textFlags(s, b.kind == kindCJK)}
+			s = analysis.CleanText(s)
+			f := &field{s: s, flags: analysis.TextFlags(s, b.kind)}
 			all := loc.analyse(s, 0, len(s))
-			skb := &sketchBuilder{field: 1}
-			fa.analyze([]byte(s), skb)
-			sk := skb.bytes()
+			skb := &analysis.SketchBuilder{Field: 1}
+			fa.Analyze([]byte(s), skb)
+			sk := skb.Bytes()
 			words := strings.Fields(s)
 			rs := []rune(s)
 			var qs []string
@@ -364,8 +367,8 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 				}
 				// The sketch has the pairs of a phrase that occurs.
 				if len(want) > 0 {
-					for _, h := range phrasePairs(p.terms, 1) {
-						if !sketchHas(sk, h) {
+					for _, h := range analysis.PhrasePairs(p.terms, 1) {
+						if !analysis.SketchHas(sk, h) {
 							t.Fatalf("%s: %q occurs in %.80q, not in its sketch", lang, q, s)
 						}
 						sketched++
@@ -415,7 +418,7 @@ func TestStemAnchors(t *testing.T) {
 	for _, w := range words {
 		for _, v := range []string{w, strings.ToUpper(w), strings.ToUpper(w[:1]) + w[1:]} {
 			for _, tok := range an.Analyze([]byte(v)) {
-				a, ok := anchorOf(string(tok.Term), kindEnglish)
+				a, ok := anchorOf(string(tok.Term), analysis.English)
 				if !ok || !a.ascii {
 					continue
 				}

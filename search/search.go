@@ -105,11 +105,10 @@ package search
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
-	"golang.org/x/text/language"
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/query"
 )
 
 // Limits applied to every request. They keep the cost of one query bounded
@@ -118,10 +117,10 @@ const (
 	// MaxQueryRunes is the longest query accepted; longer queries are
 	// rejected with ErrBadQuery (not truncated, so that a user never gets
 	// results for a query they did not type).
-	MaxQueryRunes = 512
+	MaxQueryRunes = query.MaxQueryRunes
 	// MaxClauses is the maximum number of words, phrases and field:value
 	// terms in one query.
-	MaxClauses = 24
+	MaxClauses = query.MaxClauses
 	// MaxPhraseTokens is the maximum number of analysed tokens in one word
 	// or phrase (a long run of Chinese characters becomes many bigrams).
 	MaxPhraseTokens = 64
@@ -151,14 +150,10 @@ const (
 // request that cannot be searched: a query that is too long or has nothing
 // to search for, a malformed year:, a page beyond the result window. Test
 // with errors.Is; the message (err.Error()) is fit to show to the user.
-var ErrBadQuery = errors.New("bad query")
+var ErrBadQuery = query.ErrBadQuery
 
 // ErrReadOnly is returned by Add and Delete on an index opened with Open.
 var ErrReadOnly = errors.New("search: index is read-only")
-
-func badQuery(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadQuery, fmt.Sprintf(format, args...))
-}
 
 // Document is one language version of an incident, as handed to the index.
 type Document struct {
@@ -234,19 +229,4 @@ const (
 
 // CanonicalLang returns the canonical form of a BCP 47 tag ("zh-tw" →
 // "zh-TW"), or an error if s is not a well-formed tag.
-func CanonicalLang(s string) (string, error) {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
-	if s == "" {
-		return "", errors.New("empty language tag")
-	}
-	for _, r := range s {
-		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "", fmt.Errorf("malformed language tag %q", s)
-		}
-	}
-	t, err := language.Parse(s)
-	if err != nil {
-		return "", fmt.Errorf("malformed language tag %q: %v", s, err)
-	}
-	return t.String(), nil
-}
+func CanonicalLang(s string) (string, error) { return analysis.CanonicalLang(s) }

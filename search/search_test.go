@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/postmortem-archive/gen/search/query"
 )
 
 // Both kinds of index must answer the same; most tests run on both.
@@ -768,7 +770,7 @@ func TestCollectAllMatchesBleve(t *testing.T) {
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		for _, q := range []string{"overloaded", "資源耗盡", "Gmail", "storage latency", `"overload of the metadata"`,
 			"product:SQL -lang:ja", "-storage", "configuration change", ""} {
-			p, err := parseQuery(q)
+			p, err := query.Parse(q)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,11 +10,13 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/util"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 // Tuning of the offline build (see BenchmarkIndexBuild).
@@ -29,7 +31,7 @@ const (
 	builderMergeMax = 10
 	// sampleBytes is how much text of its first documents a language
 	// collects to make the dictionary of its document store.
-	sampleBytes = dictSize
+	sampleBytes = docstore.DictSize
 )
 
 // Writer builds an index directory.
@@ -58,35 +60,35 @@ type writeJob struct {
 	lw   *langWriter
 	seq  int
 	d    *Document
-	text *docText
+	text *docstore.Text
 }
 
 type analysedDoc struct {
 	seq int
 	id  string
 	doc *document.Document
-	rec *docRecord
+	rec *docstore.Record
 	err error
 }
 
 type langWriter struct {
 	lang string
 	m    *mapping.IndexMappingImpl
-	fast *fastAnalyzer // nil: bleve analyses
-	cjk  bool
+	fast *analysis.Fast // nil: bleve analyses
+	kind analysis.Kind
 	b    *scorch.Builder
-	docs *docsWriter
+	docs *docstore.Writer
 
 	// Until the dictionary of the document store is made, documents are
 	// held back in sample.
 	sample      []*writeJob
 	sampleBytes int
 	dict        []byte
-	compressors sync.Pool // *docCompressor with dict
+	compressors sync.Pool // *docstore.Compressor with dict
 
 	seq     int
 	results chan analysedDoc
-	metas   []*docMeta // set by Close before results is closed
+	metas   []*docstore.Meta // set by Close before results is closed
 	done    chan struct{}
 
 	mu  sync.Mutex
@@ -193,14 +195,14 @@ func (w *Writer) Add(d Document) error {
 		return err
 	}
 	w.meta.put(newDocMeta(&d))
-	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.cjk)}
+	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.kind)}
 	lw.seq++
 	if lw.dict != nil {
 		w.jobs <- j
 		return nil
 	}
 	lw.sample = append(lw.sample, j)
-	lw.sampleBytes += min(len(j.text.s), 2048)
+	lw.sampleBytes += min(len(j.text.All()), 2048)
 	if lw.sampleBytes >= sampleBytes {
 		w.flushSample(lw)
 	}
@@ -210,12 +212,12 @@ func (w *Writer) Add(d Document) error {
 // flushSample makes the dictionary of a language from the documents held
 // back and queues them.
 func (w *Writer) flushSample(lw *langWriter) {
-	texts := make([]*docText, len(lw.sample))
+	texts := make([]*docstore.Text, len(lw.sample))
 	for i, j := range lw.sample {
 		texts[i] = j.text
 	}
-	lw.dict = sampleDict(texts)
-	lw.docs.dict = lw.dict
+	lw.dict = docstore.SampleDict(texts)
+	lw.docs.SetDict(lw.dict)
 	for _, j := range lw.sample {
 		w.jobs <- j
 	}
@@ -230,52 +232,32 @@ func (w *Writer) work() {
 		lw := j.lw
 		out := analysedDoc{seq: j.seq, id: j.d.ID}
 		if lw.getErr() == nil {
-			var sketch []byte
-			out.doc, sketch, out.err = analyse(lw.m, lw.fast, j.d, j.text)
-			c, _ := lw.compressors.Get().(*docCompressor)
-			if c == nil {
-				c = newDocCompressor(lw.dict)
-			}
-			out.rec = c.compress(j.text)
-			out.rec.entry.sketch = sketch
-			lw.compressors.Put(c)
+			out.doc, out.rec, out.err = lw.prepare(j)
 		}
 		lw.results <- out
 	}
 }
 
-// analysedField is a field analysed ahead of time: bleve's builder, which
-// analyses every field of a batch on its own goroutine, finds nothing left
-// to do.
-type analysedField struct{ document.Field }
-
-func (analysedField) Analyze() {}
-
-// analyse maps and analyses a document for bleve, and returns it with the
-// sketch of its long fields.
-func analyse(m *mapping.IndexMappingImpl, fa *fastAnalyzer, d *Document, t *docText) (*document.Document, []byte, error) {
-	doc := document.NewDocument(d.ID)
-	if err := m.MapDocument(doc, bleveDoc(d, t)); err != nil {
-		return nil, nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
+// prepare analyses a document for bleve and compresses its text with its
+// sketch for the document store.
+func (lw *langWriter) prepare(j *writeJob) (*document.Document, *docstore.Record, error) {
+	doc, sketch, err := analyse(lw.m, lw.fast, j.d, j.text)
+	if err != nil {
+		return nil, nil, err
 	}
-	sk := &sketchBuilder{}
-	for i, f := range doc.Fields {
-		if fa != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {
-			var fsk *sketchBuilder
-			if sk.field = longField(f.Name()); sk.field >= 0 {
-				fsk = sk
-			}
-			n, freqs := fa.analyze(f.Value(), fsk)
-			doc.Fields[i] = &fastField{Field: f, length: n, freqs: freqs}
-			continue
+	j.text.Sketch = sketch
+	c, _ := lw.compressors.Get().(*docstore.Compressor)
+	if c == nil {
+		if c, err = docstore.NewCompressor(lw.dict); err != nil {
+			return nil, nil, fmt.Errorf("search: %s documents: %w", lw.lang, err)
 		}
-		f.Analyze()
-		doc.Fields[i] = analysedField{f}
 	}
-	if fa == nil {
-		return doc, nil, nil // no sketch: phrases checked on the text only
+	defer lw.compressors.Put(c)
+	rec, err := c.Compress(j.text)
+	if err != nil {
+		return nil, nil, fmt.Errorf("search: compress %s (%s): %w", j.d.ID, lw.lang, err)
 	}
-	return doc, sk.bytes(), nil
+	return doc, rec, nil
 }
 
 // newBuilder starts bleve's offline builder for an index in path, the way
@@ -314,13 +296,13 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: index for %s: %w", lang, err)
 	}
-	docs, err := createDocs(filepath.Join(path, docsFile))
+	docs, err := docstore.Create(filepath.Join(path, docstore.FileName))
 	if err != nil {
 		return nil, err
 	}
 	lw := &langWriter{
-		lang: lang, m: m, cjk: analyzerFor(lang) == cjk.AnalyzerName, b: b, docs: docs,
-		fast:    newFastAnalyzer(m.AnalyzerNamed(analyzerFor(lang))),
+		lang: lang, m: m, kind: analysis.KindOf(lang), b: b, docs: docs,
+		fast:    analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))),
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
 	}
@@ -355,19 +337,19 @@ func (lw *langWriter) run() {
 				lw.setErr(fmt.Errorf("search: index %s (%s): %w", r.id, lw.lang, err))
 				continue
 			}
-			lw.docs.add(r.id, r.rec)
+			lw.docs.Add(r.id, r.rec)
 		}
 	}
 	if err := lw.getErr(); err != nil {
-		lw.docs.abort()
+		lw.docs.Abort()
 		return
 	}
 	if err := lw.b.Close(); err != nil {
 		lw.setErr(fmt.Errorf("search: finish index for %s: %w", lw.lang, err))
-		lw.docs.abort()
+		lw.docs.Abort()
 		return
 	}
-	if err := lw.docs.finish(lw.metas); err != nil {
+	if err := lw.docs.Finish(lw.metas); err != nil {
 		lw.setErr(err)
 	}
 }

@@ -1,10 +1,10 @@
-package search
+package analysis
 
 // Faster analysis for indexing. A field without term vectors needs from
 // its analysis only the number of tokens and their frequencies. bleve
 // computes them by building the whole token stream (a Token per word, and
 // per character and bigram in CJK text), then a map of TokenFreq: most of
-// the cost of indexing, and most of its garbage. fastAnalyzer walks the
+// the cost of indexing, and most of its garbage. Fast walks the
 // same segmenter and applies the analyzer's own filters to one token at a
 // time, counting as it goes; only the CJK bigram filter, which works on
 // the whole stream, is written again here (bigram below). The result is
@@ -16,20 +16,21 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
-	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/segment"
 )
 
-type fastAnalyzer struct {
+// Fast is the analysis of one bleve analyzer, for fields without term
+// vectors.
+type Fast struct {
 	filters []analysis.TokenFilter // applied to each token, in order
 	width   int                    // index in filters of the CJK width filter, or -1
 	bigram  bool                   // then the CJK bigram filter
 }
 
-// newFastAnalyzer returns the fast analysis of a, or nil if a is not made
-// of parts it knows (then bleve analyses).
-func newFastAnalyzer(a analysis.Analyzer) *fastAnalyzer {
+// NewFast returns the fast analysis of a, or nil if a is not made of
+// parts it knows (then bleve analyses).
+func NewFast(a analysis.Analyzer) *Fast {
 	da, ok := a.(*analysis.DefaultAnalyzer)
 	if !ok || len(da.CharFilters) > 0 {
 		return nil
@@ -37,7 +38,7 @@ func newFastAnalyzer(a analysis.Analyzer) *fastAnalyzer {
 	if _, ok := da.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
 		return nil
 	}
-	fa := &fastAnalyzer{width: -1}
+	fa := &Fast{width: -1}
 	for i, f := range da.TokenFilters {
 		switch f.(type) {
 		case *cjk.CJKBigramFilter:
@@ -73,7 +74,7 @@ type freqCounter struct {
 	arena []byte
 	n     int // tokens
 
-	sk      *sketchBuilder // nil: no pairs wanted
+	sk      *SketchBuilder // nil: no pairs wanted
 	prev    []byte         // the previous token, if a word
 	prevPos int
 }
@@ -86,7 +87,7 @@ func (c *freqCounter) add(term []byte, pos int) {
 		pos = c.n + 1
 	}
 	if c.sk != nil {
-		if !isLatinTerm(term) {
+		if !IsLatinTerm(term) {
 			c.prev = nil
 		} else {
 			if c.prev != nil && pos == c.prevPos+1 {
@@ -163,11 +164,11 @@ func (b *bigram) token(c *freqCounter, t *analysis.Token) {
 	}
 }
 
-// analyze returns what bleve's TextField.Analyze computes for text
+// Analyze returns what bleve's TextField.Analyze computes for text
 // without term vectors: the number of tokens and their frequencies; it
 // adds the pairs of adjacent words to sk if not nil. It lowers text in
 // place, as bleve does.
-func (fa *fastAnalyzer) analyze(text []byte, sk *sketchBuilder) (int, index.TokenFrequencies) {
+func (fa *Fast) Analyze(text []byte, sk *SketchBuilder) (int, index.TokenFrequencies) {
 	// About one distinct term in 16 bytes of English, 5 of Chinese.
 	hint := len(text) / 16
 	if fa.bigram {
@@ -217,21 +218,3 @@ func (fa *fastAnalyzer) analyze(text []byte, sk *sketchBuilder) (int, index.Toke
 	}
 	return c.n, c.m
 }
-
-// fastFields are the fields analysed by a fastAnalyzer: those of the
-// language's text analyzer.
-var fastFields = map[string]bool{
-	fTitle: true, fSummary: true, fBody: true, fTimeline: true,
-	fProductText: true, fRegionText: true, fCauseText: true,
-}
-
-// fastField is a text field analysed by a fastAnalyzer.
-type fastField struct {
-	document.Field
-	length int
-	freqs  index.TokenFrequencies
-}
-
-func (*fastField) Analyze()                                           {}
-func (f *fastField) AnalyzedLength() int                              { return f.length }
-func (f *fastField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }

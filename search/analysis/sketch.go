@@ -1,4 +1,4 @@
-package search
+package analysis
 
 // Phrase sketches. Checking a phrase on the text of a document costs
 // 10–40 µs (decompressing it), and the words of an English phrase occur
@@ -15,13 +15,13 @@ package search
 import "slices"
 
 const (
-	sketchHashes  = 5 // bits set per pair
+	SketchHashes  = 5 // bits set per pair
 	sketchBitsPer = 8 // bits of filter per pair: 2% false positives
 )
 
-// pairHash is the hash of the pair of terms a, b at adjacent positions in
+// PairHash is the hash of the pair of terms a, b at adjacent positions in
 // long field f (FNV-1a, stable across processes: sketches are stored).
-func pairHash(f int, a, b []byte) uint64 {
+func PairHash(f int, a, b []byte) uint64 {
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	h = (h ^ uint64(f)) * prime
@@ -35,18 +35,18 @@ func pairHash(f int, a, b []byte) uint64 {
 	return h
 }
 
-// sketchBuilder collects the pair hashes of a document.
-type sketchBuilder struct {
-	field int
+// SketchBuilder collects the pair hashes of a document.
+type SketchBuilder struct {
+	Field int // the long field being analysed
 	hs    []uint64
 }
 
-func (s *sketchBuilder) pair(a, b []byte) {
-	s.hs = append(s.hs, pairHash(s.field, a, b))
+func (s *SketchBuilder) pair(a, b []byte) {
+	s.hs = append(s.hs, PairHash(s.Field, a, b))
 }
 
-// bytes returns the Bloom filter of the pairs collected.
-func (s *sketchBuilder) bytes() []byte {
+// Bytes returns the Bloom filter of the pairs collected.
+func (s *SketchBuilder) Bytes() []byte {
 	slices.Sort(s.hs)
 	hs := slices.Compact(s.hs)
 	if len(hs) == 0 {
@@ -56,7 +56,7 @@ func (s *sketchBuilder) bytes() []byte {
 	m := uint32(len(out) * 8)
 	for _, h := range hs {
 		h1, h2 := uint32(h), uint32(h>>32)|1
-		for i := uint32(0); i < sketchHashes; i++ {
+		for i := uint32(0); i < SketchHashes; i++ {
 			bit := (h1 + i*h2) % m
 			out[bit/8] |= 1 << (bit % 8)
 		}
@@ -64,14 +64,14 @@ func (s *sketchBuilder) bytes() []byte {
 	return out
 }
 
-// sketchHas reports whether the pair of hash h may be in the sketch sk.
-func sketchHas(sk []byte, h uint64) bool {
+// SketchHas reports whether the pair of hash h may be in the sketch sk.
+func SketchHas(sk []byte, h uint64) bool {
 	if len(sk) == 0 {
 		return false
 	}
 	m := uint32(len(sk) * 8)
 	h1, h2 := uint32(h), uint32(h>>32)|1
-	for i := uint32(0); i < sketchHashes; i++ {
+	for i := uint32(0); i < SketchHashes; i++ {
 		bit := (h1 + i*h2) % m
 		if sk[bit/8]&(1<<(bit%8)) == 0 {
 			return false
@@ -80,23 +80,14 @@ func sketchHas(sk []byte, h uint64) bool {
 	return true
 }
 
-// isLatinTerm reports whether a term is not made of CJK characters: the
-// words that sketches record.
-func isLatinTerm(t []byte) bool {
-	for _, r := range string(t) {
-		return !isCJKRune(r)
-	}
-	return false
-}
-
-// phrasePairs returns the hashes of the pairs of adjacent words of a
+// PhrasePairs returns the hashes of the pairs of adjacent words of a
 // phrase in long field f: positions with a single term that is not CJK.
-func phrasePairs(terms [][]string, f int) []uint64 {
+func PhrasePairs(terms [][]string, f int) []uint64 {
 	var hs []uint64
 	for k := 0; k+1 < len(terms); k++ {
 		a, b := terms[k], terms[k+1]
-		if len(a) == 1 && len(b) == 1 && isLatinTerm([]byte(a[0])) && isLatinTerm([]byte(b[0])) {
-			hs = append(hs, pairHash(f, []byte(a[0]), []byte(b[0])))
+		if len(a) == 1 && len(b) == 1 && IsLatinTerm([]byte(a[0])) && IsLatinTerm([]byte(b[0])) {
+			hs = append(hs, PairHash(f, []byte(a[0]), []byte(b[0])))
 		}
 	}
 	return hs

@@ -1,0 +1,116 @@
+// Package analysis says how each language's text is analysed for the
+// search index, and does the analysis fast when indexing.
+//
+// Every language index has exactly one text analyzer (For): English with
+// stemming and stop words; Chinese, Japanese and Korean with the CJK
+// analyzer (bigrams and width folding); anything else the standard one.
+// Fast re-implements what bleve's analysis computes for a field without
+// term vectors (token count and frequencies) one token at a time; it is
+// checked against bleve's own analysis (TestFastAnalysis in package
+// search). Sketch records the pairs of adjacent words of a text, for the
+// phrase checks of package search. Text flags (TextFlags) say when a
+// fast byte search for a term's surface form could miss an occurrence.
+//
+// Every program that opens an index must link the CJK analyzer; importing
+// this package does that.
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk" // every program opening an index needs it registered
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"golang.org/x/text/language"
+)
+
+// CanonicalLang returns the canonical form of a BCP 47 tag ("zh-tw" →
+// "zh-TW"), or an error if s is not a well-formed tag.
+func CanonicalLang(s string) (string, error) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
+	if s == "" {
+		return "", errors.New("empty language tag")
+	}
+	for _, r := range s {
+		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "", fmt.Errorf("malformed language tag %q", s)
+		}
+	}
+	t, err := language.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("malformed language tag %q: %v", s, err)
+	}
+	return t.String(), nil
+}
+
+// For returns the name of the bleve analyzer of a language's text.
+func For(lang string) string {
+	t, err := language.Parse(lang)
+	if err != nil {
+		return standard.Name
+	}
+	base, _ := t.Base()
+	switch base.String() {
+	case "en":
+		return en.AnalyzerName
+	case "zh", "ja", "ko", "yue":
+		return cjk.AnalyzerName
+	}
+	return standard.Name
+}
+
+// Kind is what finding terms in text needs to know about an analyzer.
+type Kind uint8
+
+const (
+	Standard Kind = iota // lower case only
+	English              // lower case, stop words, Porter stemmer
+	CJK                  // width folding, lower case, bigrams
+)
+
+// KindOf returns the kind of the analyzer of a language.
+func KindOf(lang string) Kind {
+	switch For(lang) {
+	case en.AnalyzerName:
+		return English
+	case cjk.AnalyzerName:
+		return CJK
+	}
+	return Standard
+}
+
+// CleanText makes text safe to index, store and highlight: invalid UTF-8
+// and U+FFFD become spaces. The document store keeps the cleaned text, so
+// offsets found in it are offsets in what bleve indexed.
+func CleanText(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
+	}
+	if strings.ContainsRune(s, utf8.RuneError) {
+		s = strings.ReplaceAll(s, string(utf8.RuneError), " ")
+	}
+	return s
+}
+
+// IsCJKRune reports whether r is an ideograph or kana, a token of its own
+// for the tokenizer (or part of a run of katakana).
+func IsCJKRune(r rune) bool {
+	switch r {
+	case 0x3005, 0x3006, 0x3007, 0x309B, 0x309C, 0x30FB, 0x30FC:
+		return true
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+}
+
+// IsLatinTerm reports whether a term is not made of CJK characters: the
+// words that sketches record.
+func IsLatinTerm(t []byte) bool {
+	for _, r := range string(t) {
+		return !IsCJKRune(r)
+	}
+	return false
+}

@@ -1,0 +1,188 @@
+package docstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeStore writes a store of n documents with varied text and returns
+// its path, the texts and the metadata written.
+func writeStore(t *testing.T, n int) (string, map[string]*Text, []*Meta) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), FileName)
+	w, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]*Text{}
+	var metas []*Meta
+	var all []*Text
+	for i := range n {
+		id := fmt.Sprintf("2017-%02d-%02d-incident-%d", 1+i%12, 1+i%28, i)
+		body := strings.Repeat(fmt.Sprintf("Requests to service %d failed while the quota system was overloaded. ", i), 1+i%7)
+		tx := NewText([NumFields]string{"Summary " + id, body, "資源耗盡 timeline"}, uint8(i%4))
+		if i%3 == 0 {
+			tx.Sketch = []byte{byte(i), 0xff}
+		}
+		texts[id] = tx
+		all = append(all, tx)
+		metas = append(metas, &Meta{ID: id, Lang: "en", Title: "Incident " + id, Begin: time.Date(2017, 1, 1+i, 0, 0, 0, 0, time.UTC)})
+	}
+	w.SetDict(SampleDict(all))
+	c, err := NewCompressor(w.dict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Records in any order; the table is sorted.
+	for _, id := range slices.Backward(slices.Sorted(func(yield func(string) bool) {
+		for id := range texts {
+			if !yield(id) {
+				return
+			}
+		}
+	})) {
+		rec, err := c.Compress(texts[id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Add(id, rec)
+	}
+	if err := w.Finish(metas); err != nil {
+		t.Fatal(err)
+	}
+	return path, texts, metas
+}
+
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	path, texts, metas := writeStore(t, 40)
+	s, got, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(got) != len(metas) {
+		t.Fatalf("%d metas, wrote %d", len(got), len(metas))
+	}
+	for i, m := range got {
+		if m.ID != metas[i].ID || m.Title != metas[i].Title || !m.Begin.Equal(metas[i].Begin) {
+			t.Errorf("meta %d: %+v, wrote %+v", i, m, metas[i])
+		}
+	}
+	for id, want := range texts {
+		tx, err := s.Text(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tx == nil || tx.All() != want.All() || tx.ends != want.ends || tx.Flags != want.Flags {
+			t.Fatalf("%s: text %+v, want %+v", id, tx, want)
+		}
+		for i := range NumFields {
+			if tx.Field(i) != want.Field(i) {
+				t.Errorf("%s: field %d %q, want %q", id, i, tx.Field(i), want.Field(i))
+			}
+		}
+		sk, ok := s.Sketch(id)
+		if ok != (want.Sketch != nil) || !slices.Equal(sk, want.Sketch) {
+			t.Errorf("%s: sketch %v %v, want %v", id, sk, ok, want.Sketch)
+		}
+	}
+	if tx, err := s.Text("no-such-document"); tx != nil || err != nil {
+		t.Errorf("unknown document: %v, %v", tx, err)
+	}
+}
+
+// A damaged document store is an error when opened or read, never a panic
+// and never wrong text.
+func TestCorrupt(t *testing.T) {
+	t.Parallel()
+	path, texts, _ := writeStore(t, 6)
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(b []byte) {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func() (s *Reader, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("panic: %v", p)
+			}
+		}()
+		s, _, err = Open(path)
+		return s, err
+	}
+
+	// Truncated files.
+	for _, n := range []int{0, 7, 8, FooterSize, len(orig) / 2, len(orig) - FooterSize, len(orig) - 1} {
+		write(orig[:n])
+		if s, err := open(); err == nil {
+			s.Close()
+			t.Errorf("truncated to %d bytes: no error", n)
+		}
+	}
+	write(orig)
+	s, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dictOff := int(s.dataEnd)
+	s.Close()
+	// Any byte changed in the dictionary, meta, table or footer.
+	for i := dictOff; i < len(orig); i++ {
+		b := slices.Clone(orig)
+		b[i] ^= 0x5a
+		write(b)
+		if s, err := open(); err == nil {
+			s.Close()
+			t.Fatalf("byte %d of %d changed: no error", i, len(orig))
+		} else if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d changed: %v is not ErrCorrupt", i, err)
+		}
+	}
+	// Any byte changed in the records: reading the document fails, or
+	// gives the right text (DEFLATE ignores some bits).
+	write(orig)
+	if s, err = open(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for id, e := range s.entries {
+		for i := e.off; i < e.off+e.clen; i++ {
+			if _, err := f.WriteAt([]byte{orig[i] ^ 0xa5}, int64(i)); err != nil {
+				t.Fatal(err)
+			}
+			got, err := func() (t *Text, err error) {
+				defer func() {
+					if p := recover(); p != nil {
+						err = errors.New("panic")
+					}
+				}()
+				return s.Text(id)
+			}()
+			if err == nil && got.All() != texts[id].All() {
+				t.Fatalf("%s: byte %d changed: wrong text and no error", id, i)
+			}
+			if err != nil && !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("%s: byte %d changed: %v", id, i, err)
+			}
+			if _, err := f.WriteAt([]byte{orig[i]}, int64(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package docstore
+
+import (
+	"strings"
+	"time"
+)
+
+// Text is the text of the long fields (summary, body, timeline) of one
+// document, one after the other. The text must be cleaned as it was
+// indexed (analysis.CleanText), so that offsets found in it are offsets
+// in what bleve indexed.
+type Text struct {
+	s      string
+	ends   [NumFields]int
+	Flags  uint8  // analysis.TextFlags of the text
+	Sketch []byte // phrase sketch (analysis.SketchBuilder); nil: none
+}
+
+// NewText returns the Text of the fields, with flags.
+func NewText(fields [NumFields]string, flags uint8) *Text {
+	t := &Text{s: strings.Join(fields[:], ""), Flags: flags}
+	n := 0
+	for i, f := range fields {
+		n += len(f)
+		t.ends[i] = n
+	}
+	return t
+}
+
+// All returns the text of every field, one after the other.
+func (t *Text) All() string { return t.s }
+
+// Field returns the text of long field i.
+func (t *Text) Field(i int) string {
+	start := 0
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	return t.s[start:t.ends[i]]
+}
+
+// Source gives the text of the documents of one language.
+type Source interface {
+	// Text returns the text of the document id, nil if there is none.
+	Text(id string) (*Text, error)
+	// Sketch returns the phrase sketch of the document id; ok is false
+	// if it has none.
+	Sketch(id string) (sk []byte, ok bool)
+}
+
+// Memory is the document store of an in-memory index: a map by id.
+type Memory map[string]*Text
+
+// Text returns the text of document id.
+func (s Memory) Text(id string) (*Text, error) { return s[id], nil }
+
+// Sketch returns the sketch of document id.
+func (s Memory) Sketch(id string) ([]byte, bool) {
+	if t := s[id]; t != nil {
+		return t.Sketch, t.Sketch != nil
+	}
+	return nil, false
+}
+
+// Meta is what results and facets need about one language version of an
+// incident. The index keeps it in memory (a few hundred bytes per
+// document) so that collapsing, facet counting and result rendering never
+// read bleve's stored fields; the store keeps it on disk.
+type Meta struct {
+	ID           string    `json:"id"`
+	Lang         string    `json:"lang"`
+	OriginalLang string    `json:"orig_lang,omitempty"`
+	Title        string    `json:"title"`
+	URL          string    `json:"url"`
+	Begin        time.Time `json:"begin"`
+	Duration     int64     `json:"duration_s,omitempty"`
+	Products     []string  `json:"products,omitempty"`
+	Regions      []string  `json:"regions,omitempty"`
+	Causes       []string  `json:"causes,omitempty"`
+}

@@ -1,0 +1,104 @@
+package search
+
+// What bleve indexes and the document store keeps of a Document, made in
+// parallel by the Writer's workers and by Index.AddBatch.
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
+)
+
+// newDocText returns the cleaned text of the long fields of d, as the
+// document store keeps it, with its flags for an analyzer of kind k.
+func newDocText(d *Document, k analysis.Kind) *docstore.Text {
+	fields := [docstore.NumFields]string{analysis.CleanText(d.Summary), analysis.CleanText(d.Body), analysis.CleanText(d.Timeline)}
+	t := docstore.NewText(fields, 0)
+	t.Flags = analysis.TextFlags(t.All(), k)
+	return t
+}
+
+// bleveDoc converts a Document to the value bleve indexes. A plain map is
+// used on purpose: there is a single document mapping per index, so no type
+// detection is involved. The long fields must be the cleaned text that the
+// document store keeps (see docstore.Text), so that positions found in one are
+// the positions bleve indexed.
+func bleveDoc(d *Document, t *docstore.Text) map[string]interface{} {
+	m := map[string]interface{}{
+		fTitle:    analysis.CleanText(d.Title),
+		fSummary:  t.Field(0),
+		fBody:     t.Field(1),
+		fTimeline: t.Field(2),
+	}
+	if len(d.Products) > 0 {
+		m[fProduct], m[fProductText] = d.Products, d.Products
+	}
+	if len(d.Regions) > 0 {
+		m[fRegion], m[fRegionText] = d.Regions, d.Regions
+	}
+	if len(d.Causes) > 0 {
+		m[fCause], m[fCauseText] = d.Causes, d.Causes
+	}
+	if !d.Begin.IsZero() {
+		m[fYear] = strconv.Itoa(d.Begin.UTC().Year())
+	}
+	return m
+}
+
+// analysedField is a field analysed ahead of time: bleve's builder, which
+// analyses every field of a batch on its own goroutine, finds nothing left
+// to do.
+type analysedField struct{ document.Field }
+
+func (analysedField) Analyze() {}
+
+// analyse maps and analyses a document for bleve, and returns it with the
+// sketch of its long fields.
+func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *docstore.Text) (*document.Document, []byte, error) {
+	doc := document.NewDocument(d.ID)
+	if err := m.MapDocument(doc, bleveDoc(d, t)); err != nil {
+		return nil, nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
+	}
+	sk := &analysis.SketchBuilder{}
+	for i, f := range doc.Fields {
+		if fast != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {
+			var fsk *analysis.SketchBuilder
+			if sk.Field = longField(f.Name()); sk.Field >= 0 {
+				fsk = sk
+			}
+			n, freqs := fast.Analyze(f.Value(), fsk)
+			doc.Fields[i] = &fastField{Field: f, length: n, freqs: freqs}
+			continue
+		}
+		f.Analyze()
+		doc.Fields[i] = analysedField{f}
+	}
+	if fast == nil {
+		return doc, nil, nil // no sketch: phrases checked on the text only
+	}
+	return doc, sk.Bytes(), nil
+}
+
+// fastFields are the fields analysed by an analysis.Fast: those of the
+// language's text analyzer.
+var fastFields = map[string]bool{
+	fTitle: true, fSummary: true, fBody: true, fTimeline: true,
+	fProductText: true, fRegionText: true, fCauseText: true,
+}
+
+// fastField is a text field analysed by an analysis.Fast.
+type fastField struct {
+	document.Field
+	length int
+	freqs  index.TokenFrequencies
+}
+
+func (*fastField) Analyze()                                           {}
+func (f *fastField) AnalyzedLength() int                              { return f.length }
+func (f *fastField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }

@@ -1,0 +1,238 @@
+package search
+
+// The bleve queries of one language: the clauses of a parsed query (package
+// query) analysed with the language's analyzer.
+
+import (
+	"strconv"
+	"strings"
+
+	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/mapping"
+	blevequery "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/query"
+)
+
+// filters are the exact-match filters of a Request (facet links).
+type filters struct {
+	product, region, cause string
+	year                   int
+}
+
+type fieldBoost struct {
+	field string
+	boost float64
+}
+
+// defaultFields are the fields a term without field: prefix searches.
+var defaultFields = []fieldBoost{
+	{fTitle, 3}, {fSummary, 2}, {fBody, 1}, {fTimeline, 1},
+	{fProductText, 2}, {fRegionText, 1}, {fCauseText, 1},
+}
+
+// langBuilder turns a parsedQuery into the bleve query for one language
+// index, analysing every term with that index's analyzers. The leaves are
+// term and phrase queries over final terms, so bleve never picks an
+// analyzer itself.
+type langBuilder struct {
+	lang string
+	kind analysis.Kind
+	text bleveanalysis.Analyzer
+	kw   bleveanalysis.Analyzer
+}
+
+func newLangBuilder(lang string, m mapping.IndexMapping) (*langBuilder, error) {
+	b := &langBuilder{
+		lang: lang,
+		kind: analysis.KindOf(lang),
+		text: m.AnalyzerNamed(m.AnalyzerNameForPath(fTitle)),
+		kw:   m.AnalyzerNamed(kwAnalyzer),
+	}
+	if b.text == nil || b.kw == nil {
+		return nil, query.Errorf("index for %s lacks its analyzers", lang) // not reached with indexes we built
+	}
+	return b, nil
+}
+
+// langQueries are the bleve queries of one language.
+type langQueries struct {
+	// match finds the documents of this language that match; nil when
+	// none can (every positive term analyses to nothing here, like an
+	// English stop word).
+	match blevequery.Query
+	// exclude finds the documents with an excluded (-term) term, nil
+	// without exclusions. An incident is excluded when any of its
+	// language versions has one, not only the version that matched.
+	exclude blevequery.Query
+	// highlights are the words and phrases to highlight in the long
+	// fields: those of the positive text terms.
+	highlights []highlight
+	// The phraseQuery nodes of match and exclude (phrase.go).
+	matchNodes, excludeNodes []*phraseQuery
+}
+
+// highlight is a pattern to highlight and the long fields it applies to.
+type highlight struct {
+	p      *pattern
+	fields uint8 // bit i: longFields[i]
+}
+
+// build returns the queries for this language. match is nil when lang: or
+// -lang: leave this language out; exclude is not (exclusion is per
+// incident, whatever languages are searched).
+func (b *langBuilder) build(p *query.Query, f filters) (langQueries, error) {
+	var lq langQueries
+	var must, mustNot, filter []blevequery.Query
+	positives := 0
+	for _, c := range p.Clauses {
+		q, err := b.clause(c, &lq)
+		if err != nil {
+			return lq, err
+		}
+		if c.Neg {
+			if q != nil {
+				mustNot = append(mustNot, q)
+			}
+			continue
+		}
+		positives++
+		if q != nil {
+			must = append(must, q)
+		}
+	}
+	if len(mustNot) > 0 {
+		lq.exclude = blevequery.NewDisjunctionQuery(mustNot)
+	}
+	if !p.Allows(b.lang) || positives > 0 && len(must) == 0 {
+		return lq, nil
+	}
+	for _, kf := range []struct{ field, value string }{
+		{fProduct, f.product}, {fRegion, f.region}, {fCause, f.cause},
+	} {
+		if kf.value == "" {
+			continue
+		}
+		filter = append(filter, b.keyword(kf.field, kf.value))
+	}
+	if f.year != 0 {
+		filter = append(filter, term(fYear, strconv.Itoa(f.year), 1))
+	}
+	// Exclusions are not part of the match query: Search removes every
+	// incident that any document of exclude matches, which is more.
+	if len(must)+len(filter) == 0 {
+		lq.match = blevequery.NewMatchAllQuery()
+		return lq, nil
+	}
+	bq := &blevequery.BooleanQuery{}
+	if len(must) > 0 {
+		bq.Must = blevequery.NewConjunctionQuery(must)
+	}
+	if len(filter) > 0 {
+		bq.Filter = blevequery.NewConjunctionQuery(filter)
+	}
+	lq.match = bq
+	return lq, nil
+}
+
+func (b *langBuilder) clause(c query.Clause, lq *langQueries) (blevequery.Query, error) {
+	nodes := &lq.matchNodes
+	if c.Neg {
+		nodes = &lq.excludeNodes
+	}
+	switch c.Kind {
+	case query.Meta:
+		exact := b.keyword(c.Field, c.Value)
+		exact.SetBoost(2)
+		words, _, err := b.words(c.Value, []fieldBoost{{c.Field + "_text", 1}}, nodes)
+		if err != nil || words == nil {
+			return exact, err
+		}
+		return blevequery.NewDisjunctionQuery([]blevequery.Query{exact, words}), nil
+	case query.Year:
+		return term(fYear, c.Value, 1), nil
+	}
+	fields := defaultFields
+	if c.Field != "" {
+		fields = []fieldBoost{{c.Field, 1}}
+	}
+	q, pat, err := b.words(c.Value, fields, nodes)
+	if q != nil && !c.Neg {
+		h := highlight{p: pat}
+		for _, f := range fields {
+			if i := longField(f.field); i >= 0 {
+				h.fields |= 1 << i
+			}
+		}
+		if h.fields != 0 {
+			lq.highlights = append(lq.highlights, h)
+		}
+	}
+	return q, err
+}
+
+// keyword is an exact, case-insensitive match of a whole keyword value.
+func (b *langBuilder) keyword(field, value string) *blevequery.TermQuery {
+	v := strings.TrimSpace(value)
+	if toks := b.kw.Analyze([]byte(v)); len(toks) == 1 {
+		v = string(toks[0].Term)
+	}
+	return term(field, v, 1)
+}
+
+// words analyses text and matches it in each field: one token is a term,
+// several are a phrase (positions kept, so removed stop words leave gaps).
+// A phrase is a phraseQuery (fields have no term vectors), added to nodes.
+// It also returns the pattern of the words, to highlight.
+func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQuery) (blevequery.Query, *pattern, error) {
+	toks := b.text.Analyze([]byte(text))
+	if len(toks) == 0 {
+		return nil, nil, nil
+	}
+	if len(toks) > MaxPhraseTokens {
+		return nil, nil, query.Errorf("%q has too many words for one phrase (at most %d)", query.Clip(text), MaxPhraseTokens)
+	}
+	pat := newPattern(toks, b.kind)
+	qs := make([]blevequery.Query, 0, len(fields))
+	if len(toks) == 1 {
+		for _, f := range fields {
+			qs = append(qs, term(f.field, string(toks[0].Term), f.boost))
+		}
+	} else {
+		for _, f := range fields {
+			q := &phraseQuery{Terms: pat.terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
+			if q.field < len(longFields) {
+				q.pairs = analysis.PhrasePairs(pat.terms, q.field)
+			}
+			*nodes = append(*nodes, q)
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) == 1 {
+		return qs[0], pat, nil
+	}
+	return blevequery.NewDisjunctionQuery(qs), pat, nil
+}
+
+func term(field, value string, boost float64) *blevequery.TermQuery {
+	q := blevequery.NewTermQuery(value)
+	q.SetField(field)
+	q.SetBoost(boost)
+	return q
+}
+
+// toPhrase lays tokens out by position; a position with no token (a
+// removed stop word) stays empty and matches any term.
+func toPhrase(toks bleveanalysis.TokenStream) [][]string {
+	first, last := toks[0].Position, toks[0].Position
+	for _, t := range toks {
+		first = min(first, t.Position)
+		last = max(last, t.Position)
+	}
+	out := make([][]string, last-first+1)
+	for _, t := range toks {
+		out[t.Position-first] = append(out[t.Position-first], string(t.Term))
+	}
+	return out
+}

@@ -1,0 +1,278 @@
+// Package query parses what readers type into the search box: words,
+// "phrases", runs of Chinese or Japanese characters, -exclusions and
+// field:value terms. It knows nothing of indexes or analyzers; package
+// search analyses the parsed clauses for each language.
+//
+// A query is a sequence of terms separated by spaces. Every positive term
+// must match (AND); a term matches when it occurs in the title, summary,
+// body, timeline or in a product, region or cause name.
+//
+//	word            a word; punctuation inside it (Pub/Sub, europe-west2,
+//	                Gmail服務) makes it a phrase of its parts
+//	資源耗盡         a run of Chinese or Japanese characters is a phrase:
+//	                its bigrams must be adjacent
+//	"a phrase"      words next to each other (also “…” and 「…」)
+//	-word -"phrase" exclude incidents matching it (also -field:value)
+//	title:word      only in titles; also summary:, body:, timeline:
+//	title:"a b"     a phrase in titles
+//	product:X       product named X (case-insensitive), or whose name
+//	                contains the word or phrase X; also region:, cause:
+//	year:2017       incidents that began in 2017
+//	lang:zh-TW      only documents in that language (repeatable; -lang:en)
+//
+// There are no wildcards, regular expressions or boolean operators: such
+// characters are ordinary punctuation, so no user input can expand into an
+// expensive query. A term made only of punctuation is ignored. The parser
+// accepts any input (unbalanced quotes end at the end of the query,
+// unknown "field:" prefixes are plain text); it never fails except for the
+// limits (MaxQueryRunes, MaxClauses) and malformed year: and lang: values.
+package query
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+)
+
+// Limits of a query, whatever a reader types.
+const (
+	// MaxQueryRunes is the longest query accepted; longer queries are
+	// rejected with ErrBadQuery (not truncated, so that a reader never
+	// gets results for a query they did not type).
+	MaxQueryRunes = 512
+	// MaxClauses is the maximum number of words, phrases and field:value
+	// terms in one query.
+	MaxClauses = 24
+)
+
+// Field names, as readers type them and as the index names its fields.
+const (
+	FieldTitle    = "title"
+	FieldSummary  = "summary"
+	FieldBody     = "body"
+	FieldTimeline = "timeline"
+	FieldProduct  = "product"
+	FieldRegion   = "region"
+	FieldCause    = "cause"
+	FieldYear     = "year"
+)
+
+// ErrBadQuery is returned, wrapped with a human-readable message, for a
+// query that cannot be searched. Test with errors.Is; the message
+// (err.Error()) is fit to show to the reader.
+var ErrBadQuery = errors.New("bad query")
+
+// Errorf returns an error wrapping ErrBadQuery with a message for the
+// reader.
+func Errorf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadQuery, fmt.Sprintf(format, args...))
+}
+
+// Kind is the kind of a clause.
+type Kind uint8
+
+const (
+	Text Kind = iota // words or a phrase over text fields
+	Meta             // product:, region:, cause:
+	Year             // year:
+)
+
+// Clause is one term of a query.
+type Clause struct {
+	Kind  Kind
+	Field string // Text: "" (all text fields) or one of them; Meta: FieldProduct, FieldRegion or FieldCause
+	Value string // as typed (Year: the year, four digits)
+	Neg   bool   // an exclusion: -term
+}
+
+// Query is a query parsed once, independent of language.
+type Query struct {
+	Clauses         []Clause
+	Langs, NotLangs []string // lang: and -lang:, canonical tags
+}
+
+// Empty reports whether the query restricts nothing.
+func (p *Query) Empty() bool {
+	return len(p.Clauses) == 0 && len(p.Langs) == 0 && len(p.NotLangs) == 0
+}
+
+// Ranked reports whether the query has positive text terms: results are
+// then ordered by relevance and highlighted; otherwise (filters,
+// exclusions only) they are listed newest first.
+func (p *Query) Ranked() bool {
+	for _, c := range p.Clauses {
+		if c.Kind == Text && !c.Neg {
+			return true
+		}
+	}
+	return false
+}
+
+// Allows reports whether documents in lang may match.
+func (p *Query) Allows(lang string) bool {
+	if len(p.Langs) > 0 && !slices.Contains(p.Langs, lang) {
+		return false
+	}
+	return !slices.Contains(p.NotLangs, lang)
+}
+
+type fieldSpec struct {
+	kind  Kind
+	field string
+	lang  bool
+}
+
+var fieldNames = map[string]fieldSpec{
+	"title":    {kind: Text, field: FieldTitle},
+	"summary":  {kind: Text, field: FieldSummary},
+	"body":     {kind: Text, field: FieldBody},
+	"timeline": {kind: Text, field: FieldTimeline},
+	"product":  {kind: Meta, field: FieldProduct},
+	"products": {kind: Meta, field: FieldProduct},
+	"region":   {kind: Meta, field: FieldRegion},
+	"regions":  {kind: Meta, field: FieldRegion},
+	"cause":    {kind: Meta, field: FieldCause},
+	"causes":   {kind: Meta, field: FieldCause},
+	"year":     {kind: Year, field: FieldYear},
+	"lang":     {lang: true},
+	"language": {lang: true},
+}
+
+func isSep(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
+
+func isQuote(r rune) bool {
+	switch r {
+	case '"', '“', '”', '„', '「', '」', '『', '』':
+		return true
+	}
+	return false
+}
+
+// searchable reports whether s has anything an analyzer can index.
+func searchable(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// readQuoted returns the text from rs[i] up to the next quote (or the end)
+// and the index after that quote.
+func readQuoted(rs []rune, i int) (string, int) {
+	start := i
+	for i < len(rs) && !isQuote(rs[i]) {
+		i++
+	}
+	s := string(rs[start:i])
+	if i < len(rs) {
+		i++
+	}
+	return s, i
+}
+
+// Parse parses the user syntax (see the package documentation). It
+// accepts any text: it fails only for the limits and for malformed year:
+// and lang: values, with an error wrapping ErrBadQuery.
+func Parse(s string) (*Query, error) {
+	s = strings.ToValidUTF8(s, " ")
+	if n := utf8.RuneCountInString(s); n > MaxQueryRunes {
+		return nil, Errorf("the query is too long (%d characters; at most %d)", n, MaxQueryRunes)
+	}
+	rs := []rune(s)
+	p := &Query{}
+	for i := 0; i < len(rs); {
+		if isSep(rs[i]) {
+			i++
+			continue
+		}
+		neg := false
+		if rs[i] == '-' || rs[i] == '+' {
+			neg = rs[i] == '-'
+			i++
+			if i >= len(rs) || isSep(rs[i]) {
+				continue // a lone sign
+			}
+		}
+		if isQuote(rs[i]) {
+			var v string
+			v, i = readQuoted(rs, i+1)
+			if err := p.add(Clause{Kind: Text, Value: v, Neg: neg}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		start := i
+		for i < len(rs) && !isSep(rs[i]) && !isQuote(rs[i]) {
+			i++
+		}
+		word := string(rs[start:i])
+		if name, val, ok := strings.Cut(word, ":"); ok && name != "" {
+			if spec, known := fieldNames[strings.ToLower(name)]; known {
+				if val == "" && i < len(rs) && isQuote(rs[i]) {
+					val, i = readQuoted(rs, i+1)
+				}
+				if err := p.addField(spec, val, neg); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
+		if err := p.add(Clause{Kind: Text, Value: word, Neg: neg}); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func (p *Query) add(c Clause) error {
+	if !searchable(c.Value) {
+		return nil
+	}
+	if len(p.Clauses) >= MaxClauses {
+		return Errorf("the query has too many terms (at most %d)", MaxClauses)
+	}
+	p.Clauses = append(p.Clauses, c)
+	return nil
+}
+
+func (p *Query) addField(spec fieldSpec, val string, neg bool) error {
+	val = strings.TrimSpace(val)
+	switch {
+	case val == "":
+		return nil
+	case spec.lang:
+		l, err := analysis.CanonicalLang(val)
+		if err != nil {
+			return Errorf("lang:%s is not a language tag (try lang:en or lang:zh-TW)", Clip(val))
+		}
+		if neg {
+			p.NotLangs = append(p.NotLangs, l)
+		} else {
+			p.Langs = append(p.Langs, l)
+		}
+		return nil
+	case spec.kind == Year:
+		y, err := strconv.Atoi(val)
+		if err != nil || y < 1000 || y > 9999 {
+			return Errorf("year:%s is not a year (try year:2017)", Clip(val))
+		}
+		val = strconv.Itoa(y)
+	}
+	return p.add(Clause{Kind: spec.kind, Field: spec.field, Value: val, Neg: neg})
+}
+
+// Clip shortens user input quoted back in an error message.
+func Clip(s string) string {
+	if utf8.RuneCountInString(s) <= 40 {
+		return s
+	}
+	return string([]rune(s)[:40]) + "…"
+}

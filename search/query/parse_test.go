@@ -1,0 +1,88 @@
+package query
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	show := func(p *Query) string {
+		var parts []string
+		for _, c := range p.Clauses {
+			s := ""
+			if c.Neg {
+				s = "-"
+			}
+			switch c.Kind {
+			case Text:
+				if c.Field != "" {
+					s += c.Field + ":"
+				}
+			case Meta:
+				s += "meta:" + c.Field + ":"
+			case Year:
+				s += "year:"
+			}
+			parts = append(parts, s+"["+c.Value+"]")
+		}
+		for _, l := range p.Langs {
+			parts = append(parts, "lang="+l)
+		}
+		for _, l := range p.NotLangs {
+			parts = append(parts, "lang!="+l)
+		}
+		return strings.Join(parts, " ")
+	}
+	for _, tc := range []struct{ in, want string }{
+		{``, ``},
+		{`Gmail`, `[Gmail]`},
+		{`  Cloud   SQL `, `[Cloud] [SQL]`},
+		{`"Cloud SQL" outage`, `[Cloud SQL] [outage]`},
+		{`"unterminated phrase`, `[unterminated phrase]`},
+		{`-Gmail +Drive`, `-[Gmail] [Drive]`},
+		{`-"a b"`, `-[a b]`},
+		{`- Gmail`, `[Gmail]`},
+		{`Pub/Sub europe-west2`, `[Pub/Sub] [europe-west2]`},
+		{`資源耗盡`, `[資源耗盡]`},
+		{`「資源耗盡」 “quota”`, `[資源耗盡] [quota]`},
+		{`title:Gmail`, `title:[Gmail]`},
+		{`TITLE:"Gmail outage"`, `title:[Gmail outage]`},
+		{`title:"Gmail`, `title:[Gmail]`},
+		{`title:`, ``},
+		{`title:(`, ``},
+		{`title:(a b)`, `title:[(a] [b)]`},
+		{`product:"Cloud Pub/Sub" region:europe-west2 cause:bug`, `meta:product:[Cloud Pub/Sub] meta:region:[europe-west2] meta:cause:[bug]`},
+		{`-product:Gmail`, `-meta:product:[Gmail]`},
+		{`year:2017 -year:2018`, `year:[2017] -year:[2018]`},
+		{`lang:zh-tw -lang:EN`, `lang=zh-TW lang!=en`},
+		{`foo:bar`, `[foo:bar]`},
+		{`http://x.y/z`, `[http://x.y/z]`},
+		{`a"b"c`, `[a] [b] [c]`},
+		{`* / :: - " ( )`, ``},
+		{"\x00Gmail\xff", `[Gmail]`},
+		{"Gmail\u3000Drive", `[Gmail] [Drive]`},
+	} {
+		p, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		if got := show(p); got != tc.want {
+			t.Errorf("Parse(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	for _, in := range []string{
+		strings.Repeat("a", MaxQueryRunes+1),
+		strings.Repeat("w ", MaxClauses+1),
+		"year:17", "year:abc", "year:2017.5", "lang:!!", "lang:123",
+	} {
+		if _, err := Parse(in); !errors.Is(err, ErrBadQuery) {
+			t.Errorf("Parse(%.30q): %v, want ErrBadQuery", in, err)
+		}
+	}
+	if _, err := Parse(strings.Repeat("資", MaxQueryRunes)); err != nil {
+		t.Errorf("query of MaxQueryRunes: %v", err)
+	}
+}
