@@ -1,8 +1,8 @@
 package search
 
 import (
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
