@@ -49,6 +49,7 @@ func buildDir(t *testing.T, docs []Document) string {
 }
 
 func TestDocStoreRoundTrip(t *testing.T) {
+	t.Parallel()
 	docs := storeDocs()
 	dir := buildDir(t, docs)
 	ix, err := Open(dir)
@@ -126,6 +127,7 @@ func TestDamagedTextIsAnError(t *testing.T) {
 // A document deleted from an in-memory index has no text and no
 // fragments, and its words no longer find it.
 func TestMemoryDeleteText(t *testing.T) {
+	t.Parallel()
 	ix := buildMemory(t)
 	resp := search(t, ix, Request{Query: "資源耗盡", Lang: "zh-TW"})
 	if len(resp.Results) != 1 || len(resp.Results[0].Fragments) == 0 {
@@ -156,6 +158,7 @@ func TestMemoryDeleteText(t *testing.T) {
 
 // The index is no larger than the text it indexes.
 func TestIndexSize(t *testing.T) {
+	t.Parallel()
 	docs := genArchive(200)
 	if len(docs) < 280 {
 		t.Fatalf("%d documents", len(docs))

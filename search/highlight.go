@@ -42,12 +42,32 @@ type fragment struct {
 // fragments returns the highlighted fragments of a document's text for the
 // patterns hs, nil when none occurs.
 func fragments(loc *locator, t *docstore.Text, hs []highlight) []string {
-	var fields [len(longFields)]string
-	var marks [len(longFields)][]mark
-	found := false
-	for fi := range longFields {
+	var fields [docstore.NumFields]string
+	for fi := range fields {
 		fields[fi] = t.Field(fi)
-		f := &field{s: fields[fi], flags: t.Flags}
+	}
+	marks := findMarks(loc, fields, t.Flags, hs)
+	var cands []fragment
+	for fi, ms := range marks {
+		cands = append(cands, candidates(fi, fields[fi], ms)...)
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	picked := pickFragments(cands)
+	out := make([]string, len(picked))
+	for i, fr := range picked {
+		out[i] = formatFragment(fields[fr.f], fr)
+	}
+	return out
+}
+
+// findMarks returns the occurrences of the patterns in each long field,
+// sorted and merged.
+func findMarks(loc *locator, fields [docstore.NumFields]string, flags uint8, hs []highlight) [docstore.NumFields][]mark {
+	var marks [docstore.NumFields][]mark
+	for fi := range fields {
+		f := &field{s: fields[fi], flags: flags}
 		for pi, h := range hs {
 			if h.fields&(1<<fi) == 0 {
 				continue
@@ -57,55 +77,54 @@ func fragments(loc *locator, t *docstore.Text, hs []highlight) []string {
 			}
 		}
 		if len(marks[fi]) > 0 {
-			found = true
 			marks[fi] = mergeMarks(marks[fi])
 		}
 	}
-	if !found {
+	return marks
+}
+
+// candidates returns the candidate fragments of field fi, whose text is s
+// and marks ms: the whole field when it is short, else a window around
+// each of its first maxSeeds marks.
+func candidates(fi int, s string, ms []mark) []fragment {
+	if len(ms) == 0 {
 		return nil
 	}
-
-	var cands []fragment
-	for fi, ms := range marks {
-		s := fields[fi]
-		if len(ms) == 0 {
-			continue
-		}
-		if utf8.RuneCountInString(s) <= fragmentRunes {
-			cands = append(cands, fragment{f: fi, start: 0, end: len(s), marks: ms})
-			continue
-		}
-		seen := map[[2]int]bool{}
-		for i, m := range ms {
-			if i == maxSeeds {
-				break
-			}
-			a, b := around(s, m.span)
-			// Take in the marks it cuts through.
-			for _, o := range ms {
-				if o.start < b && o.end > b {
-					b = o.end
-				}
-				if o.start < a && o.end > a {
-					a = o.start
-				}
-			}
-			if seen[[2]int{a, b}] {
-				continue
-			}
-			seen[[2]int{a, b}] = true
-			fr := fragment{f: fi, start: a, end: b}
-			for _, o := range ms {
-				if o.start >= a && o.end <= b {
-					fr.marks = append(fr.marks, o)
-				}
-			}
-			cands = append(cands, fr)
-		}
+	if utf8.RuneCountInString(s) <= fragmentRunes {
+		return []fragment{{f: fi, start: 0, end: len(s), marks: ms}}
 	}
+	var cands []fragment
+	seen := map[[2]int]bool{}
+	for _, m := range ms[:min(len(ms), maxSeeds)] {
+		a, b := around(s, m.span)
+		// Take in the marks it cuts through.
+		for _, o := range ms {
+			if o.start < b && o.end > b {
+				b = o.end
+			}
+			if o.start < a && o.end > a {
+				a = o.start
+			}
+		}
+		if seen[[2]int{a, b}] {
+			continue
+		}
+		seen[[2]int{a, b}] = true
+		fr := fragment{f: fi, start: a, end: b}
+		for _, o := range ms {
+			if o.start >= a && o.end <= b {
+				fr.marks = append(fr.marks, o)
+			}
+		}
+		cands = append(cands, fr)
+	}
+	return cands
+}
 
-	// Pick the best fragments one by one: a word of the query not shown
-	// yet counts ten times more than another occurrence of one that is.
+// pickFragments picks the best fragments one by one, up to maxFragments:
+// a word of the query not shown yet counts ten times more than another
+// occurrence of one that is. They are returned in document order.
+func pickFragments(cands []fragment) []fragment {
 	shown := map[int]bool{}
 	var picked []fragment
 	for len(picked) < maxFragments {
@@ -142,11 +161,7 @@ func fragments(loc *locator, t *docstore.Text, hs []highlight) []string {
 		}
 		return a.start - b.start
 	})
-	out := make([]string, len(picked))
-	for i, fr := range picked {
-		out[i] = formatFragment(fields[fr.f], fr)
-	}
-	return out
+	return picked
 }
 
 // mergeMarks sorts marks and merges overlapping ones (the first pattern

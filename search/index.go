@@ -29,6 +29,7 @@ type Index struct {
 	ords      map[string]*ordTable       // read-only indexes: document numbers to incidents
 	bufs      sync.Pool                  // *searchBufs
 	meta      *metaStore
+	opts      options
 	readOnly  bool
 	closed    bool
 }
@@ -36,12 +37,12 @@ type Index struct {
 // NewMemory returns an empty in-memory index (for the live-preview server)
 // with the same mapping as a built one. It uses the scorch engine with an
 // empty path: bleve's old in-memory engine is unusably slow.
-func NewMemory(langs []string) (*Index, error) {
+func NewMemory(langs []string, opts ...Option) (*Index, error) {
 	site, err := canonicalLangs(langs)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore()}
+	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore(), opts: newOptions(opts)}
 	for _, l := range site {
 		if _, err := ix.memLang(l); err != nil {
 			ix.Close()
@@ -71,13 +72,13 @@ func (ix *Index) memLang(lang string) (bleve.Index, error) {
 
 // Open opens an index built by a Writer, read-only. Opening takes
 // milliseconds and any number of processes may hold the same index open.
-func Open(dir string) (*Index, error) {
+func Open(dir string, opts ...Option) (*Index, error) {
 	mj, err := readMeta(dir)
 	if err != nil {
 		return nil, err
 	}
 	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{},
-		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true}
+		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true, opts: newOptions(opts)}
 	for _, l := range mj.Indexes {
 		if c, err := CanonicalLang(l); err != nil || c != l {
 			ix.Close()

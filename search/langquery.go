@@ -83,13 +83,13 @@ type highlight struct {
 // -lang: leave this language out; exclude is not (exclusion is per
 // incident, whatever languages are searched).
 func (b *langBuilder) build(p *query.Query, f filters) (langQueries, error) {
-	var lq langQueries
+	var queries langQueries
 	var must, mustNot, filter []blevequery.Query
 	positives := 0
 	for _, c := range p.Clauses {
-		q, err := b.clause(c, &lq)
+		q, err := b.clause(c, &queries)
 		if err != nil {
-			return lq, err
+			return queries, err
 		}
 		if c.Neg {
 			if q != nil {
@@ -103,10 +103,10 @@ func (b *langBuilder) build(p *query.Query, f filters) (langQueries, error) {
 		}
 	}
 	if len(mustNot) > 0 {
-		lq.exclude = blevequery.NewDisjunctionQuery(mustNot)
+		queries.exclude = blevequery.NewDisjunctionQuery(mustNot)
 	}
 	if !p.Allows(b.lang) || positives > 0 && len(must) == 0 {
-		return lq, nil
+		return queries, nil
 	}
 	for _, kf := range []struct{ field, value string }{
 		{fProduct, f.product}, {fRegion, f.region}, {fCause, f.cause},
@@ -122,30 +122,30 @@ func (b *langBuilder) build(p *query.Query, f filters) (langQueries, error) {
 	// Exclusions are not part of the match query: Search removes every
 	// incident that any document of exclude matches, which is more.
 	if len(must)+len(filter) == 0 {
-		lq.match = blevequery.NewMatchAllQuery()
-		return lq, nil
+		queries.match = blevequery.NewMatchAllQuery()
+		return queries, nil
 	}
-	bq := &blevequery.BooleanQuery{}
+	boolean := &blevequery.BooleanQuery{}
 	if len(must) > 0 {
-		bq.Must = blevequery.NewConjunctionQuery(must)
+		boolean.Must = blevequery.NewConjunctionQuery(must)
 	}
 	if len(filter) > 0 {
-		bq.Filter = blevequery.NewConjunctionQuery(filter)
+		boolean.Filter = blevequery.NewConjunctionQuery(filter)
 	}
-	lq.match = bq
-	return lq, nil
+	queries.match = boolean
+	return queries, nil
 }
 
-func (b *langBuilder) clause(c query.Clause, lq *langQueries) (blevequery.Query, error) {
-	nodes := &lq.matchNodes
+func (b *langBuilder) clause(c query.Clause, queries *langQueries) (blevequery.Query, error) {
+	nodes := &queries.matchNodes
 	if c.Neg {
-		nodes = &lq.excludeNodes
+		nodes = &queries.excludeNodes
 	}
 	switch c.Kind {
 	case query.Meta:
 		exact := b.keyword(c.Field, c.Value)
 		exact.SetBoost(2)
-		words, _, err := b.words(c.Value, []fieldBoost{{c.Field + "_text", 1}}, nodes)
+		words, _, err := b.words(c.Value, []fieldBoost{{c.Field + textSuffix, 1}}, nodes)
 		if err != nil || words == nil {
 			return exact, err
 		}
@@ -166,7 +166,7 @@ func (b *langBuilder) clause(c query.Clause, lq *langQueries) (blevequery.Query,
 			}
 		}
 		if h.fields != 0 {
-			lq.highlights = append(lq.highlights, h)
+			queries.highlights = append(queries.highlights, h)
 		}
 	}
 	return q, err

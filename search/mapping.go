@@ -5,29 +5,34 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/postmortem-archive/gen/search/query"
 
 	"github.com/postmortem-archive/gen/search/analysis"
 )
 
-// Field names of the bleve documents.
+// Field names of the bleve documents: those a reader can type are
+// spelled once, in package query.
 const (
-	fTitle    = "title"
-	fSummary  = "summary"
-	fBody     = "body"
-	fTimeline = "timeline"
+	fTitle    = query.FieldTitle
+	fSummary  = query.FieldSummary
+	fBody     = query.FieldBody
+	fTimeline = query.FieldTimeline
 
-	fProduct = "product" // keyword: whole display name, lower-cased
-	fRegion  = "region"
-	fCause   = "cause"
+	fProduct = query.FieldProduct // keyword: whole display name, lower-cased
+	fRegion  = query.FieldRegion
+	fCause   = query.FieldCause
 
-	fProductText = "product_text" // the same names, analysed as text
-	fRegionText  = "region_text"
-	fCauseText   = "cause_text"
+	fProductText = fProduct + textSuffix // the same names, analysed as text
+	fRegionText  = fRegion + textSuffix
+	fCauseText   = fCause + textSuffix
 
-	fYear = "year" // keyword "2017"
+	fYear = query.FieldYear // keyword "2017"
 )
 
-// longFields are the text fields kept in the document store (docs.go)
+// textSuffix names the text field of a keyword field.
+const textSuffix = "_text"
+
+// longFields are the text fields kept in the document store (package docstore)
 // instead of bleve's term vectors: highlighting reads them there, and so
 // does the check of phrases in them (phrase.go). Their order is the order
 // of fragments in a result.

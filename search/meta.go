@@ -14,7 +14,7 @@ import (
 
 // metaFormat is the version of the on-disk layout; Open refuses others.
 // Format 2: no stored text or term vectors of the long fields in bleve;
-// per-language document stores (docs.go) hold the documents' text and
+// per-language document stores (package docstore) hold the documents' text and
 // metadata, meta.json only the lists of languages.
 const metaFormat = 2
 

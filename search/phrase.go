@@ -17,7 +17,7 @@ package search
 // its text), and a common Chinese word is a phrase of bigrams that most
 // documents are candidates for, so Search collects matches with the checks
 // deferred (checkDefer), remembering which nodes accepted which documents
-// unchecked; it then checks them all if there are few (eagerChecks) and
+// unchecked; it then checks them all if there are few (WithEagerChecks) and
 // otherwise only those that reach the page being shown, best first (see
 // Search). A candidate whose phrases all hold keeps its score; one where
 // some do not is searched again with its phrases checked (checkNow), for

@@ -175,7 +175,7 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		lq, err := b.build(p, filters{})
+		queries, err := b.build(p, filters{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,15 +190,15 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 			}
 			return hits
 		}
-		if lq.match != nil {
-			for id, s := range run(lq.match) {
+		if queries.match != nil {
+			for id, s := range run(queries.match) {
 				if old, ok := best[id]; !ok || s > old {
 					best[id] = s
 				}
 			}
 		}
-		if lq.exclude != nil {
-			for id := range run(lq.exclude) {
+		if queries.exclude != nil {
+			for id := range run(queries.exclude) {
 				excluded[id] = true
 			}
 		}
@@ -238,22 +238,10 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 // over term vectors match, with the same scores; with few checks allowed,
 // the pages are still the same and totals only higher.
 func TestPhrasesMatchTermVectors(t *testing.T) {
+	t.Parallel()
 	docs := phraseDocs()
 	refs := refIndexes(t, docs)
-	disk, err := Open(buildDir(t, docs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer disk.Close()
-	mem, err := NewMemory(siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mem.Close()
-	if err := mem.AddBatch(docs); err != nil {
-		t.Fatal(err)
-	}
-	defer func(e, s int) { eagerChecks, splitDocs = e, s }(eagerChecks, splitDocs)
+	dir := buildDir(t, docs)
 	for _, tc := range []struct {
 		name          string
 		eager, split  int
@@ -263,7 +251,20 @@ func TestPhrasesMatchTermVectors(t *testing.T) {
 		{"lazy", 0, 1 << 30, true},
 		{"split", 5, 40, true},
 	} {
-		eagerChecks, splitDocs = tc.eager, tc.split
+		opts := []Option{WithEagerChecks(tc.eager), WithSplitAt(tc.split)}
+		disk, err := Open(dir, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer disk.Close()
+		mem, err := NewMemory(siteLangs, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer mem.Close()
+		if err := mem.AddBatch(docs); err != nil {
+			t.Fatal(err)
+		}
 		for name, ix := range map[string]*Index{"disk": disk, "memory": mem} {
 			for _, q := range phraseQueries {
 				want := refSearch(t, ix, refs, q)
@@ -302,6 +303,7 @@ func TestPhrasesMatchTermVectors(t *testing.T) {
 // find, which analyses only windows around the surface forms of a term,
 // finds exactly what analysing the whole text finds.
 func TestLocateMatchesAnalyzer(t *testing.T) {
+	t.Parallel()
 	texts := map[string][]string{}
 	for _, d := range storeDocs() {
 		lang, _ := CanonicalLang(d.Lang)
@@ -384,6 +386,7 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 // The anchor of an English term (its stem without the letters Porter's
 // algorithm may have rewritten) starts every word that stems to it.
 func TestStemAnchors(t *testing.T) {
+	t.Parallel()
 	stems := []string{"a", "be", "do", "go", "die", "ty", "ly", "sky", "day", "run", "hop", "hope", "agree", "feed",
 		"conflat", "troubl", "sens", "relat", "condition", "format", "generat", "oper", "rat", "vot", "bas", "cris",
 		"happ", "fal", "sing", "ris", "plan", "prob", "abl", "cap", "ab", "ion", "y", "ey", "quot", "gener", "electr",
@@ -437,6 +440,7 @@ func TestStemAnchors(t *testing.T) {
 // where they occur as phrases; fragments are escaped, cut with ellipses
 // and in document order.
 func TestHighlightPhrases(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Filler words about nothing in particular. ", 20)
 	docs := []Document{
 		doc("h-1", "en", "en", "Metadata", "The overload of the metadata service stopped writes.",
@@ -516,6 +520,7 @@ func memoryOf(t *testing.T, docs []Document) *Index {
 }
 
 func TestOrderTop(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	ins := make([]incident, 5000)
 	for i := range ins {
@@ -562,6 +567,7 @@ func TestOrderTop(t *testing.T) {
 
 // Every text field has its phrases checked.
 func TestCheckedFields(t *testing.T) {
+	t.Parallel()
 	m, _ := newMapping("en")
 	for name, dm := range m.DefaultMapping.Properties {
 		if len(dm.Fields) == 0 {

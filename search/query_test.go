@@ -5,25 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/query"
 )
-
-func TestAnalyzerFor(t *testing.T) {
-	for lang, want := range map[string]string{
-		"en": "en", "en-GB": "en", "zh-TW": "cjk", "zh-Hant-TW": "cjk", "zh": "cjk", "ja": "cjk", "ko": "cjk",
-		"fr": "standard", "de": "standard", "pt-BR": "standard",
-	} {
-		if got := analysis.For(lang); got != want {
-			t.Errorf("analysis.For(%s) = %s, want %s", lang, got, want)
-		}
-	}
-}
 
 // The query built for a language depends only on the query: built twice it
 // is the same (no map order), and terms are analysed with that language's
 // analyzer.
 func TestLangQueries(t *testing.T) {
+	t.Parallel()
 	var out []string
 	for _, lang := range []string{"en", "zh-TW"} {
 		m, err := newMapping(lang)
@@ -40,11 +29,11 @@ func TestLangQueries(t *testing.T) {
 		}
 		var first string
 		for i := range 20 {
-			lq, err := b.build(p, filters{year: 2017})
+			queries, err := b.build(p, filters{year: 2017})
 			if err != nil {
 				t.Fatal(err)
 			}
-			j, err := json.Marshal([]any{lq.match, lq.exclude})
+			j, err := json.Marshal([]any{queries.match, queries.exclude})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,13 +1,30 @@
 // Package search builds and queries the archive's bleve full-text index.
 //
+// # Reading this package
+//
+// The work is split where the seams are:
+//
+//	search/query      parses what readers type (the syntax is documented there)
+//	search/analysis   which analyzer each language gets, the fast analysis
+//	                  used when indexing, phrase sketches, text flags
+//	search/docstore   the document store: file format, reader, writer
+//	search            the index itself, in the files below
+//
+// In this package: search.go (the API types and limits), index.go (Open,
+// NewMemory, Add, Delete), writer.go (Create: the offline build),
+// mapping.go and indexdoc.go (what bleve indexes), meta.go (the incidents
+// in memory), langquery.go (a parsed query as one language's bleve
+// queries), execute.go (Search: plan → collect → collapse → order →
+// page), langsearch.go (the search of one language), order.go, facets.go,
+// results.go, and the phrase checks: phrase.go, locate.go, highlight.go.
+//
 // # Layout
 //
 // An index is a directory holding, for each language, a directory named
 // after the canonical BCP 47 tag ("en", "zh-TW", "ja") with a bleve
-// (scorch) index and a document store, gen-docs (see docs.go): the
-// language's documents' metadata (title, URL, date, products, regions,
-// causes) and the text of their long fields (summary, body, timeline),
-// compressed one document at a time with a shared dictionary. meta.json,
+// (scorch) index and a document store (package docstore): the language's
+// documents' metadata (title, URL, date, products, regions, causes) and
+// the text of their long fields (summary, body, timeline). meta.json,
 // written last, lists the languages; a directory without it is an
 // unfinished build and Open refuses it.
 //
@@ -19,15 +36,14 @@
 //
 // # Why one index per language
 //
-// Every language index has exactly one text analyzer ("en": stemming and
-// stop words; "zh", "ja", "ko": the CJK analyzer with bigrams and width
-// folding; anything else: "standard"). The query is parsed once by a small
-// parser of our own (see query.go) and then analysed separately for each
-// language with that language's analyzer, producing term and phrase queries
-// whose terms are already final. Bleve never chooses an analyzer for us, so
-// the map-order nondeterminism of a single multi-analyzer index cannot
-// happen, and a word that analyses to nothing in one language (an English
-// stop word) is simply dropped there instead of making the whole query fail.
+// Every language index has exactly one text analyzer (analysis.For). The
+// query is parsed once (package query) and then analysed separately for
+// each language with that language's analyzer, producing term and phrase
+// queries whose terms are already final. Bleve never chooses an analyzer
+// for us, so the map-order nondeterminism of a single multi-analyzer index
+// cannot happen, and a word that analyses to nothing in one language (an
+// English stop word) is simply dropped there instead of making the whole
+// query fail.
 //
 // # Results
 //
@@ -39,6 +55,12 @@
 // documents' text. A result shows the reader's language when that
 // translation exists, otherwise the original.
 //
+// Results are ordered by relevance (ties by id). A query without positive
+// words (empty, only filters, field:values or exclusions) lists the
+// matching incidents newest first, with score 0; the empty query lists
+// everything, which the search page can use for browsing by facet. A
+// query left with nothing to search for is an ErrBadQuery.
+//
 // # Phrases
 //
 // A phrase (and a run of CJK characters, a phrase of bigrams) matches as a
@@ -48,45 +70,12 @@
 // with the same analyzer (see phrase.go and locate.go). Checking costs
 // 10–40 µs a document, and the words of a common phrase occur together in
 // thousands of documents, so a search checks every candidate only when
-// there are at most eagerChecks in a language; otherwise it checks just the
-// candidates that reach the page shown, best first, until the page holds
-// only checked results. Results and their order are then exact, while the
-// total and the facet counts also count the candidates left unchecked:
-// they are an upper bound, within a few percent of the true counts for
-// real phrases.
-//
-// # Query syntax
-//
-// A query is a sequence of terms separated by spaces. Every positive term
-// must match (AND); a term matches when it occurs in the title, summary,
-// body, timeline or in a product, region or cause name.
-//
-//	word            a word; punctuation inside it (Pub/Sub, europe-west2,
-//	                Gmail服務) makes it a phrase of its parts
-//	資源耗盡         a run of Chinese or Japanese characters is a phrase:
-//	                its bigrams must be adjacent
-//	"a phrase"      words next to each other (also “…” and 「…」)
-//	-word -"phrase" exclude incidents matching it (also -field:value)
-//	title:word      only in titles; also summary:, body:, timeline:
-//	title:"a b"     a phrase in titles
-//	product:X       product named X (case-insensitive), or whose name
-//	                contains the word or phrase X; also region:, cause:
-//	year:2017       incidents that began in 2017
-//	lang:zh-TW      only documents in that language (repeatable; -lang:en)
-//
-// There are no wildcards, fuzzy matching, regular expressions or boolean
-// operators: such characters are ordinary punctuation, so no user input can
-// expand into an expensive query. A term made only of punctuation is
-// ignored; a query left with nothing to search for is an ErrBadQuery. The
-// parser accepts any input (unbalanced quotes end at the end of the query,
-// unknown "field:" prefixes are plain text); it never fails except for the
-// limits (MaxQueryRunes, MaxClauses, MaxPhraseTokens) and malformed year:
-// and lang: values.
-//
-// Results are ordered by relevance (ties by id). A query without positive
-// words (empty, only filters, field:values or exclusions) lists the
-// matching incidents newest first, with score 0; the empty query lists
-// everything, which the search page can use for browsing by facet.
+// there are few in a language (WithEagerChecks); otherwise it checks just
+// the candidates that reach the page shown, best first, until the page
+// holds only checked results. Results and their order are then exact,
+// while the total and the facet counts also count the candidates left
+// unchecked: they are an upper bound, within a few percent of the true
+// counts for real phrases.
 //
 // Known gaps: a single Chinese character matches only where it stands
 // alone (the index holds bigrams); Simplified and Traditional Chinese are
@@ -98,9 +87,6 @@
 //
 // Queries longer than MaxQueryRunes are rejected, not truncated. See the
 // other constants below for terms, phrases, pages and time.
-//
-// Every program that opens an index must link the CJK analyzer; importing
-// this package does that.
 package search
 
 import (

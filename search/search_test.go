@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	blevesearch "github.com/blevesearch/bleve/v2/search"
+	blevequery "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/postmortem-archive/gen/search/query"
 )
@@ -25,6 +27,7 @@ func eachIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
 }
 
 func TestCrossLanguage(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		// Gmail: the original is zh-TW, an English translation exists. Both
 		// documents match; one result, in the reader's language.
@@ -91,6 +94,7 @@ func TestCrossLanguage(t *testing.T) {
 }
 
 func TestStemming(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		for _, q := range []string{"overloaded", "overload", "overloads", "Overloading", "streaming insert"} {
 			resp := search(t, ix, Request{Query: q, Lang: "en"})
@@ -120,6 +124,7 @@ func TestStemming(t *testing.T) {
 }
 
 func TestChineseWords(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		for _, tc := range []struct {
 			q    string
@@ -166,6 +171,7 @@ func TestChineseWords(t *testing.T) {
 }
 
 func TestPunctuatedNames(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		for _, tc := range []struct {
 			q    string
@@ -204,6 +210,7 @@ func TestPunctuatedNames(t *testing.T) {
 }
 
 func TestFacetsAndFilters(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		// Everything: 32 incidents.
 		all := search(t, ix, Request{Lang: "en"})
@@ -303,6 +310,7 @@ func TestFacetsAndFilters(t *testing.T) {
 }
 
 func TestPagination(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		var seen []string
 		for page := 1; page <= 3; page++ {
@@ -358,6 +366,7 @@ func TestPagination(t *testing.T) {
 }
 
 func TestFragmentEscaping(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		for _, q := range []string{"balancer injected", "script", "alert", "product:\"Cloud Load Balancing\""} {
 			resp := search(t, ix, Request{Query: q, Lang: "en"})
@@ -400,6 +409,7 @@ func TestFragmentEscaping(t *testing.T) {
 }
 
 func TestJunkQueries(t *testing.T) {
+	t.Parallel()
 	ix := buildDisk(t)
 	junk := []string{
 		`title:(`, `"`, `/`, `*`, `-`, `::`, `:`, `""`, `"""`, `-"`, `- -`, `+`, `title:`, `title:"`,
@@ -457,6 +467,7 @@ func TestJunkQueries(t *testing.T) {
 }
 
 func TestDeterminism(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		for _, r := range []Request{
 			{Query: "overloaded", Lang: "en"},
@@ -499,6 +510,7 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestBuildReopen(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out", "search")
 	w, err := Create(dir, []string{"en", "zh-tw", "ja"})
 	if err != nil {
@@ -603,6 +615,7 @@ func TestBuildReopen(t *testing.T) {
 }
 
 func TestMemoryUpdates(t *testing.T) {
+	t.Parallel()
 	ix, err := NewMemory(siteLangs)
 	if err != nil {
 		t.Fatal(err)
@@ -690,6 +703,7 @@ func TestMemoryUpdates(t *testing.T) {
 }
 
 func TestContext(t *testing.T) {
+	t.Parallel()
 	ix := buildDisk(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -704,6 +718,7 @@ func TestContext(t *testing.T) {
 }
 
 func TestResponseJSON(t *testing.T) {
+	t.Parallel()
 	ix := buildDisk(t)
 	resp := search(t, ix, Request{Query: "Gmail", Lang: "en"})
 	b, err := json.Marshal(resp)
@@ -740,6 +755,7 @@ func TestResponseJSON(t *testing.T) {
 }
 
 func TestEmptyIndex(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "search")
 	w, err := Create(dir, []string{"en"})
 	if err != nil {
@@ -767,6 +783,7 @@ func TestEmptyIndex(t *testing.T) {
 // collectAll drives bleve's searcher itself; it must find exactly what
 // bleve's own search finds, with the same scores.
 func TestCollectAllMatchesBleve(t *testing.T) {
+	t.Parallel()
 	eachIndex(t, func(t *testing.T, ix *Index) {
 		for _, q := range []string{"overloaded", "資源耗盡", "Gmail", "storage latency", `"overload of the metadata"`,
 			"product:SQL -lang:ja", "-storage", "configuration change", ""} {
@@ -780,18 +797,18 @@ func TestCollectAllMatchesBleve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				lq, err := b.build(p, filters{})
+				queries, err := b.build(p, filters{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if lq.match == nil {
+				if queries.match == nil {
 					continue
 				}
-				got, err := collectAll(context.Background(), idx, lq.match, true)
+				got, err := collectAll(context.Background(), idx, queries.match, true)
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := idx.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(lq.match, 1000, 0, false))
+				res, err := idx.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(queries.match, 1000, 0, false))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -810,4 +827,49 @@ func TestCollectAllMatchesBleve(t *testing.T) {
 			}
 		}
 	})
+}
+
+// collectAll returns the id and score of every document matching q (up to
+// MaxHitsPerLanguage), phrases in long fields unchecked. Search does the
+// same by incident number (langSearch.hits).
+func collectAll(ctx context.Context, idx bleve.Index, q blevequery.Query, score bool) (map[string]float64, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	opts := blevesearch.SearcherOptions{}
+	if !score {
+		opts.Score = "none"
+	}
+	s, err := q.Searcher(ctx, r, idx.Mapping(), opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	sctx := &blevesearch.SearchContext{
+		DocumentMatchPool: blevesearch.NewDocumentMatchPool(s.DocumentMatchPoolSize()+1, 0),
+		IndexReader:       r,
+	}
+	hits := map[string]float64{}
+	for n := 0; n < MaxHitsPerLanguage; n++ {
+		dm, err := s.Next(sctx)
+		if err != nil {
+			return nil, err
+		}
+		if dm == nil {
+			break
+		}
+		id, err := r.ExternalID(dm.IndexInternalID)
+		if err != nil {
+			return nil, err
+		}
+		hits[id] = dm.Score
+		sctx.DocumentMatchPool.Put(dm)
+	}
+	return hits, nil
 }

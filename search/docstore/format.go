@@ -60,7 +60,7 @@ type entry struct {
 	lens      [NumFields]uint64
 	flags     uint8
 	crc       uint32
-	sketch    []byte // nil: none (see sketch.go)
+	sketch    []byte // nil: none (analysis.SketchBuilder)
 }
 
 // ErrCorrupt is wrapped by the errors about a damaged store.

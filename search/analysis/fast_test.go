@@ -1,23 +1,23 @@
-package search
+package analysis
 
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
-
-	"github.com/postmortem-archive/gen/search/analysis"
 )
 
 // The fast analysis counts the same tokens as bleve's.
 func TestFastAnalysis(t *testing.T) {
-	var texts []string
-	for _, d := range storeDocs() {
-		texts = append(texts, d.Title, d.Summary, d.Body, d.Timeline)
-	}
+	t.Parallel()
+	// The archive's own incidents, in three languages, and awkward text.
+	texts := contentTexts(t)
 	texts = append(texts,
 		"ＧＭＡＩＬ 服務中斷 Gmail服務中斷", "ｶﾀｶﾅ カタカナ ﾃｽﾄ テスト ｶﾞｷﾞｸﾞ ﾊﾟﾋﾟ", "K-pop KELVIN İstanbul ΣΊΣΥΦΟΣ ΟΔΟΣ",
 		"engineer's engineers' ENGINEER’S don't", "e.g. eg 3.14 3,14 1，000 a：b a:b", "サーバー_x x_サーバー",
@@ -35,18 +35,14 @@ func TestFastAnalysis(t *testing.T) {
 		texts = append(texts, b.String())
 	}
 	for _, lang := range []string{"en", "zh-TW", "ja", "fr"} {
-		m, err := newMapping(lang)
-		if err != nil {
-			t.Fatal(err)
-		}
-		an := m.AnalyzerNamed(analysis.For(lang))
-		fa := analysis.NewFast(an)
+		an := mapping.NewIndexMapping().AnalyzerNamed(For(lang))
+		fa := NewFast(an)
 		if fa == nil {
 			t.Fatalf("%s: no fast analysis", lang)
 		}
 		for _, s := range texts {
-			s = analysis.CleanText(s)
-			f := document.NewTextFieldCustom(fBody, nil, []byte(s), index.IndexField, an)
+			s = CleanText(s)
+			f := document.NewTextFieldCustom("body", nil, []byte(s), index.IndexField, an)
 			f.Analyze()
 			n, freqs := fa.Analyze([]byte(s), nil)
 			want := f.AnalyzedTokenFrequencies()
@@ -59,6 +55,35 @@ func TestFastAnalysis(t *testing.T) {
 					t.Fatalf("%s %q: term %q: %+v, bleve %+v", lang, s, term, got, tf)
 				}
 			}
+		}
+	}
+}
+
+// contentTexts returns the text of the archive's own incidents.
+func contentTexts(t *testing.T) []string {
+	paths, err := filepath.Glob("../../content/*/*.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no incidents in ../../content: %v", err)
+	}
+	var texts []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	return texts
+}
+
+func TestFor(t *testing.T) {
+	t.Parallel()
+	for lang, want := range map[string]string{
+		"en": "en", "en-GB": "en", "zh-TW": "cjk", "zh-Hant-TW": "cjk", "zh": "cjk", "ja": "cjk", "ko": "cjk",
+		"fr": "standard", "de": "standard", "pt-BR": "standard",
+	} {
+		if got := For(lang); got != want {
+			t.Errorf("For(%s) = %s, want %s", lang, got, want)
 		}
 	}
 }

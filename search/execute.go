@@ -1,0 +1,320 @@
+package search
+
+// Search in named steps: plan the request, build each language's
+// queries, collect the matches of every language, collapse them to
+// incidents, order them (checking the phrases of the page shown), and
+// render the page.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/postmortem-archive/gen/search/query"
+)
+
+// maxLangs bounds the number of language indexes one search combines
+// (match.langs is a bit set).
+const maxLangs = 64
+
+// plan is a Request checked and parsed.
+type plan struct {
+	text          string // the query, trimmed
+	query         *query.Query
+	ranked        bool // ordered by relevance, else newest first
+	page, perPage int
+	filters       filters
+	reader        string // canonical reader language, "" if unknown
+}
+
+// newPlan checks and parses a request.
+func newPlan(r Request) (*plan, error) {
+	p := &plan{text: strings.TrimSpace(r.Query), page: max(r.Page, 1), perPage: r.PerPage}
+	var err error
+	if p.query, err = query.Parse(p.text); err != nil {
+		return nil, err
+	}
+	if p.text != "" && p.query.Empty() {
+		return nil, query.Errorf("there is nothing to search for in %q: type a word", query.Clip(p.text))
+	}
+	p.ranked = p.query.Ranked()
+	if p.perPage < 1 {
+		p.perPage = DefaultPerPage
+	}
+	p.perPage = min(p.perPage, MaxPerPage)
+	if p.page > MaxWindow/p.perPage {
+		return nil, query.Errorf("page %d is too far: only the first %d results can be shown", p.page, MaxWindow)
+	}
+	if r.Year < 0 || r.Year > 9999 {
+		return nil, query.Errorf("year %d is not a year", r.Year)
+	}
+	p.filters = filters{product: r.Product, region: r.Region, cause: r.Cause, year: r.Year}
+	p.reader, _ = CanonicalLang(r.Lang) // an unknown reader language shows originals
+	return p, nil
+}
+
+// searchBufs are the buffers of a search, reused.
+type searchBufs struct {
+	slot    []int32
+	matches []match
+	langs   []*langBufs
+}
+
+// match is one incident that matched.
+type match struct {
+	ord   int32
+	in    *incident
+	score float64 // best score of its matching documents
+	langs uint64  // bit i: the document in searches[i] matches
+	// unchecked: a phrase of some of its documents has not been checked
+	// yet, so score may be too high and the incident may not match.
+	unchecked bool
+	dropped   bool
+}
+
+// bestLang is the search of the best-scoring matching language (ties: the
+// smallest tag).
+func (m *match) bestLang(searches []*langSearch) *langSearch {
+	var best *langSearch
+	for b := m.langs; b != 0; b &= b - 1 {
+		ls := searches[bits.TrailingZeros64(b)]
+		if best == nil || ls.score[m.ord] > best.score[m.ord] {
+			best = ls
+		}
+	}
+	return best
+}
+
+// Search runs a request. It returns an error wrapping ErrBadQuery for a
+// request that cannot be searched (see the limits), the context's error if
+// it is cancelled or its deadline passes (DefaultTimeout applies when it
+// has none), and never panics on any query text.
+func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err error) {
+	start := time.Now()
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	p, err := newPlan(r)
+	if err != nil {
+		return nil, err
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return nil, errors.New("search: index is closed")
+	}
+	bufs, _ := ix.bufs.Get().(*searchBufs)
+	if bufs == nil {
+		bufs = &searchBufs{}
+	}
+	defer ix.bufs.Put(bufs)
+
+	searches, err := ix.langSearches(p, bufs)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if cerr := closeReaders(searches); err == nil && cerr != nil {
+			resp, err = nil, cerr
+		}
+	}()
+	if err := collect(ctx, searches); err != nil {
+		return nil, err
+	}
+	matches := collapse(ix.meta.list, searches, bufs)
+	defer func() { bufs.matches = matches[:0] }()
+	if matches, err = orderPage(ctx, matches, p, ix.meta, searches); err != nil {
+		return nil, err
+	}
+	resp = &Response{
+		Query:   p.text,
+		Total:   len(matches),
+		Results: []Result{},
+		Facets:  facets(matches, searches, ix.meta),
+	}
+	if from := (p.page - 1) * p.perPage; from < len(matches) {
+		if resp.Results, err = ix.results(matches[from:min(from+p.perPage, len(matches))], p, searches); err != nil {
+			return nil, err
+		}
+	}
+	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
+	return resp, nil
+}
+
+// langSearches builds the queries of each language index; a language
+// the query cannot match or exclude anything in is left out.
+func (ix *Index) langSearches(p *plan, bufs *searchBufs) ([]*langSearch, error) {
+	var searches []*langSearch
+	for _, lang := range sortedKeys(ix.subs) {
+		idx := ix.subs[lang]
+		b, err := newLangBuilder(lang, idx.Mapping())
+		if err != nil {
+			return nil, err
+		}
+		queries, err := b.build(p.query, p.filters)
+		if err != nil {
+			return nil, err
+		}
+		if queries.match == nil && queries.exclude == nil {
+			continue
+		}
+		texts := newTextCache(ix.docs[lang], &locator{an: b.text, kind: b.kind}, ix.meta, lang)
+		ls := &langSearch{i: len(searches), lang: lang, idx: idx, meta: ix.meta, ords: ix.ords[lang],
+			queries: queries, texts: texts, ranked: p.ranked, opts: &ix.opts}
+		texts.ordOf = ls.ordOf
+		if len(bufs.langs) <= len(searches) {
+			bufs.langs = append(bufs.langs, &langBufs{})
+		}
+		ls.bufs = bufs.langs[len(searches)]
+		searches = append(searches, ls)
+	}
+	if len(searches) > maxLangs {
+		return nil, fmt.Errorf("search: more than %d languages", maxLangs)
+	}
+	return searches, nil
+}
+
+// collect runs the searches of every language in parallel.
+func collect(ctx context.Context, searches []*langSearch) error {
+	var wg sync.WaitGroup
+	for _, ls := range searches {
+		wg.Go(func() { ls.collect(ctx) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	for _, ls := range searches {
+		if ls.err != nil {
+			return fmt.Errorf("search: %s index: %w", ls.lang, ls.err)
+		}
+	}
+	return nil
+}
+
+// collapse makes one match per incident from the hits of every language
+// (score: the best of its documents), without the incidents an exclusion
+// certainly removes.
+func collapse(list []*incident, searches []*langSearch, bufs *searchBufs) []match {
+	if cap(bufs.slot) < len(list) {
+		bufs.slot = make([]int32, len(list))
+	}
+	slot := bufs.slot[:len(list)] // index in matches, plus one
+	clear(slot)
+	matches := bufs.matches[:0]
+	for i, ls := range searches { // in tag order
+		for _, ord := range ls.hitOrds {
+			score := ls.score[ord]
+			if math.IsNaN(score) {
+				continue
+			}
+			k := slot[ord]
+			if k == 0 {
+				matches = append(matches, match{ord: ord, in: list[ord], score: score})
+				k = int32(len(matches))
+				slot[ord] = k
+			}
+			m := &matches[k-1]
+			m.langs |= 1 << i
+			m.score = max(m.score, score)
+			if ls.state[ord]&stateUnchecked != 0 {
+				m.unchecked = true
+			}
+		}
+	}
+	for _, ls := range searches {
+		for _, ord := range ls.exclOrds {
+			k := slot[ord]
+			if k == 0 {
+				continue
+			}
+			switch st := ls.state[ord]; {
+			case st&stateExcluded != 0:
+				matches[k-1].dropped = true
+			case st&stateMaybeExcluded != 0:
+				matches[k-1].unchecked = true
+			}
+		}
+	}
+	return slices.DeleteFunc(matches, func(m match) bool { return m.dropped })
+}
+
+// orderPage orders the page shown and what precedes it, checking the
+// unchecked incidents there until none is left; the rest stays unordered.
+func orderPage(ctx context.Context, matches []match, p *plan, meta *metaStore, searches []*langSearch) ([]match, error) {
+	order := byRelevance
+	if !p.ranked {
+		order = newestFirst(meta)
+	}
+	end := p.page * p.perPage
+	for {
+		to := min(end, len(matches))
+		orderTop(matches, to, order)
+		var todo []*match
+		for i := range matches[:to] {
+			if matches[i].unchecked {
+				todo = append(todo, &matches[i])
+			}
+		}
+		if len(todo) == 0 {
+			return matches, nil
+		}
+		if err := checkMatches(ctx, searches, todo); err != nil {
+			return nil, err
+		}
+		matches = slices.DeleteFunc(matches, func(m match) bool { return m.dropped })
+	}
+}
+
+// checkMatches checks the unchecked documents of the incidents ms in every
+// language and updates their scores and languages; those that no longer
+// match are marked dropped.
+func checkMatches(ctx context.Context, searches []*langSearch, ms []*match) error {
+	var wg sync.WaitGroup
+	for _, ls := range searches {
+		var hits, excl []int32
+		for _, m := range ms {
+			if ls.state[m.ord]&stateUnchecked != 0 {
+				hits = append(hits, m.ord)
+			}
+			if ls.state[m.ord]&stateMaybeExcluded != 0 {
+				excl = append(excl, m.ord)
+			}
+		}
+		if len(hits)+len(excl) == 0 {
+			continue
+		}
+		wg.Go(func() { ls.err = ls.check(ctx, hits, excl) })
+	}
+	wg.Wait()
+	for _, ls := range searches {
+		if ls.err != nil {
+			return fmt.Errorf("search: %s index: %w", ls.lang, ls.err)
+		}
+	}
+	for _, m := range ms {
+		ord := m.in.ord
+		m.langs, m.score, m.unchecked = 0, 0, false
+		for i, ls := range searches {
+			if ls.state[ord]&stateExcluded != 0 {
+				m.dropped = true
+			}
+			if !math.IsNaN(ls.score[ord]) {
+				m.langs |= 1 << i
+				m.score = max(m.score, ls.score[ord])
+			}
+		}
+		if m.langs == 0 {
+			m.dropped = true
+		}
+	}
+	return nil
+}

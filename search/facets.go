@@ -1,0 +1,57 @@
+package search
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// facets counts matching incidents per product, region, cause, year and
+// matching language. Order: count descending, then term.
+func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]FacetCount {
+	var counts [numFacetKinds][]int32
+	for k := range counts {
+		counts[k] = make([]int32, len(meta.terms[k].names))
+	}
+	langCounts := make([]int32, len(searches))
+	off, data := meta.facetOff, meta.facetData
+	for i := range ms {
+		ord := ms[i].ord
+		for _, v := range data[off[ord]:off[ord+1]] {
+			counts[v>>24][v&(1<<24-1)]++
+		}
+		for b := ms[i].langs; b != 0; b &= b - 1 {
+			langCounts[bits.TrailingZeros64(b)]++
+		}
+	}
+	list := func(names []string, counts []int32) []FacetCount {
+		fc := []FacetCount{}
+		for id, n := range counts {
+			if n > 0 {
+				fc = append(fc, FacetCount{Term: names[id], Count: int(n)})
+			}
+		}
+		slices.SortFunc(fc, func(a, b FacetCount) int {
+			if c := cmp.Compare(b.Count, a.Count); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Term, b.Term)
+		})
+		if len(fc) > MaxFacetTerms {
+			fc = fc[:MaxFacetTerms]
+		}
+		return fc
+	}
+	langs := make([]string, len(searches))
+	for i, ls := range searches {
+		langs[i] = ls.lang
+	}
+	return map[string][]FacetCount{
+		FacetProduct: list(meta.terms[facetKindProduct].names, counts[facetKindProduct]),
+		FacetRegion:  list(meta.terms[facetKindRegion].names, counts[facetKindRegion]),
+		FacetCause:   list(meta.terms[facetKindCause].names, counts[facetKindCause]),
+		FacetYear:    list(meta.terms[facetKindYear].names, counts[facetKindYear]),
+		FacetLang:    list(langs, langCounts),
+	}
+}

@@ -1,0 +1,40 @@
+package search
+
+// Option tunes an Index (Open, NewMemory). The defaults suit real
+// archives; tests use options to force the less common paths.
+type Option func(*options)
+
+type options struct {
+	eagerChecks int
+	splitAt     int
+}
+
+func defaultOptions() options {
+	return options{eagerChecks: 100, splitAt: 2000}
+}
+
+func newOptions(opts []Option) options {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// WithEagerChecks sets how many candidates of one language whose phrases
+// are not checked yet (see "Phrases" in the package documentation) a
+// search checks all of, making totals and facets exact (default 100).
+// Above it, only those that reach the page shown are checked, and totals
+// and facets count the others as matches. Checking one costs 10–40 µs.
+func WithEagerChecks(n int) Option {
+	return func(o *options) { o.eagerChecks = n }
+}
+
+// WithSplitAt sets the number of documents from which a read-only
+// language index is searched by two goroutines, each over half of its
+// document numbers (default 2,000): the two languages of a typical
+// archive rarely match as many documents, so one core would otherwise
+// idle.
+func WithSplitAt(n int) Option {
+	return func(o *options) { o.splitAt = n }
+}

@@ -1,0 +1,94 @@
+package search
+
+// The order of results: by relevance (ties by id) for a query with
+// positive words, else newest first; only the page shown and what
+// precedes it are sorted.
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// byRelevance orders by score, best first, then by id.
+func byRelevance(a, b *match) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	return strings.Compare(a.in.id, b.in.id)
+}
+
+// newestFirst orders by the begin time of the incidents, newest first,
+// then by id.
+func newestFirst(meta *metaStore) func(a, b *match) int {
+	sec, nsec := meta.beginSec, meta.beginNsec
+	return func(a, b *match) int {
+		x, y := a.ord, b.ord
+		if c := cmp.Compare(sec[y], sec[x]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(nsec[y], nsec[x]); c != 0 {
+			return c
+		}
+		return strings.Compare(a.in.id, b.in.id)
+	}
+}
+
+// orderTop reorders ms so that ms[:k] holds, sorted, the first k of ms in
+// that order (the rest stays unsorted), in place: quickselect, then a sort
+// of the k, O(n + k log k) instead of O(n log n).
+func orderTop(ms []match, k int, order func(a, b *match) int) {
+	k = min(k, len(ms))
+	if k <= 0 {
+		return
+	}
+	sortAll := func(ms []match) { slices.SortFunc(ms, func(a, b match) int { return order(&a, &b) }) }
+	lo, hi := 0, len(ms)
+	for depth := 0; hi-lo > 32; depth++ {
+		if depth > 64 {
+			sortAll(ms[lo:hi])
+			lo = hi
+			break
+		}
+		// Median of three as pivot.
+		a, b, c := lo, lo+(hi-lo)/2, hi-1
+		if order(&ms[b], &ms[a]) < 0 {
+			a, b = b, a
+		}
+		if order(&ms[c], &ms[b]) < 0 {
+			b = c
+			if order(&ms[b], &ms[a]) < 0 {
+				b = a
+			}
+		}
+		pivot := ms[b]
+		// Three-way partition: [lo, lt) before pivot, [lt, gt) equal,
+		// [gt, hi) after.
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch c := order(&ms[i], &pivot); {
+			case c < 0:
+				ms[lt], ms[i] = ms[i], ms[lt]
+				lt++
+				i++
+			case c > 0:
+				gt--
+				ms[i], ms[gt] = ms[gt], ms[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k <= lt:
+			hi = lt
+		case k <= gt:
+			lo, hi = k, k
+		default:
+			lo = gt
+		}
+	}
+	if lo < hi {
+		sortAll(ms[lo:hi])
+	}
+	sortAll(ms[:k])
+}
