@@ -196,108 +196,17 @@ func Plan(o Options) ([]Incident, error) {
 		inc.seed = mix(uint64(o.Seed), uint64(i)+1)
 		inc.Langs = o.Langs
 		zi := pickW(r, zoneW)
-		loc := locs[zi]
 		inc.Zone = zones[zi].name
-
-		begin := rangeStart.Add(time.Duration(raw[i]) * time.Minute)
-		dur := logUniform(r, minDuration, maxDuration)
-		partner := -1
-		if u := r.Float64(); u < overlapShare && i > 0 {
-			j := i - 1 - r.IntN(min(i, 8))
-			pj := &incs[j]
-			jd := int64(pj.End.Sub(pj.Begin) / time.Minute)
-			begin = pj.Begin.Add(time.Duration(1+r.Int64N(max(jd-1, 1))) * time.Minute)
-			partner = j
-		} else if u < overlapShare+dstShare {
-			if _, tr := begin.In(loc).ZoneBounds(); !tr.IsZero() && tr.Before(rangeEnd) {
-				before := time.Duration(20+r.IntN(340)) * time.Minute
-				after := time.Duration(20+r.IntN(600)) * time.Minute
-				begin = tr.Add(-before)
-				dur = before + after
-			}
-		}
-		b := safeTime(begin.In(loc).Truncate(time.Minute))
-		e := safeTime(b.Add(dur))
-		inc.Begin, inc.End = b, e
-
+		partner, dur := planTimes(r, incs, i, raw[i], locs[zi])
 		if partner >= 0 {
 			inc.vendor = incs[partner].vendor
 			inc.Overlaps = incs[partner].ID
 		} else {
 			inc.vendor = pickW(r, vendorW)
 		}
-		v := &vendors[inc.vendor]
-		var prods, regs []int
-		if partner >= 0 && r.Float64() < 0.6 {
-			prods = append(prods, productIndex(v, incs[partner].Products[0]))
-		}
-		prods = pickDistinct(r, len(v.products), 1+pickW(r, []int{50, 28, 15, 7}), prods)
-		if partner >= 0 && r.Float64() < 0.6 {
-			regs = append(regs, slices.Index(v.regions, incs[partner].Regions[0]))
-		}
-		regs = pickDistinct(r, len(v.regions), 1+pickW(r, []int{60, 28, 12}), regs)
-		inc.causeIx = pickDistinct(r, len(causes), 1+pickW(r, []int{55, 33, 12}), nil)
-		inc.fm = skew(r, len(failModes))
-		for _, p := range prods {
-			inc.Products = append(inc.Products, v.products[p].name)
-		}
-		for _, g := range regs {
-			inc.Regions = append(inc.Regions, v.regions[g])
-		}
-		for _, c := range inc.causeIx {
-			inc.Causes = append(inc.Causes, causes[c].slug)
-		}
-		sevW := []int{50, 38, 12}
-		if dur > 6*time.Hour {
-			sevW = []int{25, 45, 30}
-		}
-		inc.Severity = severities[pickW(r, sevW)]
-		inc.HasTable = r.Float64() < tableShare
-
-		id := b.Format("2006-01-02") + "-" + v.products[prods[0]].slugOrName() + "-" + failModes[inc.fm].slug
-		if _, dup := ids[id]; dup {
-			for k := 2; ; k++ {
-				c := id + "-" + strconv.Itoa(k)
-				if _, dup := ids[c]; !dup {
-					id = c
-					break
-				}
-			}
-		}
-		ids[id] = struct{}{}
-		inc.ID = id
-
-		// Related: earlier incidents, preferably of the same products.
-		want := pickW(r, []int{40, 30, 20, 10})
-		var rel []int
-		if partner >= 0 && r.Float64() < 0.7 {
-			rel = append(rel, partner)
-		}
-		var pool []int
-		for _, p := range inc.Products {
-			pool = append(pool, recent[p]...)
-		}
-		for tries := 0; len(rel) < want && tries < 12 && i > 0; tries++ {
-			var c int
-			if tries%3 != 2 && len(pool) > 0 {
-				c = pool[r.IntN(len(pool))]
-			} else {
-				c = r.IntN(i)
-			}
-			if incs[c].Begin.Before(b) && !slices.Contains(rel, c) {
-				rel = append(rel, c)
-			}
-		}
-		for _, c := range rel {
-			inc.Related = append(inc.Related, incs[c].ID)
-		}
-		for _, p := range inc.Products {
-			l := append(recent[p], i)
-			if len(l) > 16 {
-				l = l[len(l)-16:]
-			}
-			recent[p] = l
-		}
+		prod0 := planTerms(r, inc, incs, partner, dur)
+		inc.ID = uniqueID(ids, inc.Begin.Format("2006-01-02")+"-"+vendors[inc.vendor].products[prod0].slugOrName()+"-"+failModes[inc.fm].slug)
+		planRelated(r, incs, i, partner, recent)
 
 		inc.Original = o.Langs[0]
 		if r.Float64() < altOrigShare && alt != "" {
@@ -305,6 +214,118 @@ func Plan(o Options) ([]Incident, error) {
 		}
 	}
 	return incs, nil
+}
+
+// planTimes sets incident i's begin and end from its raw start minute:
+// some overlap an earlier incident (the partner, returned; -1 for none),
+// some straddle a clock change of their zone. It returns the duration.
+func planTimes(r *rand.Rand, incs []Incident, i int, rawMinute int64, loc *time.Location) (partner int, dur time.Duration) {
+	begin := rangeStart.Add(time.Duration(rawMinute) * time.Minute)
+	dur = logUniform(r, minDuration, maxDuration)
+	partner = -1
+	if u := r.Float64(); u < overlapShare && i > 0 {
+		j := i - 1 - r.IntN(min(i, 8))
+		pj := &incs[j]
+		jd := int64(pj.End.Sub(pj.Begin) / time.Minute)
+		begin = pj.Begin.Add(time.Duration(1+r.Int64N(max(jd-1, 1))) * time.Minute)
+		partner = j
+	} else if u < overlapShare+dstShare {
+		if _, tr := begin.In(loc).ZoneBounds(); !tr.IsZero() && tr.Before(rangeEnd) {
+			before := time.Duration(20+r.IntN(340)) * time.Minute
+			after := time.Duration(20+r.IntN(600)) * time.Minute
+			begin = tr.Add(-before)
+			dur = before + after
+		}
+	}
+	b := safeTime(begin.In(loc).Truncate(time.Minute))
+	incs[i].Begin, incs[i].End = b, safeTime(b.Add(dur))
+	return partner, dur
+}
+
+// planTerms picks the incident's products, regions, causes, failure mode,
+// severity and table, sharing some with its overlapping partner. It
+// returns the index of the first product, which names the incident.
+func planTerms(r *rand.Rand, inc *Incident, incs []Incident, partner int, dur time.Duration) int {
+	v := &vendors[inc.vendor]
+	var prods, regs []int
+	if partner >= 0 && r.Float64() < 0.6 {
+		prods = append(prods, productIndex(v, incs[partner].Products[0]))
+	}
+	prods = pickDistinct(r, len(v.products), 1+pickW(r, []int{50, 28, 15, 7}), prods)
+	if partner >= 0 && r.Float64() < 0.6 {
+		regs = append(regs, slices.Index(v.regions, incs[partner].Regions[0]))
+	}
+	regs = pickDistinct(r, len(v.regions), 1+pickW(r, []int{60, 28, 12}), regs)
+	inc.causeIx = pickDistinct(r, len(causes), 1+pickW(r, []int{55, 33, 12}), nil)
+	inc.fm = skew(r, len(failModes))
+	for _, p := range prods {
+		inc.Products = append(inc.Products, v.products[p].name)
+	}
+	for _, g := range regs {
+		inc.Regions = append(inc.Regions, v.regions[g])
+	}
+	for _, c := range inc.causeIx {
+		inc.Causes = append(inc.Causes, causes[c].slug)
+	}
+	sevW := []int{50, 38, 12}
+	if dur > 6*time.Hour {
+		sevW = []int{25, 45, 30}
+	}
+	inc.Severity = severities[pickW(r, sevW)]
+	inc.HasTable = r.Float64() < tableShare
+	return prods[0]
+}
+
+// uniqueID returns id, or id-2, id-3… when it is taken, and takes it.
+func uniqueID(taken map[string]struct{}, id string) string {
+	if _, dup := taken[id]; dup {
+		for k := 2; ; k++ {
+			c := id + "-" + strconv.Itoa(k)
+			if _, dup := taken[c]; !dup {
+				id = c
+				break
+			}
+		}
+	}
+	taken[id] = struct{}{}
+	return id
+}
+
+// planRelated links incident i to earlier incidents, preferably of the
+// same products (recent holds each product's latest incidents), and
+// records i among its products' recent ones.
+func planRelated(r *rand.Rand, incs []Incident, i, partner int, recent map[string][]int) {
+	inc := &incs[i]
+	want := pickW(r, []int{40, 30, 20, 10})
+	var rel []int
+	if partner >= 0 && r.Float64() < 0.7 {
+		rel = append(rel, partner)
+	}
+	var pool []int
+	for _, p := range inc.Products {
+		pool = append(pool, recent[p]...)
+	}
+	for tries := 0; len(rel) < want && tries < 12 && i > 0; tries++ {
+		var c int
+		if tries%3 != 2 && len(pool) > 0 {
+			c = pool[r.IntN(len(pool))]
+		} else {
+			c = r.IntN(i)
+		}
+		if incs[c].Begin.Before(inc.Begin) && !slices.Contains(rel, c) {
+			rel = append(rel, c)
+		}
+	}
+	for _, c := range rel {
+		inc.Related = append(inc.Related, incs[c].ID)
+	}
+	for _, p := range inc.Products {
+		l := append(recent[p], i)
+		if len(l) > 16 {
+			l = l[len(l)-16:]
+		}
+		recent[p] = l
+	}
 }
 
 func productIndex(v *vendor, name string) int {

@@ -112,7 +112,39 @@ func (w *renderer) story(inc *Incident) *story {
 	}
 	st.sources = r.Float64() < 0.4
 
-	// Timeline: start, middle events, mitigation at End, follow-ups.
+	w.storyEvents(inc, st)
+
+	// Action items.
+	nItems := 3 + r.IntN(5)
+	for _, t := range r.Perm(len(en.items))[:nItems] {
+		st.items = append(st.items, item{tmpl: t, bound: w.randBound(inc, st)})
+	}
+
+	// Per-product bullets.
+	if len(inc.Products) > 1 && r.Float64() < 0.5 {
+		for _, p := range inc.Products {
+			b := w.randBound(inc, st)
+			b.p = p
+			b.fm = skew(r, len(failModes))
+			st.bullets = append(st.bullets, b)
+		}
+	}
+
+	if inc.HasTable {
+		w.storyTable(inc, st)
+	}
+
+	st.footnote = r.Float64() < 0.12
+	st.footC = r.IntN(len(components))
+	st.footDate = inc.Begin.AddDate(0, 0, -(100 + r.IntN(900)))
+	return st
+}
+
+// storyEvents plans the timeline: the start, middle events, the
+// mitigation at End, and follow-ups after it.
+func (w *renderer) storyEvents(inc *Incident, st *story) {
+	r := w.r
+	en := lexicons["en"]
 	k := 6 + r.IntN(7)
 	post := r.IntN(min(2, k-6) + 1)
 	mid := k - 2 - post
@@ -163,48 +195,29 @@ func (w *renderer) story(inc *Incident) *story {
 			pct = 1 + r.IntN(max(pct/2, 1))
 		}
 	}
+}
 
-	// Action items.
-	nItems := 3 + r.IntN(5)
-	for _, t := range r.Perm(len(en.items))[:nItems] {
-		st.items = append(st.items, item{tmpl: t, bound: w.randBound(inc, st)})
+// storyTable plans the table of affected regions or products.
+func (w *renderer) storyTable(inc *Incident, st *story) {
+	r := w.r
+	st.tableKind = tableRegions
+	if len(inc.Products) > 1 && (len(inc.Regions) == 1 || r.IntN(2) == 0) {
+		st.tableKind = tableProducts
 	}
-
-	// Per-product bullets.
-	if len(inc.Products) > 1 && r.Float64() < 0.5 {
-		for _, p := range inc.Products {
-			b := w.randBound(inc, st)
-			b.p = p
-			b.fm = skew(r, len(failModes))
-			st.bullets = append(st.bullets, b)
-		}
+	names := inc.Regions
+	if st.tableKind == tableProducts {
+		names = inc.Products
 	}
-
-	if inc.HasTable {
-		st.tableKind = tableRegions
-		if len(inc.Products) > 1 && (len(inc.Regions) == 1 || r.IntN(2) == 0) {
-			st.tableKind = tableProducts
-		}
-		names := inc.Regions
-		if st.tableKind == tableProducts {
-			names = inc.Products
-		}
-		dur := inc.End.Sub(inc.Begin)
-		for _, n := range names {
-			row := tableRow{name: n, fm: skew(r, len(failModes))}
-			row.pct = float64(5+r.IntN(990)) / 10
-			row.from = inc.Begin.Add(time.Duration(r.Float64()*0.2*float64(dur)) / time.Minute * time.Minute)
-			row.to = inc.End.Add(-time.Duration(r.Float64()*0.2*float64(dur)) / time.Minute * time.Minute)
-			row.count = 1000 + r.Int64N(5_000_000)
-			row.latency = 200 + r.IntN(30_000)
-			st.table = append(st.table, row)
-		}
+	dur := inc.End.Sub(inc.Begin)
+	for _, n := range names {
+		row := tableRow{name: n, fm: skew(r, len(failModes))}
+		row.pct = float64(5+r.IntN(990)) / 10
+		row.from = inc.Begin.Add(time.Duration(r.Float64()*0.2*float64(dur)) / time.Minute * time.Minute)
+		row.to = inc.End.Add(-time.Duration(r.Float64()*0.2*float64(dur)) / time.Minute * time.Minute)
+		row.count = 1000 + r.Int64N(5_000_000)
+		row.latency = 200 + r.IntN(30_000)
+		st.table = append(st.table, row)
 	}
-
-	st.footnote = r.Float64() < 0.12
-	st.footC = r.IntN(len(components))
-	st.footDate = inc.Begin.AddDate(0, 0, -(100 + r.IntN(900)))
-	return st
 }
 
 func (w *renderer) randBound(inc *Incident, st *story) bound {
