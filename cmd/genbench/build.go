@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// buildResult is one generator's runs and what its last run wrote.
+type buildResult struct {
+	name string
+	runs []usage
+	out  treeSize
+}
+
+// runBuild times gen build and hugo on the same archive, alternately, each
+// into an empty folder, and prints the medians.
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var a archiveFlags
+	a.register(fs)
+	runs := fs.Int("runs", 3, "runs of each generator")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	hugo, err := ensureTool(ctx, "hugo", "hugo", stderr)
+	if err != nil {
+		return err
+	}
+	b, cleanup, err := a.prepare(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	loadBefore := loadAverage()
+	gen := &buildResult{name: "gen build"}
+	hg := &buildResult{name: "hugo"}
+	for i := range *runs {
+		for _, step := range []struct {
+			res *buildResult
+			cmd func(dest string) *exec.Cmd
+		}{
+			{gen, func(dest string) *exec.Cmd {
+				return exec.CommandContext(ctx, b.gen, "build", "--source", b.genSite, "--dest", dest)
+			}},
+			{hg, func(dest string) *exec.Cmd {
+				return exec.CommandContext(ctx, hugo, "--source", b.hugoSite, "--destination", dest,
+					"--cacheDir", filepath.Join(b.work, "hugo-cache"), "--quiet")
+			}},
+		} {
+			if err := b.buildOnce(step.res, step.cmd, i); err != nil {
+				return err
+			}
+		}
+	}
+	hugoVersion, _ := exec.CommandContext(ctx, hugo, "version").Output()
+	fmt.Fprintf(stdout, "%d incidents × %d languages (%s), %d runs each, alternating; %s\nload average before %s, after %s\n\n",
+		b.incidents, len(b.langs), strings.Join(b.langs, ", "), *runs, strings.TrimSpace(string(hugoVersion)), loadBefore, loadAverage())
+	printBuildTable(stdout, gen, hg)
+	return nil
+}
+
+// buildOnce runs one build into an empty folder and records it. The
+// previous output and Hugo's cache are removed first, outside the timing,
+// so that every run starts cold in the same way.
+func (b *bench) buildOnce(res *buildResult, cmd func(dest string) *exec.Cmd, i int) error {
+	dest := filepath.Join(b.work, "out", strings.Fields(res.name)[0])
+	for _, d := range []string{dest, dest + ".old", filepath.Join(b.work, "hugo-cache")} {
+		if err := os.RemoveAll(d); err != nil {
+			return err
+		}
+	}
+	u, err := measure(cmd(dest))
+	if err != nil {
+		return err
+	}
+	res.runs = append(res.runs, u)
+	if res.out, err = measureTree(dest); err != nil {
+		return err
+	}
+	fmt.Fprintf(b.log, "genbench: run %d %-9s wall %s  cpu %s  peak RSS %s  (load %s)\n",
+		i+1, res.name, seconds(u.Wall), seconds(u.CPU()), megabytes(u.MaxRSS), loadAverage())
+	return nil
+}
+
+// printBuildTable prints the medians of both and their ratio.
+func printBuildTable(w io.Writer, gen, hugo *buildResult) {
+	g, h := medianUsage(gen.runs), medianUsage(hugo.runs)
+	fmt.Fprintln(w, "| median of each | gen build | hugo | gen/Hugo |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	row := func(what, gv, hv, r string) { fmt.Fprintf(w, "| %s | %s | %s | %s |\n", what, gv, hv, r) }
+	row("wall", seconds(g.Wall), seconds(h.Wall), ratio(g.Wall, h.Wall))
+	row("CPU (user + system)", seconds(g.User)+" + "+seconds(g.Sys), seconds(h.User)+" + "+seconds(h.Sys), ratio(g.CPU(), h.CPU()))
+	row("peak RSS", megabytes(g.MaxRSS), megabytes(h.MaxRSS), ratio(g.MaxRSS, h.MaxRSS))
+	row("output", megabytes(gen.out.Bytes), megabytes(hugo.out.Bytes), ratio(gen.out.Bytes, hugo.out.Bytes))
+	row("files (HTML pages)", fmt.Sprintf("%d (%d)", gen.out.Files, gen.out.Pages), fmt.Sprintf("%d (%d)", hugo.out.Files, hugo.out.Pages),
+		ratio(int64(gen.out.Pages), int64(hugo.out.Pages)))
+}
