@@ -54,8 +54,8 @@ type hugoFront struct {
 	Title       string              `yaml:"title"`
 	Summary     string              `yaml:"summary"`
 	Date        string              `yaml:"date"`
-	IncidentEnd string              `yaml:"incident_end"`
-	Duration    string              `yaml:"duration"`
+	IncidentEnd string              `yaml:"incident_end,omitempty"`
+	Duration    string              `yaml:"duration,omitempty"`
 	Timezone    string              `yaml:"timezone"`
 	Products    []string            `yaml:"products"`
 	Regions     []string            `yaml:"regions"`
@@ -208,15 +208,17 @@ func hugoFacts(g genFacts) (hugoFront, error) {
 	if err != nil {
 		return hugoFront{}, fmt.Errorf("begin: %w", err)
 	}
-	end, err := genTime(g.End, loc)
-	if err != nil {
-		return hugoFront{}, fmt.Errorf("end: %w", err)
-	}
 	h := hugoFront{
-		Date: begin.Format(time.RFC3339), IncidentEnd: end.Format(time.RFC3339),
-		Duration: end.Sub(begin).String(), Timezone: g.Timezone,
+		Date: begin.Format(time.RFC3339), Timezone: g.Timezone,
 		Products: g.Products, Regions: g.Regions, Causes: g.Causes,
 		Severity: g.Severity, Related: g.Related, Draft: g.Draft,
+	}
+	if g.End != "" { // an end not yet known is left out, as gen leaves it
+		end, err := genTime(g.End, loc)
+		if err != nil {
+			return hugoFront{}, fmt.Errorf("end: %w", err)
+		}
+		h.IncidentEnd, h.Duration = end.Format(time.RFC3339), end.Sub(begin).String()
 	}
 	for _, s := range g.Sources {
 		h.Sources = append(h.Sources, map[string]string{"title": s.Title, "url": s.URL})
