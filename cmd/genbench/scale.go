@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // searchQueries are what the load sends to /api/search: words, a phrase,
@@ -139,7 +139,7 @@ func ensureReplicas(ctx context.Context, b *bench, public string, rs []*replica)
 		if err != nil {
 			return err
 		}
-		if err := pollUntil(ctx, http.DefaultClient, fmt.Sprintf("http://127.0.0.1:%d%s", r.port, render.LangPath(b.langs[0])), "</html>", time.Minute); err != nil {
+		if err := pollUntil(ctx, http.DefaultClient, fmt.Sprintf("http://127.0.0.1:%d%s", r.port, urls.ListLoc(b.langs[0]).Path()), "</html>", time.Minute); err != nil {
 			return fmt.Errorf("replica %d: %w", i, err)
 		}
 	}
@@ -182,7 +182,7 @@ func runPhase(ctx context.Context, b *bench, tools map[string]string, ph scalePh
 	}
 	defer stopProcess(nginx)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	if err := pollUntil(ctx, http.DefaultClient, base+render.LangPath(b.langs[0]), "</html>", time.Minute); err != nil {
+	if err := pollUntil(ctx, http.DefaultClient, base+urls.ListLoc(b.langs[0]).Path(), "</html>", time.Minute); err != nil {
 		return phaseResult{}, fmt.Errorf("nginx: %w (log in %s)", err, dir)
 	}
 	// A short unmeasured run first, so that every phase starts with the
@@ -314,7 +314,7 @@ func writeWrkScripts(work, public string) ([2]string, error) {
 	}
 	var searches []string
 	for _, q := range searchQueries {
-		searches = append(searches, "/api/search?"+url.Values{"q": {q}}.Encode())
+		searches = append(searches, urls.SearchAPILoc().Path()+"?"+url.Values{"q": {q}}.Encode())
 	}
 	names := [2]string{filepath.Join(work, "pages.lua"), filepath.Join(work, "search.lua")}
 	for i, paths := range [][]string{pages, searches} {

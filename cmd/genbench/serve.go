@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // serverResult is what one authoring server did: how long until it served
@@ -66,7 +66,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		func(port int) *exec.Cmd {
 			return exec.CommandContext(ctx, b.gen, "serve", "--source", b.genSite, "--port", strconv.Itoa(port))
 		},
-		filepath.Join(b.genSite, "content", id, lang+".md"), render.IncidentPath(lang, id))
+		filepath.Join(b.genSite, "content", id, lang+".md"), urls.IncidentLoc(lang, id).Path())
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return exec.CommandContext(ctx, hugo, "server", "--source", b.hugoSite, "--bind", "127.0.0.1", "--port", strconv.Itoa(port),
 				"--cacheDir", filepath.Join(b.work, "hugo-cache"))
 		},
-		filepath.Join(b.hugoSite, "content", "incidents", id, "index."+hugoLang(lang)+".md"), render.IncidentPath(hugoLang(lang), id)) // the Hugo site has gen's URL shapes
+		filepath.Join(b.hugoSite, "content", "incidents", id, "index."+hugoLang(lang)+".md"), urls.IncidentLoc(hugoLang(lang), id).Path()) // the Hugo site has gen's URL shapes
 	if err != nil {
 		return err
 	}
