@@ -75,6 +75,12 @@ type Meta struct {
 	// TranslatedFrom is the revision of the original a translation was made
 	// from; optional, for tracking stale translations.
 	TranslatedFrom String
+	// ImportID and ImportHash are written by gen import: the incident's id
+	// in the status page export it came from, and a hash of the file as gen
+	// wrote it, so that a later import finds the file again and leaves it
+	// alone once a person has edited it. They are carried, never shown.
+	ImportID   String
+	ImportHash String
 }
 
 // IsOriginal reports whether the file states the incident's facts: the
@@ -86,7 +92,7 @@ func (m *Meta) IsOriginal() bool { return m.Begin.Given() }
 var knownKeys = []string{
 	"title", "summary", "timezone", "begin", "end", "ongoing", "organization",
 	"products", "regions", "causes", "severity", "related", "sources", "draft",
-	"translated_from",
+	"translated_from", "import_id", "import_hash",
 }
 
 // Severities are the allowed values of the severity fact.
@@ -201,6 +207,10 @@ func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m
 			str(&m.Organization)
 		case "translated_from":
 			str(&m.TranslatedFrom)
+		case "import_id":
+			str(&m.ImportID)
+		case "import_hash":
+			str(&m.ImportHash)
 		case "products":
 			list(&m.Products)
 		case "regions":

@@ -1,0 +1,168 @@
+// Package importer reads the incident exports of hosted status pages
+// (one file per format) and turns each incident into the original of a gen
+// incident: its facts in front matter, its updates as the timeline. It
+// also decides, against a site's content folder, which files to create,
+// which to update and which to leave because a person has edited them.
+package importer
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/postmortem-archive/gen/internal/diag"
+)
+
+// MaxExportSize bounds one export file; the largest public exports are a
+// few megabytes.
+const MaxExportSize = 64 << 20
+
+// Incident is one incident as an export states it, in gen's terms.
+type Incident struct {
+	// Where it is in the export, for messages: the file, the line and
+	// column its object opens on, and its JSON path.
+	File      string
+	Line, Col int
+	Path      string
+	ImportID  string    // the export's own id for it
+	Title     string    // one line
+	Begin     time.Time // when it started
+	End       time.Time // when it was resolved; zero while it is ongoing
+	// Severity is minor, major or critical, or "" when the export gives
+	// none or a word gen has no equivalent for.
+	Severity     string
+	Products     []string // affected components or products, as named
+	Regions      []string // affected locations, when the export names them
+	Organization string   // whose status page it is, when the export says
+	Source       string   // the title of the incident's public page
+	URL          string   // the incident's public page
+	Updates      []Update // in time order
+}
+
+// Update is one status update.
+type Update struct {
+	At     time.Time
+	Status string // as the status page shows it: "Investigating", "Resolved"
+	Text   string // Markdown or plain text, as posted
+}
+
+// Ongoing reports whether the incident has not been resolved.
+func (inc *Incident) Ongoing() bool { return inc.End.IsZero() }
+
+// Format is one kind of export.
+type Format struct {
+	Name string
+	// Where says where a status page publishes the export.
+	Where string
+	// read returns the good incidents of one export file and records a
+	// placed error for each bad one, which it leaves out.
+	read func(src *source, root *node, errs *diag.List) []Incident
+}
+
+// Formats are the exports gen can import.
+var Formats = []Format{Statuspage, GoogleCloud}
+
+// FormatNames lists the formats' names, for usage messages.
+func FormatNames() []string {
+	var names []string
+	for _, f := range Formats {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// Lookup finds a format by name.
+func Lookup(name string) (Format, bool) {
+	i := slices.IndexFunc(Formats, func(f Format) bool { return f.Name == name })
+	if i < 0 {
+		return Format{}, false
+	}
+	return Formats[i], true
+}
+
+// ReadFile reads one export file. file is the name used in messages.
+func (f Format) ReadFile(file string) ([]Incident, error) {
+	var errs diag.List
+	info, err := os.Stat(file)
+	if err != nil {
+		errs.Add(file, 0, 0, "cannot read the export: %v", err)
+		return nil, errs.Err()
+	}
+	if info.Size() > MaxExportSize {
+		errs.Add(file, 0, 0, "the export is %.1f MiB; gen reads exports of up to %d MiB", float64(info.Size())/(1<<20), MaxExportSize>>20)
+		return nil, errs.Err()
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		errs.Add(file, 0, 0, "cannot read the export: %v", err)
+		return nil, errs.Err()
+	}
+	incs := f.Read(file, data, &errs)
+	return incs, errs.Err()
+}
+
+// Read reads the bytes of one export; problems are recorded in errs.
+func (f Format) Read(file string, data []byte, errs *diag.List) []Incident {
+	src := newSource(file, data)
+	root, err := parseJSON(data)
+	if err != nil {
+		pe := err.(*placedError)
+		line, col := src.at(pe.offset)
+		errs.Add(file, line, col, "not JSON: %s; a %s export is the JSON from %s", pe.msg, f.Name, f.Where)
+		return nil
+	}
+	return f.read(src, root, errs)
+}
+
+// wrongShape reports a file whose top level is not what format expects;
+// other names the format it looks like instead, if any.
+func wrongShape(src *source, root *node, errs *diag.List, format, want, other string) {
+	hint := ""
+	if other != "" {
+		hint = fmt.Sprintf("; it looks like a %s export: gen import %s %s", other, other, src.file)
+	}
+	src.fail(errs, root, "a %s export is %s, but this is %s%s", format, want, kindNames[root.kind], hint)
+}
+
+// readEach reads every incident of a list with its own error list, so that
+// a bad incident is left out whole and the good ones are kept.
+func readEach(src *source, items []*node, errs *diag.List, read func(*node, *diag.List) (Incident, bool)) []Incident {
+	var out []Incident
+	for _, item := range items {
+		var own diag.List
+		inc, ok := read(item, &own)
+		if own.Len() > 0 || !ok {
+			errs.AddError(own.Err())
+			continue
+		}
+		inc.File = src.file
+		inc.Line, inc.Col = src.at(item.offset)
+		slices.SortStableFunc(inc.Updates, func(a, b Update) int { return a.At.Compare(b.At) })
+		out = append(out, inc)
+	}
+	return out
+}
+
+// statusWord turns an export's status code into the word a reader sees:
+// "investigating" → "Investigating", "SERVICE_DISRUPTION" → "Service
+// disruption".
+func statusWord(code string) string {
+	w := strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(code, "_", " ")), " "))
+	if w == "" {
+		return ""
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// addUnique appends the non-empty names not yet in list.
+func addUnique(list []string, names ...string) []string {
+	for _, n := range names {
+		n = strings.Join(strings.Fields(n), " ")
+		if n != "" && !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	return list
+}

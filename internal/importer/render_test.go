@@ -1,0 +1,254 @@
+package importer
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/diag"
+)
+
+// parse reads a rendered file the way gen build does and fails the test on
+// any problem, so that what gen import writes is always a valid page.
+func parse(t testing.TB, f File) *content.Page {
+	t.Helper()
+	var errs diag.List
+	p := content.Parse("content/"+f.ID+"/en.md", f.ID, "en", f.Text, &errs)
+	for _, e := range errs.Errors() {
+		t.Errorf("%s\n%s", e, f.Text)
+	}
+	if p == nil {
+		t.Fatalf("no page from:\n%s", f.Text)
+	}
+	return p
+}
+
+func render(t testing.TB, inc Incident, zone string) File {
+	t.Helper()
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs diag.List
+	f, ok := Render(inc, Options{Location: loc}, &errs)
+	if !ok || errs.Len() > 0 {
+		t.Fatalf("Render: %v", errs.Err())
+	}
+	return f
+}
+
+// rawHTML lists the raw HTML a page's Markdown would pass through.
+func rawHTML(p *content.Page) []string {
+	var out []string
+	ast.Walk(p.Tree(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch h := n.(type) {
+		case *ast.RawHTML:
+			out = append(out, string(h.Segments.Value(p.Body)))
+		case *ast.HTMLBlock:
+			out = append(out, string(h.Lines().Value(p.Body)))
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+func TestRenderIsAPage(t *testing.T) {
+	for _, fx := range []struct {
+		format Format
+		file   string
+	}{{Statuspage, "statuspage.json"}, {GoogleCloud, "google-cloud.json"}} {
+		incs, errs := read(t, fx.format, fx.file)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		for _, inc := range incs {
+			for _, zone := range []string{"UTC", "America/Los_Angeles", "Asia/Taipei"} {
+				f := render(t, inc, zone)
+				p := parse(t, f)
+				if len(p.Timeline) != len(inc.Updates) {
+					t.Errorf("%s in %s: %d timeline items for %d updates:\n%s", inc.ImportID, zone, len(p.Timeline), len(inc.Updates), f.Text)
+				}
+				for i, m := range p.Timeline {
+					if !strings.HasPrefix(m.Text, inc.Updates[i].Status) {
+						t.Errorf("%s: item %d reads %q; it starts with the status %q", inc.ImportID, i, m.Text, inc.Updates[i].Status)
+					}
+				}
+				if got := strings.Join(p.Sections, " "); got != "summary timeline" {
+					t.Errorf("%s: sections %q, want the main update then the timeline", inc.ImportID, got)
+				}
+				if p.Meta.ImportID.V != inc.ImportID || !Untouched(f.Text) {
+					t.Errorf("%s: import_id %q, untouched %v", inc.ImportID, p.Meta.ImportID.V, Untouched(f.Text))
+				}
+				if html := rawHTML(p); len(html) > 0 {
+					t.Errorf("%s: raw HTML passed through: %q", inc.ImportID, html)
+				}
+				if !strings.HasPrefix(f.ID, inc.Begin.In(mustZone(zone)).Format("2006-01-02")+"-") {
+					t.Errorf("%s: id %s does not start with the local begin date", inc.ImportID, f.ID)
+				}
+			}
+		}
+	}
+}
+
+func mustZone(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}
+
+func TestRenderFacts(t *testing.T) {
+	incs, _ := read(t, Statuspage, "statuspage.json")
+	f := render(t, incs[1], "America/Los_Angeles")
+	p := parse(t, f)
+	m := p.Meta
+	for _, c := range []struct{ got, want string }{
+		{f.ID, "2024-03-04-elevated-api-errors-in-the-object"},
+		{m.Title.V, "Elevated API errors in the object store"},
+		{m.Summary.V, "A fix has been rolled out to every region and error rates are back to normal."},
+		{m.Timezone.V, "America/Los_Angeles"},
+		{m.Begin.V, "2024-03-04 23:50"},
+		{m.End.V, "2024-03-05 02:05"},
+		{m.Severity.V, "major"},
+		{strings.Join(m.Products.Values(), ","), "Object Store,API"},
+		{m.Sources[0].URL, "https://stspg.example/resolved1"},
+		{p.Timeline[0].Date + " " + p.Timeline[0].Clock, "2024-03-04 23:52"},
+		{p.Timeline[1].Date + " " + p.Timeline[1].Clock, "2024-03-05 00:15"},
+		{p.Timeline[2].Date + " " + p.Timeline[2].Clock, " 01:30"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	if !bytes.Contains(f.Text, []byte(`\<script>alert(1)\</script>`)) {
+		t.Errorf("the script tag in an update is not escaped:\n%s", f.Text)
+	}
+	ongoing := render(t, incs[0], "UTC")
+	if !bytes.Contains(ongoing.Text, []byte("\nongoing: true\n")) || bytes.Contains(ongoing.Text, []byte("\nend:")) ||
+		bytes.Contains(ongoing.Text, []byte("\nseverity:")) || bytes.Contains(ongoing.Text, []byte("\nproducts:")) {
+		t.Errorf("an ongoing incident with impact none and no components:\n%s", ongoing.Text)
+	}
+}
+
+// TestRenderRepeatedHour: in the hour the clocks fall back, a timeline
+// item cannot say which of the two times it means. The import writes an
+// order that gen reads back as the right instants, and refuses an update
+// it cannot place rather than moving it by an hour.
+func TestRenderRepeatedHour(t *testing.T) {
+	ny := mustZone("America/New_York")
+	inc := Incident{ImportID: "x", Title: "Fall back", Begin: utc("2024-11-03T04:50:00Z"), End: utc("2024-11-03T07:00:00Z"), Path: "incidents[0]", File: "e.json", Line: 3, Col: 5}
+	inc.Updates = []Update{{At: utc("2024-11-03T05:30:00Z"), Status: "Investigating"}, {At: utc("2024-11-03T06:10:00Z"), Status: "Resolved"}}
+	var errs diag.List
+	f, ok := Render(inc, Options{Location: ny}, &errs)
+	if !ok {
+		t.Fatalf("01:30 EDT then 01:10 EST: %v", errs.Err())
+	}
+	if p := parse(t, f); !strings.Contains(string(f.Text), "- 01:10 — Resolved") || len(p.Timeline) != 2 {
+		t.Errorf("timeline:\n%s", f.Text)
+	}
+	inc.Updates = []Update{{At: utc("2024-11-03T04:50:00Z"), Status: "Investigating"}, {At: utc("2024-11-03T06:30:00Z"), Status: "Resolved"}}
+	if _, ok := Render(inc, Options{Location: ny}, &errs); ok || !strings.Contains(errs.Err().Error(), "e.json:3:5: incidents[0]: the update at 2024-11-03 06:30 UTC falls in the hour the clocks repeat") {
+		t.Errorf("00:50 EDT then 01:30 EST is read back as 01:30 EDT; want an error, got %v", errs.Err())
+	}
+	inc.Begin, inc.Updates = utc("2024-11-03T05:30:00Z"), nil
+	if f := render(t, inc, "America/New_York"); !strings.Contains(string(f.Text), "\nbegin: \"2024-11-03T01:30:00-04:00\"\n") {
+		t.Errorf("a begin time the clocks show twice is written with its offset:\n%s", f.Text)
+	}
+}
+
+func TestUntouched(t *testing.T) {
+	incs, _ := read(t, GoogleCloud, "google-cloud.json")
+	f := render(t, incs[0], "UTC")
+	if !Untouched(f.Text) {
+		t.Fatal("a file as rendered is not untouched")
+	}
+	edited := bytes.Replace(f.Text, []byte("raised the limit"), []byte("raised the storage limit"), 1)
+	noHash := hashLine.ReplaceAll(f.Text, nil)
+	crlf := bytes.ReplaceAll(f.Text, []byte("\n"), []byte("\r\n"))
+	for name, text := range map[string][]byte{"edited body": edited, "hash removed": noHash, "line ends changed": crlf} {
+		if Untouched(text) {
+			t.Errorf("%s: reported untouched", name)
+		}
+	}
+}
+
+func TestMarkdownLines(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"a <b>tag</b> and <!-- a comment --> and <https://x.example>", `a \<b>tag\</b> and \<!-- a comment --> and \<https://x.example>`},
+		{"code `<b>` stays, `` a<b ` `` too", "code `<b>` stays, `` a<b ` `` too"},
+		{"## Timeline {#timeline}\ntext", "**Timeline {#timeline}**\n\ntext"},
+		{"Title\n===\n\nPara\n---", "Title\n\\===\n\nPara\n\\---"},
+		{"before\n\n---\n\nafter", "before\n\n---\n\nafter"},
+		{"```\n<b>\n# not a heading\n", "```\n<b>\n# not a heading\n```"},
+		{"para\n\n    <indented code>\n    # still code", "para\n\n    <indented code>\n    # still code"},
+		{"a\r\nb\x00c\n\n\n\nd", "a\nbc\n\nd"},
+	} {
+		if got := strings.Join(markdownLines(tc.in), "\n"); got != tc.want {
+			t.Errorf("markdownLines(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestTimelineItem(t *testing.T) {
+	for _, tc := range []struct {
+		u    Update
+		want string
+	}{
+		{Update{Status: "Identified", Text: "one\ntwo"}, "- 10:00 — Identified: one\n  two"},
+		{Update{Status: "Resolved"}, "- 10:00 — Resolved"},
+		{Update{Text: "no status"}, "- 10:00 — no status"},
+		{Update{Status: "Update", Text: "- a list\n- item"}, "- 10:00 — Update\n\n  - a list\n  - item"},
+		{Update{Status: "Update", Text: "```\ncode"}, "- 10:00 — Update\n\n  ```\n  code\n  ```"},
+		{Update{Status: "<i>x</i>", Text: "y"}, `- 10:00 — \<i>x\</i>: y`},
+	} {
+		if got := strings.Join(timelineItem("10:00", tc.u), "\n"); got != tc.want {
+			t.Errorf("timelineItem(%+v)\n got %q\nwant %q", tc.u, got, tc.want)
+		}
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for title, want := range map[string]string{
+		"Elevated API errors in the object store": "elevated-api-errors-in-the-object",
+		"Pub/Sub: délais de livraison":            "pub-sub-delais-de-livraison",
+		"資源耗盡":                                    "incident-abc123",
+		"":                                        "incident-abc123",
+	} {
+		if got := slug(Incident{Title: title, ImportID: "ABC-123"}); got != want {
+			t.Errorf("slug(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
+
+// FuzzRenderUpdate: whatever an update says, the file gen import writes
+// is a page gen reads without error, with one timeline item per update,
+// the two sections it wrote and no raw HTML.
+func FuzzRenderUpdate(f *testing.F) {
+	f.Add("Investigating", "We are <b>looking</b>.\n## Timeline {#timeline}\n- 10:00 — x", "```\n<script>")
+	f.Add("", "Title\n===", "    code\n\n<div>\n\n</div>")
+	f.Add("x\ny", "1. one\n2. two\n\n> quote\n<!--", "| a | b |\n|---|---|\n| <i> | c |")
+	f.Fuzz(func(t *testing.T, status, text1, text2 string) {
+		inc := Incident{ImportID: "fz", Title: "Fuzz", Begin: utc("2024-01-01T10:00:00Z"), End: utc("2024-01-01T11:00:00Z")}
+		inc.Updates = []Update{{At: utc("2024-01-01T10:00:00Z"), Status: status, Text: text1}, {At: utc("2024-01-01T10:30:00Z"), Status: "Resolved", Text: text2}}
+		if isHTML(text1) || isHTML(text2) {
+			return
+		}
+		file := render(t, inc, "UTC")
+		p := parse(t, file)
+		if len(p.Timeline) != 2 {
+			t.Fatalf("%d timeline items:\n%s", len(p.Timeline), file.Text)
+		}
+		if got := strings.Join(p.Sections, " "); got != "summary timeline" && (got != "timeline" || strings.TrimSpace(text1+text2) != "") {
+			t.Fatalf("sections %q:\n%s", p.Sections, file.Text)
+		}
+		if html := rawHTML(p); len(html) > 0 {
+			t.Fatalf("raw HTML %q:\n%s", html, file.Text)
+		}
+	})
+}
