@@ -6,6 +6,7 @@
 //	gen serve   --dir public [--bind ADDR] [--port N]
 //	gen check   [--source DIR] [--format text|json]
 //	gen new     [--lang en] [--timezone Zone] [--begin 'YYYY-MM-DD HH:MM'] SLUG
+//	gen import  FORMAT FILE… [--organization NAME] [--timezone ZONE] [--lang en] [--source DIR] [--dry-run]
 //	gen version
 package main
 
@@ -43,6 +44,7 @@ Usage:
   gen serve    build, then serve the site on http://127.0.0.1:1313
   gen check    validate everything and report errors and missing translations
   gen new      start a new incident from a template
+  gen import   start incidents from a status page's export (Statuspage, Google Cloud)
   gen version  print the version
   gen help [command]
 
@@ -67,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdCheck(rest, stdout, stderr)
 	case "new":
 		return cmdNew(rest, stdout, stderr)
+	case "import":
+		return cmdImport(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "gen", version)
 		return exitOK
@@ -110,7 +114,7 @@ func parse(fs *flag.FlagSet, args []string, positional int, stdout, stderr io.Wr
 	// on stdout, and a mistake's message on stderr.
 	var said bytes.Buffer
 	fs.SetOutput(&said)
-	err := fs.Parse(args)
+	err := parseAnywhere(fs, args)
 	fs.SetOutput(stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
@@ -121,11 +125,34 @@ func parse(fs *flag.FlagSet, args []string, positional int, stdout, stderr io.Wr
 		stderr.Write(said.Bytes())
 		return exitUsage, false
 	}
-	if fs.NArg() > positional {
+	if positional >= 0 && fs.NArg() > positional {
 		fmt.Fprintf(stderr, "gen %s: unexpected argument %q\n", fs.Name(), fs.Arg(positional))
 		return exitUsage, false
 	}
 	return 0, true
+}
+
+// parseAnywhere parses flags written before, between or after the other
+// arguments (gen import statuspage a.json --dry-run), as people type
+// them; after "--" everything is an argument. fs.Args() then holds the
+// other arguments in order.
+func parseAnywhere(fs *flag.FlagSet, args []string) error {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			break
+		}
+		if parsed := args[:len(args)-len(left)]; len(parsed) > 0 && parsed[len(parsed)-1] == "--" {
+			rest = append(rest, left...)
+			break
+		}
+		rest, args = append(rest, left[0]), left[1:]
+	}
+	return fs.Parse(append([]string{"--"}, rest...))
 }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+const fixtures = "../../internal/importer/testdata/"
+
+// events returns the text of each timeline event of a built incident page.
+func events(t *testing.T, page string) []string {
+	t.Helper()
+	f, err := os.Open(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := html.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "li" && slices.Contains(strings.Fields(attrOf(n, "class")), "event") {
+			out = append(out, strings.Join(strings.Fields(textOf(n)), " "))
+		}
+		if n.Type == html.ElementNode && n.Data == "script" && strings.Contains(textOf(n), "alert(1)") {
+			t.Errorf("%s: an update's script tag reached the page as a script", page)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return out
+}
+
+func attrOf(n *html.Node, name string) string {
+	for _, a := range n.Attr {
+		if a.Key == name {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func textOf(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(textOf(c))
+	}
+	return b.String()
+}
+
+// TestImportBuilds imports both formats into a copy of the site, flags
+// after the other arguments, and builds and checks it for real.
+func TestImportBuilds(t *testing.T) {
+	site := copySite(t)
+	code, out, errs := runGen("import", "statuspage", fixtures+"statuspage.json", "--source", site, "--timezone", "America/Los_Angeles")
+	if code != exitOK || !strings.Contains(out, "created   content/2024-03-04-elevated-api-errors-in-the-object/en.md") || !strings.Contains(out, "2 created") {
+		t.Fatalf("import statuspage: %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runGen("import", "--source", site, "google-cloud", fixtures+"google-cloud.json"); code != exitOK || !strings.Contains(out, "2 created") {
+		t.Fatalf("import google-cloud: %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runGen("check", "--source", site); code != exitOK || !strings.Contains(out, "0 errors") {
+		t.Fatalf("check after import: %d\n%s%s", code, out, errs)
+	}
+	dest := filepath.Join(t.TempDir(), "public")
+	if code, out, errs := runGen("build", "--source", site, "--dest", dest); code != exitOK || !strings.Contains(out, "built 8 incidents") {
+		t.Fatalf("build after import: %d %q %q", code, out, errs)
+	}
+	got := events(t, filepath.Join(dest, "en", "incidents", "2024-03-04-elevated-api-errors-in-the-object", "index.html"))
+	want := []string{
+		"2024-03-04 23:52 PST · 07:52 UTC Investigating:",
+		"2024-03-05 00:15 PST · 08:15 UTC Identified:",
+		"01:30 PST · 09:30 UTC Monitoring:",
+		"02:05 PST · 10:05 UTC Resolved:",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("events %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d reads %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+	if !strings.Contains(got[2], "<script>alert(1)</script>") {
+		t.Errorf("the update's text about a script tag is not shown as text: %q", got[2])
+	}
+	if got := events(t, filepath.Join(dest, "en", "incidents", "2024-07-11-console-some-pages-fail-to-load", "index.html")); len(got) != 1 ||
+		!strings.HasPrefix(got[0], "2024-07-11 22:40 UTC") || !strings.Contains(got[0], "UTC Service disruption: Some console pages") {
+		t.Errorf("ongoing Google Cloud incident: events %q", got)
+	}
+}
+
+// newerExport writes a later state of the Statuspage fixture: the ongoing
+// incident resolved with a new update, the other renamed.
+func newerExport(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(fixtures + "statuspage.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	incs := doc["incidents"].([]any)
+	ongoing, resolved := incs[0].(map[string]any), incs[1].(map[string]any)
+	ongoing["status"], ongoing["resolved_at"] = "resolved", "2024-03-06T09:15:00Z"
+	ongoing["incident_updates"] = append([]any{map[string]any{
+		"status": "resolved", "body": "Dashboards load normally again.", "created_at": "2024-03-06T09:15:00Z",
+	}}, ongoing["incident_updates"].([]any)...)
+	resolved["name"] = "Elevated API and upload errors"
+	file := filepath.Join(t.TempDir(), "incidents.json")
+	data, _ = json.Marshal(doc)
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestImportAgain: the same export changes nothing; a newer one updates
+// what gen wrote, in the same folders, and leaves what a person edited.
+func TestImportAgain(t *testing.T) {
+	site := t.TempDir()
+	const storeID = "content/2024-03-05-elevated-api-errors-in-the-object/en.md" // 07:50 UTC
+	const dashID = "content/2024-03-06-slow-dashboard-loads/en.md"
+	if code, out, errs := runGen("import", "statuspage", fixtures+"statuspage.json", "--source", site); code != exitOK {
+		t.Fatalf("first import: %d %q %q", code, out, errs)
+	}
+	store, dash := filepath.Join(site, storeID), filepath.Join(site, dashID)
+	before, _ := os.ReadFile(store)
+	if code, out, _ := runGen("import", "statuspage", fixtures+"statuspage.json", "--source", site); code != exitOK || out != "unchanged "+storeID+"\nunchanged "+dashID+"\n2 unchanged\n" {
+		t.Errorf("same export again: %d %q", code, out)
+	}
+	newer := newerExport(t)
+	code, out, _ := runGen("import", "statuspage", newer, "--source", site, "--dry-run")
+	if code != exitOK || out != "update    "+storeID+"\nupdate    "+dashID+"\ndry run, nothing written: 2 update\n" {
+		t.Errorf("dry run of a newer export: %d %q", code, out)
+	}
+	if after, _ := os.ReadFile(store); string(after) != string(before) {
+		t.Error("the dry run wrote")
+	}
+	// A person fills in the root cause of one incident.
+	edited := strings.Replace(string(before), "## Timeline {#timeline}", "## Root cause {#root-cause}\n\nA bad rollout.\n\n## Timeline {#timeline}", 1)
+	os.WriteFile(store, []byte(edited), 0o644)
+	code, out, _ = runGen("import", "statuspage", newer, "--source", site)
+	if code != exitOK || !strings.Contains(out, "updated   "+dashID+"\n") || !strings.Contains(out, "skipped   "+storeID+": edited since gen import wrote it") {
+		t.Errorf("newer export: %d %q", code, out)
+	}
+	if after, _ := os.ReadFile(store); string(after) != edited {
+		t.Error("the edited file was overwritten")
+	}
+	text, _ := os.ReadFile(dash)
+	if !strings.Contains(string(text), "\nend: 2024-03-06 09:15\n") || strings.Contains(string(text), "\nongoing:") || !strings.Contains(string(text), "- 09:15 — Resolved: Dashboards load normally again.") {
+		t.Errorf("the resolved incident:\n%s", text)
+	}
+	// Renamed in the export, the unedited incident keeps its folder.
+	os.WriteFile(store, before, 0o644)
+	if code, out, _ := runGen("import", "statuspage", newer, "--source", site); code != exitOK || out != "updated   "+storeID+"\nunchanged "+dashID+"\n1 updated, 1 unchanged\n" {
+		t.Errorf("after undoing the edit: %d %q", code, out)
+	}
+	if text, _ := os.ReadFile(store); !strings.Contains(string(text), "title: Elevated API and upload errors\n") {
+		t.Errorf("renamed incident:\n%s", text)
+	}
+}
+
+func TestImportBadInput(t *testing.T) {
+	site := t.TempDir()
+	code, out, errs := runGen("import", "statuspage", fixtures+"statuspage-bad.json", "--source", site)
+	if code != exitContent || out != "created   content/2024-05-01-login-delays/en.md\n1 created\n" {
+		t.Errorf("bad export: %d %q", code, out)
+	}
+	for _, want := range []string{
+		"statuspage-bad.json:27:71: incidents[1].incident_updates[0].created_at: \"2024-02-30T10:05:00Z\" is not a time",
+		"statuspage-bad.json:30:5: incidents[2].name: missing",
+		"statuspage-bad.json:46:40: incidents[3].incident_updates[0].body: is HTML",
+		"gen import: 4 errors; the incidents they concern were not written, the others were",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("no %q in:\n%s", want, errs)
+		}
+	}
+	if code, _, errs := runGen("import", "google-cloud", fixtures+"statuspage.json", "--source", site); code != exitContent || !strings.Contains(errs, "it looks like a statuspage export") {
+		t.Errorf("wrong format: %d %q", code, errs)
+	}
+}
+
+func TestImportUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"import"},
+		{"import", "statuspage"},
+		{"import", "pagerduty", "x.json"},
+		{"import", "statuspage", "x.json", "--timezone", "Mars/Olympus"},
+		{"import", "statuspage", "x.json", "--lang", "not a tag"},
+		{"import", "statuspage", "x.json", "--no-such-flag"},
+	} {
+		if code, out, errs := runGen(args...); code != exitUsage || out != "" || errs == "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if code, out, _ := runGen("help", "import"); code != exitOK || !strings.Contains(out, "https://status.cloud.google.com/incidents.json") {
+		t.Errorf("help import: %d %q", code, out)
+	}
+	// Flags after the arguments work for every command, and "--" ends them.
+	site := copySite(t)
+	if code, out, errs := runGen("new", "cdn-purge", "--source", site, "--begin", "2025-01-02 00:30"); code != exitOK || !strings.Contains(out, "2025-01-02-cdn-purge") {
+		t.Errorf("new with flags after the slug: %d %q %q", code, out, errs)
+	}
+	if code, _, errs := runGen("import", "--source", site, "statuspage", "--", "--dry-run"); code != exitContent || !strings.Contains(errs, "--dry-run: cannot read the export") {
+		t.Errorf("after --, --dry-run is a file name: %d %q", code, errs)
+	}
+}
