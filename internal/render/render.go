@@ -324,7 +324,11 @@ func (r *Renderer) incidents(list []*archive.Incident, l *i18n.Lang) []*Incident
 }
 
 // term is t seen in l, with its label (see Term.Label).
-func (r *Renderer) term(t *archive.Term, l *i18n.Lang) (*Term, error) {
+func (r *Renderer) term(t *archive.Term, l *i18n.Lang) (*Term, error) { return r.termIn(t, l, true) }
+
+// termIn is term; qualify false leaves a product's organization out of
+// its label, where the organization is named beside it.
+func (r *Renderer) termIn(t *archive.Term, l *i18n.Lang, qualify bool) (*Term, error) {
 	v := &Term{Term: t, L: l, Label: t.Name, r: r}
 	if key := "term." + string(t.Taxonomy) + "." + t.Slug; l.HasKey(key) {
 		label, err := l.T(key)
@@ -333,7 +337,7 @@ func (r *Renderer) term(t *archive.Term, l *i18n.Lang) (*Term, error) {
 		}
 		v.Label = label
 	}
-	if t.Shared && t.Organization != nil {
+	if qualify && t.Shared && t.Organization != nil {
 		org, err := r.term(t.Organization, l)
 		if err != nil {
 			return nil, err

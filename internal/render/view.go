@@ -282,12 +282,14 @@ func (v *Incident) Chart() (template.HTML, error) {
 // Events lists the timeline in the page language.
 func (v *Incident) Events() []content.Event { return v.Timeline(v.L.Tag) }
 
-// TermLinks are the incident's terms of one taxonomy.
+// TermLinks are the incident's terms of one taxonomy. Beside the
+// incident's organization its products cannot be confused with another's,
+// so they are labelled by their own names.
 func (v *Incident) TermLinks(tax archive.Taxonomy) ([]*Term, error) {
 	out := make([]*Term, len(v.Terms[tax]))
 	for i, t := range v.Terms[tax] {
 		var err error
-		if out[i], err = v.r.term(t, v.L); err != nil {
+		if out[i], err = v.r.termIn(t, v.L, false); err != nil {
 			return nil, err
 		}
 	}
