@@ -1,7 +1,7 @@
 package search
 
-// Search in named steps: plan the request, build each language's
-// queries, collect the matches of every language, collapse them to
+// Search in named steps: plan the request (with the completions and
+// corrections of its words, expand.go), build each language's queries, collect the matches of every language, collapse them to
 // incidents, order them (checking the phrases of the page shown), and
 // render the page.
 
@@ -31,11 +31,16 @@ type plan struct {
 	page, perPage int
 	filters       filters
 	reader        string // canonical reader language, "" if unknown
+
+	// alternatives are the other words a clause matches, by clause index
+	// (expand.go); didYouMean is the query corrected, if a word was.
+	alternatives map[int][]string
+	didYouMean   string
 }
 
 // newPlan checks and parses a request.
 func newPlan(r Request) (*plan, error) {
-	p := &plan{text: strings.TrimSpace(r.Query), page: max(r.Page, 1), perPage: r.PerPage}
+	p := &plan{text: strings.TrimSpace(r.Query), page: max(r.Page, 1), perPage: r.PerPage, alternatives: map[int][]string{}}
 	var err error
 	if p.query, err = query.Parse(p.text); err != nil {
 		return nil, err
@@ -111,6 +116,9 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 	if ix.closed {
 		return nil, errors.New("search: index is closed")
 	}
+	if err := ix.expand(ctx, p); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
 	bufs, _ := ix.bufs.Get().(*searchBufs)
 	if bufs == nil {
 		bufs = &searchBufs{}
@@ -135,10 +143,11 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 		return nil, err
 	}
 	resp = &Response{
-		Query:   p.text,
-		Total:   len(matches),
-		Results: []Result{},
-		Facets:  facets(matches, searches, ix.meta),
+		Query:      p.text,
+		DidYouMean: p.didYouMean,
+		Total:      len(matches),
+		Results:    []Result{},
+		Facets:     facets(matches, searches, ix.meta),
 	}
 	if from := (p.page - 1) * p.perPage; from < len(matches) {
 		if resp.Results, err = ix.results(matches[from:min(from+p.perPage, len(matches))], p, searches); err != nil {
@@ -159,7 +168,7 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) ([]*langSearch, error) 
 		if err != nil {
 			return nil, err
 		}
-		queries, err := b.build(p.query, p.filters)
+		queries, err := b.build(p.query, p.filters, p.alternatives)
 		if err != nil {
 			return nil, err
 		}

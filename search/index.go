@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"github.com/postmortem-archive/gen/search/vocab"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -10,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
@@ -30,6 +30,8 @@ type Index struct {
 	bufs      sync.Pool                  // *searchBufs
 	meta      *metaStore
 	opts      options
+	vocabs    map[string]*vocab.Vocab // the vocabulary of each language
+	memWords  map[string]*memWords    // in-memory indexes: how the vocabularies are kept
 	readOnly  bool
 	closed    bool
 }
@@ -42,7 +44,8 @@ func NewMemory(langs []string, opts ...Option) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore(), opts: newOptions(opts)}
+	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore(), opts: newOptions(opts),
+		vocabs: map[string]*vocab.Vocab{}, memWords: map[string]*memWords{}}
 	for _, l := range site {
 		if _, err := ix.memLang(l); err != nil {
 			ix.Close()
@@ -67,7 +70,28 @@ func (ix *Index) memLang(lang string) (bleve.Index, error) {
 	}
 	ix.subs[lang] = idx
 	ix.docs[lang] = docstore.Memory{}
+	ix.memWords[lang] = &memWords{byID: map[string][]string{}}
+	ix.vocabs[lang] = &vocab.Vocab{}
 	return idx, nil
+}
+
+// memWords keeps the vocabulary of an in-memory language index up to
+// date: the words of each document, to uncount when it is replaced or
+// deleted.
+type memWords struct {
+	counts vocab.Builder
+	byID   map[string][]string
+}
+
+// set replaces the words of document id (nil: deleted).
+func (w *memWords) set(id string, words []string) {
+	w.counts.Remove(w.byID[id])
+	if words == nil {
+		delete(w.byID, id)
+		return
+	}
+	w.counts.Add(words)
+	w.byID[id] = words
 }
 
 // Open opens an index built by a Writer, read-only. Opening takes
@@ -78,7 +102,7 @@ func Open(dir string, opts ...Option) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{},
-		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true, opts: newOptions(opts)}
+		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true, opts: newOptions(opts), vocabs: map[string]*vocab.Vocab{}}
 	for _, l := range mj.Indexes {
 		if c, err := CanonicalLang(l); err != nil || c != l {
 			ix.Close()
@@ -90,6 +114,10 @@ func Open(dir string, opts ...Option) (*Index, error) {
 			return nil, err
 		}
 		ix.docs[l] = docs
+		if ix.vocabs[l], err = vocab.Read(filepath.Join(dir, l, vocab.FileName)); err != nil {
+			ix.Close()
+			return nil, err
+		}
 		ix.ords[l] = &ordTable{t: make([]atomic.Int32, len(metas))}
 		for _, m := range metas {
 			if m.ID == "" || m.Lang != l {
@@ -166,7 +194,7 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 	fast := analysis.NewFast(m.AnalyzerNamed(analysis.For(lang)))
 	kind := analysis.KindOf(lang)
 	texts := make([]*docstore.Text, len(docs))
-	bdocs := make([]*document.Document, len(docs))
+	done := make([]*analysed, len(docs))
 	errs := make([]error, len(docs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -176,7 +204,9 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
 				texts[i] = newDocText(docs[i], kind)
-				bdocs[i], texts[i].Sketch, errs[i] = analyse(m, fast, docs[i], texts[i])
+				if done[i], errs[i] = analyse(m, fast, docs[i], texts[i]); errs[i] == nil {
+					texts[i].Sketch = done[i].sketch
+				}
 			}
 		}()
 	}
@@ -185,16 +215,19 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 		return err
 	}
 	b := index.NewBatch()
-	for _, d := range bdocs {
-		b.Update(d)
+	for _, a := range done {
+		b.Update(a.doc)
 	}
 	if err := adv.Batch(b); err != nil {
 		return fmt.Errorf("search: index %s documents: %w", lang, err)
 	}
 	store := ix.docs[lang].(docstore.Memory)
+	words := ix.memWords[lang]
 	for i, d := range docs {
 		store[d.ID] = texts[i]
+		words.set(d.ID, done[i].words)
 	}
+	ix.vocabs[lang] = words.counts.Vocab()
 	return nil
 }
 
@@ -221,6 +254,8 @@ func (ix *Index) Delete(id, lang string) error {
 				return fmt.Errorf("search: delete %s (%s): %w", id, l, err)
 			}
 			delete(ix.docs[l].(docstore.Memory), id)
+			ix.memWords[l].set(id, nil)
+			ix.vocabs[l] = ix.memWords[l].counts.Vocab()
 		}
 		ix.meta.delete(id, l)
 	}

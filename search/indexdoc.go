@@ -5,6 +5,8 @@ package search
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2/document"
@@ -58,21 +60,29 @@ type analysedField struct{ document.Field }
 
 func (analysedField) Analyze() {}
 
-// analyse maps and analyses a document for bleve, and returns it with the
-// sketch of its long fields.
-func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *docstore.Text) (*document.Document, []byte, error) {
+// analysed is a document as bleve indexes it, with what the document
+// store and the vocabulary keep of it.
+type analysed struct {
+	doc    *document.Document
+	sketch []byte   // of its long fields; nil without a fast analysis
+	words  []string // its distinct words as written (package vocab)
+}
+
+// analyse maps and analyses a document for bleve.
+func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *docstore.Text) (*analysed, error) {
 	doc := document.NewDocument(d.ID)
 	if err := m.MapDocument(doc, bleveDoc(d, t)); err != nil {
-		return nil, nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
+		return nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
 	}
 	sk := &analysis.SketchBuilder{}
+	words := map[string]struct{}{}
 	for i, f := range doc.Fields {
 		if fast != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {
 			var fsk *analysis.SketchBuilder
 			if sk.Field = longField(f.Name()); sk.Field >= 0 {
 				fsk = sk
 			}
-			n, freqs := fast.Analyze(f.Value(), fsk)
+			n, freqs := fast.Analyze(f.Value(), fsk, words)
 			doc.Fields[i] = &fastField{Field: f, length: n, freqs: freqs}
 			continue
 		}
@@ -80,9 +90,9 @@ func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *d
 		doc.Fields[i] = analysedField{f}
 	}
 	if fast == nil {
-		return doc, nil, nil // no sketch: phrases checked on the text only
+		return &analysed{doc: doc}, nil // no sketch: phrases checked on the text only
 	}
-	return doc, sk.Bytes(), nil
+	return &analysed{doc: doc, sketch: sk.Bytes(), words: slices.Sorted(maps.Keys(words))}, nil
 }
 
 // fastFields are the fields analysed by an analysis.Fast: those of the

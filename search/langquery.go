@@ -82,12 +82,12 @@ type highlight struct {
 // build returns the queries for this language. match is nil when lang: or
 // -lang: leave this language out; exclude is not (exclusion is per
 // incident, whatever languages are searched).
-func (b *langBuilder) build(p *query.Query, f filters) (langQueries, error) {
+func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]string) (langQueries, error) {
 	var queries langQueries
 	var must, mustNot, filter []blevequery.Query
 	positives := 0
-	for _, c := range p.Clauses {
-		q, err := b.clause(c, &queries)
+	for i, c := range p.Clauses {
+		q, err := b.clause(c, alternatives[i], &queries)
 		if err != nil {
 			return queries, err
 		}
@@ -136,7 +136,9 @@ func (b *langBuilder) build(p *query.Query, f filters) (langQueries, error) {
 	return queries, nil
 }
 
-func (b *langBuilder) clause(c query.Clause, queries *langQueries) (blevequery.Query, error) {
+// clause returns the query of one clause, nil if it can match nothing in
+// this language; a word also matches its alternatives (expand.go).
+func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *langQueries) (blevequery.Query, error) {
 	nodes := &queries.matchNodes
 	if c.Neg {
 		nodes = &queries.excludeNodes
@@ -158,18 +160,65 @@ func (b *langBuilder) clause(c query.Clause, queries *langQueries) (blevequery.Q
 		fields = []fieldBoost{{c.Field, 1}}
 	}
 	q, pat, err := b.words(c.Value, fields, nodes)
+	if err != nil {
+		return nil, err
+	}
 	if q != nil && !c.Neg {
-		h := highlight{p: pat}
-		for _, f := range fields {
-			if i := longField(f.field); i >= 0 {
-				h.fields |= 1 << i
-			}
+		queries.highlight(pat, fields)
+	}
+	if len(alternatives) == 0 {
+		return q, nil
+	}
+	var exact []string
+	if pat != nil && len(pat.terms) == 1 {
+		exact = pat.terms[0]
+	}
+	alts := b.alternatives(alternatives, exact, fields, queries)
+	if len(alts) == 0 {
+		return q, nil
+	}
+	if q != nil {
+		alts = append([]blevequery.Query{q}, alts...)
+	}
+	return blevequery.NewDisjunctionQuery(alts), nil
+}
+
+// alternatives returns the term queries of the words, analysed, in the
+// fields, leaving out the terms of the word itself (exact); it adds them
+// to the highlights.
+func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, queries *langQueries) []blevequery.Query {
+	var qs []blevequery.Query
+	seen := map[string]bool{}
+	for _, t := range exact {
+		seen[t] = true
+	}
+	for _, w := range words {
+		toks := b.text.Analyze([]byte(w))
+		if len(toks) != 1 || seen[string(toks[0].Term)] {
+			continue // a stop word, several tokens, or a term already searched
 		}
-		if h.fields != 0 {
-			queries.highlights = append(queries.highlights, h)
+		t := string(toks[0].Term)
+		seen[t] = true
+		for _, f := range fields {
+			qs = append(qs, term(f.field, t, f.boost*alternativeBoost))
+		}
+		queries.highlight(newPattern(toks, b.kind), fields)
+	}
+	return qs
+}
+
+// highlight adds the pattern of a word or phrase matched in fields to the
+// highlights, if fields has a long field.
+func (queries *langQueries) highlight(pat *pattern, fields []fieldBoost) {
+	h := highlight{p: pat}
+	for _, f := range fields {
+		if i := longField(f.field); i >= 0 {
+			h.fields |= 1 << i
 		}
 	}
-	return q, err
+	if h.fields != 0 {
+		queries.highlights = append(queries.highlights, h)
+	}
 }
 
 // keyword is an exact, case-insensitive match of a whole keyword value.

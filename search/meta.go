@@ -15,8 +15,9 @@ import (
 // metaFormat is the version of the on-disk layout; Open refuses others.
 // Format 2: no stored text or term vectors of the long fields in bleve;
 // per-language document stores (package docstore) hold the documents' text and
-// metadata, meta.json only the lists of languages.
-const metaFormat = 2
+// metadata, meta.json only the lists of languages. Format 3: a vocabulary
+// beside each language index (package vocab).
+const metaFormat = 3
 
 const metaFile = "meta.json"
 

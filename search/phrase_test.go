@@ -175,7 +175,7 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		queries, err := b.build(p, filters{})
+		queries, err := b.build(p, filters{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -337,7 +337,7 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 			f := &field{s: s, flags: analysis.TextFlags(s, b.kind)}
 			all := loc.analyse(s, 0, len(s))
 			skb := &analysis.SketchBuilder{Field: 1}
-			fa.Analyze([]byte(s), skb)
+			fa.Analyze([]byte(s), skb, nil)
 			sk := skb.Bytes()
 			words := strings.Fields(s)
 			rs := []rune(s)

@@ -171,11 +171,14 @@ type Request struct {
 
 // Response is the answer to a Request, in the JSON shape of the search API.
 type Response struct {
-	Query   string                  `json:"query"`
-	Total   int                     `json:"total"` // number of matching incidents
-	TookMS  float64                 `json:"took_ms"`
-	Results []Result                `json:"results"`
-	Facets  map[string][]FacetCount `json:"facets"` // keys product, region, cause, year, lang
+	Query string `json:"query"`
+	// DidYouMean is the query with the words that found nothing
+	// corrected, when some were (their corrections are searched too).
+	DidYouMean string                  `json:"did_you_mean,omitempty"`
+	Total      int                     `json:"total"` // number of matching incidents
+	TookMS     float64                 `json:"took_ms"`
+	Results    []Result                `json:"results"`
+	Facets     map[string][]FacetCount `json:"facets"` // keys product, region, cause, year, lang
 }
 
 // Result is one incident in a Response.

@@ -797,7 +797,7 @@ func TestCollectAllMatchesBleve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				queries, err := b.build(p, filters{})
+				queries, err := b.build(p, filters{}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

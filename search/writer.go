@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"github.com/postmortem-archive/gen/search/vocab"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,11 +65,12 @@ type writeJob struct {
 }
 
 type analysedDoc struct {
-	seq int
-	id  string
-	doc *document.Document
-	rec *docstore.Record
-	err error
+	seq   int
+	id    string
+	words []string
+	doc   *document.Document
+	rec   *docstore.Record
+	err   error
 }
 
 type langWriter struct {
@@ -86,7 +88,10 @@ type langWriter struct {
 	dict        []byte
 	compressors sync.Pool // *docstore.Compressor with dict
 
-	seq     int
+	seq   int
+	words vocab.Builder
+	dir   string // of the language's index
+
 	results chan analysedDoc
 	metas   []*docstore.Meta // set by Close before results is closed
 	done    chan struct{}
@@ -232,7 +237,7 @@ func (w *Writer) work() {
 		lw := j.lw
 		out := analysedDoc{seq: j.seq, id: j.d.ID}
 		if lw.getErr() == nil {
-			out.doc, out.rec, out.err = lw.prepare(j)
+			out.doc, out.words, out.rec, out.err = lw.prepare(j)
 		}
 		lw.results <- out
 	}
@@ -240,24 +245,24 @@ func (w *Writer) work() {
 
 // prepare analyses a document for bleve and compresses its text with its
 // sketch for the document store.
-func (lw *langWriter) prepare(j *writeJob) (*document.Document, *docstore.Record, error) {
-	doc, sketch, err := analyse(lw.m, lw.fast, j.d, j.text)
+func (lw *langWriter) prepare(j *writeJob) (*document.Document, []string, *docstore.Record, error) {
+	a, err := analyse(lw.m, lw.fast, j.d, j.text)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	j.text.Sketch = sketch
+	j.text.Sketch = a.sketch
 	c, _ := lw.compressors.Get().(*docstore.Compressor)
 	if c == nil {
 		if c, err = docstore.NewCompressor(lw.dict); err != nil {
-			return nil, nil, fmt.Errorf("search: %s documents: %w", lw.lang, err)
+			return nil, nil, nil, fmt.Errorf("search: %s documents: %w", lw.lang, err)
 		}
 	}
 	defer lw.compressors.Put(c)
 	rec, err := c.Compress(j.text)
 	if err != nil {
-		return nil, nil, fmt.Errorf("search: compress %s (%s): %w", j.d.ID, lw.lang, err)
+		return nil, nil, nil, fmt.Errorf("search: compress %s (%s): %w", j.d.ID, lw.lang, err)
 	}
-	return doc, rec, nil
+	return a.doc, a.words, rec, nil
 }
 
 // newBuilder starts bleve's offline builder for an index in path, the way
@@ -301,7 +306,7 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 		return nil, err
 	}
 	lw := &langWriter{
-		lang: lang, m: m, kind: analysis.KindOf(lang), b: b, docs: docs,
+		lang: lang, m: m, kind: analysis.KindOf(lang), b: b, docs: docs, dir: path,
 		fast:    analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))),
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
@@ -338,6 +343,7 @@ func (lw *langWriter) run() {
 				continue
 			}
 			lw.docs.Add(r.id, r.rec)
+			lw.words.Add(r.words)
 		}
 	}
 	if err := lw.getErr(); err != nil {
@@ -350,6 +356,10 @@ func (lw *langWriter) run() {
 		return
 	}
 	if err := lw.docs.Finish(lw.metas); err != nil {
+		lw.setErr(err)
+		return
+	}
+	if err := vocab.Write(filepath.Join(lw.dir, vocab.FileName), lw.words.Vocab()); err != nil {
 		lw.setErr(err)
 	}
 }

@@ -15,16 +15,22 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/segment"
 )
+
+// MaxWordBytes bounds the words Fast.Analyze collects: longer tokens are
+// hashes, URLs and the like, which nobody types a prefix of.
+const MaxWordBytes = 40
 
 // Fast is the analysis of one bleve analyzer, for fields without term
 // vectors.
 type Fast struct {
 	filters []analysis.TokenFilter // applied to each token, in order
 	width   int                    // index in filters of the CJK width filter, or -1
+	lower   int                    // index in filters of the lower-case filter, or -1
 	bigram  bool                   // then the CJK bigram filter
 }
 
@@ -38,7 +44,7 @@ func NewFast(a analysis.Analyzer) *Fast {
 	if _, ok := da.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
 		return nil
 	}
-	fa := &Fast{width: -1}
+	fa := &Fast{width: -1, lower: -1}
 	for i, f := range da.TokenFilters {
 		switch f.(type) {
 		case *cjk.CJKBigramFilter:
@@ -49,6 +55,8 @@ func NewFast(a analysis.Analyzer) *Fast {
 			continue
 		case *cjk.CJKWidthFilter:
 			fa.width = len(fa.filters)
+		case *lowercase.LowerCaseFilter:
+			fa.lower = len(fa.filters)
 		}
 		fa.filters = append(fa.filters, f)
 	}
@@ -166,9 +174,11 @@ func (b *bigram) token(c *freqCounter, t *analysis.Token) {
 
 // Analyze returns what bleve's TextField.Analyze computes for text
 // without term vectors: the number of tokens and their frequencies; it
-// adds the pairs of adjacent words to sk if not nil. It lowers text in
-// place, as bleve does.
-func (fa *Fast) Analyze(text []byte, sk *SketchBuilder) (int, index.TokenFrequencies) {
+// adds the pairs of adjacent words to sk if not nil, and the words as
+// written (lower-cased, before stop words and stemming; not CJK
+// characters; at most MaxWordBytes long) to words if not nil. It lowers
+// text in place, as bleve does.
+func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{}) (int, index.TokenFrequencies) {
 	// About one distinct term in 16 bytes of English, 5 of Chinese.
 	hint := len(text) / 16
 	if fa.bigram {
@@ -201,6 +211,9 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder) (int, index.TokenFrequen
 				}
 				if s = f.Filter(s); len(s) == 0 {
 					break
+				}
+				if i == fa.lower && words != nil && s[0].Type != analysis.Ideographic && len(s[0].Term) <= MaxWordBytes {
+					words[string(s[0].Term)] = struct{}{}
 				}
 			}
 			if len(s) == 1 {

@@ -44,7 +44,7 @@ func TestFastAnalysis(t *testing.T) {
 			s = CleanText(s)
 			f := document.NewTextFieldCustom("body", nil, []byte(s), index.IndexField, an)
 			f.Analyze()
-			n, freqs := fa.Analyze([]byte(s), nil)
+			n, freqs := fa.Analyze([]byte(s), nil, nil)
 			want := f.AnalyzedTokenFrequencies()
 			if n != f.AnalyzedLength() || len(freqs) != len(want) {
 				t.Fatalf("%s %q: %d tokens, %d terms; bleve %d, %d", lang, s, n, len(freqs), f.AnalyzedLength(), len(want))

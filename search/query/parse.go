@@ -89,10 +89,16 @@ type Clause struct {
 	Field string // Text: "" (all text fields) or one of them; Meta: FieldProduct, FieldRegion or FieldCause
 	Value string // as typed (Year: the year, four digits)
 	Neg   bool   // an exclusion: -term
+	// Bare: a word typed as is, not quoted and without field:. Start and
+	// End are then the rune offsets of Value in Query.Text, so that a
+	// correction can replace it.
+	Bare       bool
+	Start, End int
 }
 
 // Query is a query parsed once, independent of language.
 type Query struct {
+	Text            string // the query parsed, invalid UTF-8 replaced
 	Clauses         []Clause
 	Langs, NotLangs []string // lang: and -lang:, canonical tags
 }
@@ -187,7 +193,7 @@ func Parse(s string) (*Query, error) {
 		return nil, Errorf("the query is too long (%d characters; at most %d)", n, MaxQueryRunes)
 	}
 	rs := []rune(s)
-	p := &Query{}
+	p := &Query{Text: s}
 	for i := 0; i < len(rs); {
 		if isSep(rs[i]) {
 			i++
@@ -225,7 +231,7 @@ func Parse(s string) (*Query, error) {
 				continue
 			}
 		}
-		if err := p.add(Clause{Kind: Text, Value: word, Neg: neg}); err != nil {
+		if err := p.add(Clause{Kind: Text, Value: word, Neg: neg, Bare: true, Start: start, End: i}); err != nil {
 			return nil, err
 		}
 	}
@@ -275,4 +281,12 @@ func Clip(s string) string {
 		return s
 	}
 	return string([]rune(s)[:40]) + "…"
+}
+
+// Replace returns the text of the query with the bare word of clause i
+// replaced by word.
+func (p *Query) Replace(i int, word string) string {
+	c := p.Clauses[i]
+	rs := []rune(p.Text)
+	return string(rs[:c.Start]) + word + string(rs[c.End:])
 }

@@ -86,3 +86,26 @@ func TestParse(t *testing.T) {
 		t.Errorf("query of MaxQueryRunes: %v", err)
 	}
 }
+
+// A bare word knows where it stands, so that a correction can replace it.
+func TestReplace(t *testing.T) {
+	t.Parallel()
+	p, err := Parse(`title:x "a b" 資源 certifcate -rollbak`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bare []string
+	for i, c := range p.Clauses {
+		if c.Bare {
+			bare = append(bare, c.Value)
+			if c.Value == "certifcate" {
+				if got := p.Replace(i, "certificate"); got != `title:x "a b" 資源 certificate -rollbak` {
+					t.Errorf("Replace: %q", got)
+				}
+			}
+		}
+	}
+	if strings.Join(bare, " ") != "資源 certifcate rollbak" {
+		t.Errorf("bare words %q", bare)
+	}
+}

@@ -1,0 +1,104 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// As a reader types a word, from its third letter on, the results never
+// fall to nothing after there were some, and no prefix finds fewer
+// incidents than the whole word.
+func TestPrefixAsYouType(t *testing.T) {
+	t.Parallel()
+	words := []string{"certificate", "certificates", "certification", "replication", "authentication",
+		"configuration", "throttling", "latency", "deployment", "exhausted", "rollback", "firmware"}
+	for name, ix := range reportIndexes(t) {
+		for _, w := range words {
+			whole := search(t, ix, Request{Query: w, PerPage: MaxPerPage})
+			if whole.Total == 0 {
+				t.Errorf("%s: %q finds nothing", name, w)
+				continue
+			}
+			prev := 0
+			var counts []int
+			for k := 3; k <= len(w); k++ {
+				resp := search(t, ix, Request{Query: w[:k], PerPage: MaxPerPage})
+				counts = append(counts, resp.Total)
+				if resp.Total < whole.Total {
+					t.Errorf("%s: %q finds %d incidents, fewer than %q (%d)", name, w[:k], resp.Total, w, whole.Total)
+				}
+				if resp.Total == 0 && prev > 0 {
+					t.Errorf("%s: %q finds nothing after %q found %d", name, w[:k], w[:k-1], prev)
+				}
+				if resp.DidYouMean != "" {
+					t.Errorf("%s: %q: did you mean %q", name, w[:k], resp.DidYouMean)
+				}
+				for _, id := range ids(whole) {
+					if !slices.Contains(ids(resp), id) {
+						t.Errorf("%s: %q lacks %s, which %q finds", name, w[:k], id, w)
+					}
+				}
+				prev = resp.Total
+			}
+			t.Logf("%s: %s: %v (whole word %d)", name, w, counts, whole.Total)
+		}
+	}
+}
+
+// Only the last word is a prefix; the others are words.
+func TestPrefixOnlyLastWord(t *testing.T) {
+	t.Parallel()
+	for name, ix := range reportIndexes(t) {
+		if resp := search(t, ix, Request{Query: "expired certi"}); !slices.Equal(ids(resp), []string{reportIDs["lb"]}) {
+			t.Errorf("%s: expired certi: %v", name, ids(resp))
+		}
+		if resp := search(t, ix, Request{Query: "certi expired"}); resp.Total != 0 && resp.DidYouMean == "" {
+			t.Errorf("%s: certi expired: %v, want certi as a word", name, ids(resp))
+		}
+		// A completion is highlighted.
+		resp := search(t, ix, Request{Query: "certifica", Lang: "en"})
+		if len(resp.Results) == 0 || !strings.Contains(strings.Join(resp.Results[0].Fragments, " "), "<mark>certificate</mark>") {
+			t.Errorf("%s: certifica: fragments %+v", name, resp.Results)
+		}
+		// A quoted word is not completed.
+		if resp := search(t, ix, Request{Query: `"certifica"`}); resp.Total != 0 {
+			t.Errorf("%s: \"certifica\": %v", name, ids(resp))
+		}
+	}
+}
+
+// A word that finds nothing finds the words one letter away (two from
+// eight letters), and the response suggests the corrected query.
+func TestTypos(t *testing.T) {
+	t.Parallel()
+	for name, ix := range reportIndexes(t) {
+		for _, tc := range []struct {
+			q, want string
+			found   []string
+		}{
+			{"certifcate", "certificate", []string{"lb", "mtls"}},
+			{"replcation lag", "replication lag", []string{"db"}},
+			{"latancy europe", "latency europe", []string{"storage"}},
+			{"authentcation -mobile", "authentication -mobile", []string{"mtls"}},
+			{"exhuasted", "exhausted", []string{"quota", "auth"}},
+		} {
+			resp := search(t, ix, Request{Query: tc.q})
+			if resp.DidYouMean != tc.want {
+				t.Errorf("%s: %q: did you mean %q, want %q", name, tc.q, resp.DidYouMean, tc.want)
+			}
+			for _, f := range tc.found {
+				if !slices.Contains(ids(resp), reportIDs[f]) {
+					t.Errorf("%s: %q: %v lacks %s", name, tc.q, ids(resp), f)
+				}
+			}
+		}
+		// Words that find something, short words and words nothing is
+		// near are not corrected.
+		for _, q := range []string{"certificate", "rollback", "dns", "xyzzyplugh", "lag"} {
+			if resp := search(t, ix, Request{Query: q}); resp.DidYouMean != "" {
+				t.Errorf("%s: %q: did you mean %q", name, q, resp.DidYouMean)
+			}
+		}
+	}
+}
