@@ -29,10 +29,11 @@ type SearchRequest struct {
 
 // SearchResponse is one page of results.
 type SearchResponse struct {
-	Total   int // matching incidents
-	Pages   int // result pages the reader may ask for
-	Results []SearchResult
-	Facets  map[string][]SearchFacet // by facet name: product, region, cause, year, lang
+	DidYouMean string // the query with its typos corrected, if it had some
+	Total      int    // matching incidents
+	Pages      int    // result pages the reader may ask for
+	Results    []SearchResult
+	Facets     map[string][]SearchFacet // by facet name: product, region, cause, year, lang
 }
 
 // SearchResult is one incident found.

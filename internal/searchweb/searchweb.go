@@ -143,9 +143,10 @@ func pageResponse(req search.Request, res *search.Response) *render.SearchRespon
 		per = search.DefaultPerPage
 	}
 	out := &render.SearchResponse{
-		Total:  res.Total,
-		Pages:  min((res.Total+per-1)/per, search.MaxWindow/per),
-		Facets: map[string][]render.SearchFacet{},
+		DidYouMean: res.DidYouMean,
+		Total:      res.Total,
+		Pages:      min((res.Total+per-1)/per, search.MaxWindow/per),
+		Facets:     map[string][]render.SearchFacet{},
 	}
 	for _, r := range res.Results {
 		out.Results = append(out.Results, render.SearchResult{

@@ -194,3 +194,70 @@ func TestSearchPageWorksWithoutJavaScript(t *testing.T) {
 		t.Errorf("static search page: status %d, notice missing", code)
 	}
 }
+
+// A word with a typo finds what the word would, and the API and the
+// search page in each language suggest the corrected query as a link.
+func TestDidYouMean(t *testing.T) {
+	srv := serveSeed(t)
+	res := api(t, srv, url.Values{"q": {"subscripton"}})
+	if res.DidYouMean != "subscription" || res.Total == 0 {
+		t.Fatalf("subscripton: did you mean %q, %d results", res.DidYouMean, res.Total)
+	}
+	if res := api(t, srv, url.Values{"q": {"subscription"}}); res.DidYouMean != "" {
+		t.Errorf("subscription: did you mean %q", res.DidYouMean)
+	}
+	for lang, label := range map[string]string{"en": "Did you mean:", "ja": "もしかして:", "zh-TW": "您是不是要找："} {
+		code, body := get(t, srv, "/"+lang+"/search/", url.Values{"q": {"subscripton"}})
+		if code != http.StatusOK {
+			t.Fatalf("%s: status %d", lang, code)
+		}
+		doc, err := html.Parse(strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := findID(doc, "did-you-mean")
+		if p == nil {
+			t.Errorf("%s: no suggestion on the page", lang)
+			continue
+		}
+		var text, href string
+		var walk func(*html.Node)
+		walk = func(n *html.Node) {
+			if n.Type == html.TextNode {
+				text += n.Data
+			}
+			if n.Type == html.ElementNode && n.Data == "a" {
+				for _, a := range n.Attr {
+					if a.Key == "href" {
+						href = a.Val
+					}
+				}
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+		walk(p)
+		u, err := url.Parse(href)
+		if err != nil || u.Query().Get("q") != "subscription" || !strings.Contains(text, label) {
+			t.Errorf("%s: suggestion %q linking to %q", lang, text, href)
+		}
+	}
+}
+
+// findID returns the element with the id, nil if there is none.
+func findID(n *html.Node, id string) *html.Node {
+	if n.Type == html.ElementNode {
+		for _, a := range n.Attr {
+			if a.Key == "id" && a.Val == id {
+				return n
+			}
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := findID(c, id); f != nil {
+			return f
+		}
+	}
+	return nil
+}
