@@ -98,6 +98,19 @@ var knownKeys = []string{
 // Severities are the allowed values of the severity fact.
 var Severities = []string{"minor", "major", "critical"}
 
+// ParseMeta decodes only the front matter of a content file, for tools
+// that need a file's facts without its body. ok is false when the file
+// has no front matter or it is not YAML.
+func ParseMeta(file string, src []byte, errs *diag.List) (m Meta, ok bool) {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	yamlText, _, _, ok := splitFrontMatter(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")))
+	if !ok {
+		errs.Add(file, 1, 1, "no front matter; the file must start with a `---` line")
+		return m, false
+	}
+	return decodeMeta(file, yamlText, 2, errs)
+}
+
 // splitFrontMatter separates the YAML block between the leading "---" lines
 // from the Markdown body. bodyLine is the 1-based line on which the body
 // starts.

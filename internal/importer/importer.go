@@ -21,15 +21,14 @@ const MaxExportSize = 64 << 20
 
 // Incident is one incident as an export states it, in gen's terms.
 type Incident struct {
-	// Where it is in the export, for messages: the file, the line and
-	// column its object opens on, and its JSON path.
-	File      string
-	Line, Col int
-	Path      string
-	ImportID  string    // the export's own id for it
-	Title     string    // one line
-	Begin     time.Time // when it started
-	End       time.Time // when it was resolved; zero while it is ongoing
+	// Path is where it is in the export, for messages: its JSON path;
+	// node places it in its file.
+	Path     string
+	node     placed
+	ImportID string    // the export's own id for it
+	Title    string    // one line
+	Begin    time.Time // when it started
+	End      time.Time // when it was resolved; zero while it is ongoing
 	// Severity is minor, major or critical, or "" when the export gives
 	// none or a word gen has no equivalent for.
 	Severity     string
@@ -46,6 +45,22 @@ type Update struct {
 	At     time.Time
 	Status string // as the status page shows it: "Investigating", "Resolved"
 	Text   string // Markdown or plain text, as posted
+}
+
+// placed is a node of a source, for an error found after reading.
+type placed struct {
+	src  *source
+	node *node
+}
+
+// Fail records a problem with the incident as a whole, at the place its
+// object opens in the export.
+func (inc *Incident) Fail(errs *diag.List, format string, args ...any) {
+	if inc.node.src == nil {
+		errs.Add(inc.Path, 0, 0, format, args...)
+		return
+	}
+	inc.node.src.fail(errs, inc.node.node, format, args...)
 }
 
 // Ongoing reports whether the incident has not been resolved.
@@ -137,8 +152,7 @@ func readEach(src *source, items []*node, errs *diag.List, read func(*node, *dia
 			errs.AddError(own.Err())
 			continue
 		}
-		inc.File = src.file
-		inc.Line, inc.Col = src.at(item.offset)
+		inc.node = placed{src, item}
 		slices.SortStableFunc(inc.Updates, func(a, b Update) int { return a.At.Compare(b.At) })
 		out = append(out, inc)
 	}

@@ -165,3 +165,33 @@ func TestParseJSONPositions(t *testing.T) {
 		t.Errorf("two values: %v", err)
 	}
 }
+
+// FuzzRead: whatever the bytes, reading an export never panics, and every
+// incident it yields is written as a page gen reads without error.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"statuspage.json", "statuspage-bad.json", "google-cloud.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range Formats {
+			var errs diag.List
+			for _, inc := range format.Read("export.json", data, &errs) {
+				var rerrs diag.List
+				file, ok := Render(inc, Options{Location: time.UTC}, &rerrs)
+				if !ok {
+					continue
+				}
+				parse(t, file)
+			}
+			for _, e := range errs.Errors() {
+				if e.File != "export.json" || e.Line < 1 || e.Col < 1 {
+					t.Errorf("error not placed: %v", e)
+				}
+			}
+		}
+	})
+}

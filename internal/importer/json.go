@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -166,12 +167,11 @@ func newSource(file string, data []byte) *source {
 }
 
 // at converts a byte offset to a line and a column counted in characters.
+// It is called only for messages: on an export written as one long line
+// the column costs a count of everything before it.
 func (s *source) at(offset int) (line, col int) {
 	offset = min(offset, len(s.data))
-	line = 1
-	for line < len(s.lineStarts) && s.lineStarts[line] <= offset {
-		line++
-	}
+	line, _ = slices.BinarySearch(s.lineStarts, offset+1)
 	return line, utf8.RuneCount(s.data[s.lineStarts[line-1]:offset]) + 1
 }
 

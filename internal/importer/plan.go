@@ -165,10 +165,8 @@ func importID(abs, rel string) string {
 		return ""
 	}
 	var ignored diag.List
-	if p := content.Parse(rel, "", "", src, &ignored); p != nil {
-		return p.Meta.ImportID.V
-	}
-	return ""
+	m, _ := content.ParseMeta(rel, src, &ignored)
+	return m.ImportID.V
 }
 
 // Apply writes the files of the changes that create or update one. Writes

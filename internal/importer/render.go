@@ -39,7 +39,7 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 	}
 	timeline, err := timelineLines(inc.Updates, loc)
 	if err != "" {
-		errs.Add(inc.File, inc.Line, inc.Col, "%s: %s", inc.Path, err)
+		inc.Fail(errs, "%s", err)
 		return File{}, false
 	}
 	main := mainUpdate(inc.Updates)

@@ -141,7 +141,9 @@ func TestRenderFacts(t *testing.T) {
 // it cannot place rather than moving it by an hour.
 func TestRenderRepeatedHour(t *testing.T) {
 	ny := mustZone("America/New_York")
-	inc := Incident{ImportID: "x", Title: "Fall back", Begin: utc("2024-11-03T04:50:00Z"), End: utc("2024-11-03T07:00:00Z"), Path: "incidents[0]", File: "e.json", Line: 3, Col: 5}
+	inc := Incident{ImportID: "x", Title: "Fall back", Begin: utc("2024-11-03T04:50:00Z"), End: utc("2024-11-03T07:00:00Z"), Path: "incidents[0]"}
+	src := newSource("e.json", []byte("[\n\n    {}]"))
+	inc.node = placed{src, &node{path: "incidents[0]", offset: 7}}
 	inc.Updates = []Update{{At: utc("2024-11-03T05:30:00Z"), Status: "Investigating"}, {At: utc("2024-11-03T06:10:00Z"), Status: "Resolved"}}
 	var errs diag.List
 	f, ok := Render(inc, Options{Location: ny}, &errs)
