@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/importer"
+	"github.com/postmortem-archive/gen/internal/source"
 )
 
 // importVerbs say what an import did, or would do with --dry-run, for each
@@ -28,7 +30,7 @@ var importVerbs = map[importer.Action][2]string{
 // edited it since.
 func cmdImport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	source := fs.String("source", ".", "site folder")
+	site := fs.String("source", ".", "site folder")
 	lang := fs.String("lang", "en", "language the status page is written in (BCP 47 tag)")
 	zone := fs.String("timezone", "UTC", "IANA time zone the incidents' times are written in")
 	org := fs.String("organization", "", "whose status page it is (default: the name the export gives)")
@@ -64,6 +66,11 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gen import: %q is not a language tag\n", *lang)
 		return exitUsage
 	}
+	if _, langs := source.Count(*site); !slices.Contains(langs, tag.String()) {
+		fmt.Fprintf(stderr, "gen import: the site has no language %s (it has %s); add i18n/%s.yaml first or import with --lang set to one of them\n",
+			tag, strings.Join(langs, ", "), tag)
+		return exitUsage
+	}
 
 	var errs diag.List
 	var files []importer.File
@@ -76,13 +83,13 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	changes, err := importer.Plan(*source, tag.String(), files)
+	changes, err := importer.Plan(*site, tag.String(), files)
 	if err != nil {
 		fmt.Fprintln(stderr, "gen import:", err)
 		return exitContent
 	}
 	if !*dryRun {
-		errs.AddError(importer.Apply(*source, changes))
+		errs.AddError(importer.Apply(*site, changes))
 	}
 	printChanges(stdout, changes, *dryRun)
 	printShown(stderr, "", "error", errs.Errors())

@@ -205,6 +205,7 @@ func TestImportUsage(t *testing.T) {
 		{"import", "pagerduty", "x.json"},
 		{"import", "statuspage", "x.json", "--timezone", "Mars/Olympus"},
 		{"import", "statuspage", "x.json", "--lang", "not a tag"},
+		{"import", "statuspage", "x.json", "--lang", "de"}, // not a site language
 		{"import", "statuspage", "x.json", "--no-such-flag"},
 	} {
 		if code, out, errs := runGen(args...); code != exitUsage || out != "" || errs == "" {
