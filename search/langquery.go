@@ -26,9 +26,17 @@ type fieldBoost struct {
 	boost float64
 }
 
-// defaultFields are the fields a term without field: prefix searches.
+// defaultFields are the fields a term without field: prefix searches,
+// with their weights. Bleve divides a field's score by the square root
+// of its length, which favours short fields: one mention in a timeline of
+// a few dozen words outscored, four to five times over, the same word in
+// the root cause of a body of a thousand (TestPassingMentionRanksLower).
+// The timeline's weight undoes that for bodies up to about forty times
+// longer than their timeline, so that a match in the title, the summary
+// or the body (impact, root cause) ranks above a passing mention in one
+// timeline item.
 var defaultFields = []fieldBoost{
-	{fTitle, 3}, {fSummary, 2}, {fBody, 1}, {fTimeline, 1},
+	{fTitle, 3}, {fSummary, 2}, {fBody, 1}, {fTimeline, 0.15},
 	{fProductText, 2}, {fRegionText, 1}, {fCauseText, 1},
 }
 
