@@ -160,24 +160,37 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 
 // langSearches builds the queries of each language index; a language
 // the query cannot match or exclude anything in is left out.
-func (ix *Index) langSearches(p *plan, bufs *searchBufs) ([]*langSearch, error) {
-	var searches []*langSearch
+func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch, err error) {
+	defer func() { // on error, close the readers opened
+		if err != nil {
+			err = errors.Join(err, closeReaders(searches))
+			searches = nil
+		}
+	}()
 	for _, lang := range sortedKeys(ix.subs) {
 		idx := ix.subs[lang]
 		b, err := newLangBuilder(lang, idx.Mapping())
 		if err != nil {
-			return nil, err
+			return searches, err
 		}
-		queries, err := b.build(p.query, p.filters, p.alternatives)
+		reader, err := openReader(idx)
 		if err != nil {
-			return nil, err
+			return searches, fmt.Errorf("search: %s index: %w", lang, err)
 		}
-		if queries.match == nil && queries.exclude == nil {
+		b.dict = reader
+		queries, err := b.build(p.query, p.filters, p.alternatives)
+		if err != nil || queries.match == nil && queries.exclude == nil {
+			if cerr := reader.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return searches, err
+			}
 			continue
 		}
 		texts := newTextCache(ix.docs[lang], &locator{an: b.text, kind: b.kind}, ix.meta, lang)
 		ls := &langSearch{i: len(searches), lang: lang, idx: idx, meta: ix.meta, ords: ix.ords[lang],
-			queries: queries, texts: texts, ranked: p.ranked, opts: &ix.opts}
+			queries: queries, texts: texts, ranked: p.ranked, opts: &ix.opts, reader: reader}
 		texts.ordOf = ls.ordOf
 		if len(bufs.langs) <= len(searches) {
 			bufs.langs = append(bufs.langs, &langBufs{})
@@ -186,7 +199,7 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) ([]*langSearch, error) 
 		searches = append(searches, ls)
 	}
 	if len(searches) > maxLangs {
-		return nil, fmt.Errorf("search: more than %d languages", maxLangs)
+		return searches, fmt.Errorf("search: more than %d languages", maxLangs)
 	}
 	return searches, nil
 }

@@ -4,12 +4,18 @@ package search
 // query) analysed with the language's analyzer.
 
 import (
+	"cmp"
+	"maps"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
 	blevequery "github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/query"
@@ -49,6 +55,9 @@ type langBuilder struct {
 	kind analysis.Kind
 	text bleveanalysis.Analyzer
 	kw   bleveanalysis.Analyzer
+	// dict, when set, is a reader of the index whose term dictionaries
+	// expand a single CJK character to the bigrams that hold it.
+	dict index.IndexReader
 }
 
 func newLangBuilder(lang string, m mapping.IndexMapping) (*langBuilder, error) {
@@ -256,6 +265,14 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 		for _, f := range fields {
 			qs = append(qs, term(f.field, string(toks[0].Term), f.boost))
 		}
+		if c, ok := singleCJK(toks[0].Term); ok && b.dict != nil {
+			more, err := b.bigramsWith(c, fields)
+			if err != nil {
+				return nil, nil, err
+			}
+			qs = append(qs, more...)
+			pat.run = c // highlight the character, not the bigrams
+		}
 	} else {
 		for _, f := range fields {
 			q := &phraseQuery{Terms: pat.terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
@@ -270,6 +287,76 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 		return qs[0], pat, nil
 	}
 	return blevequery.NewDisjunctionQuery(qs), pat, nil
+}
+
+// maxBigrams is the number of bigrams a single CJK character expands to
+// at most: those of the most documents.
+const maxBigrams = 64
+
+// singleCJK returns the character of a term that is one CJK character.
+func singleCJK(term []byte) (string, bool) {
+	r, size := utf8.DecodeRune(term)
+	return string(term), size == len(term) && analysis.IsCJKRune(r)
+}
+
+// bigramsWith returns the term queries, in fields, of the bigrams of the
+// index that begin or end with the character c: the index holds bigrams,
+// so a character alone matches only where it stands alone, and a reader
+// who types one character means the words that have it.
+func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Query, error) {
+	counts := map[string]uint64{}
+	for _, f := range fields {
+		if err := dictTerms(b.dict, f.field, c, counts); err != nil {
+			return nil, err
+		}
+	}
+	delete(counts, c)
+	bigrams := slices.SortedFunc(maps.Keys(counts), func(x, y string) int {
+		if c := cmp.Compare(counts[y], counts[x]); c != 0 {
+			return c
+		}
+		return strings.Compare(x, y)
+	})
+	var qs []blevequery.Query
+	for _, bg := range bigrams[:min(len(bigrams), maxBigrams)] {
+		for _, f := range fields {
+			qs = append(qs, term(f.field, bg, f.boost*alternativeBoost))
+		}
+	}
+	return qs, nil
+}
+
+// dictTerms adds to counts the terms of field that begin or end with c,
+// with their numbers of documents.
+func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) error {
+	dicts := []func() (index.FieldDict, error){
+		func() (index.FieldDict, error) { return r.FieldDictPrefix(field, []byte(c)) },
+	}
+	if rr, ok := r.(index.IndexReaderRegexp); ok {
+		dicts = append(dicts, func() (index.FieldDict, error) { return rr.FieldDictRegexp(field, "."+regexp.QuoteMeta(c)) })
+	}
+	for _, open := range dicts {
+		d, err := open()
+		if err != nil {
+			return err
+		}
+		for {
+			e, err := d.Next()
+			if err != nil || e == nil {
+				if cerr := d.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return err
+				}
+				break
+			}
+			if utf8.RuneCountInString(e.Term) == 2 {
+				counts[e.Term] += e.Count
+			}
+		}
+	}
+	return nil
 }
 
 func term(field, value string, boost float64) *blevequery.TermQuery {

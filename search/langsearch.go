@@ -229,15 +229,17 @@ func (ls *langSearch) collectErr(ctx context.Context) error {
 	return ls.check(ctx, hits, excl)
 }
 
-// open opens a reader of the index and readies the buffers.
-func (ls *langSearch) open() error {
-	adv, err := ls.idx.Advanced()
+// openReader opens a reader of a bleve index.
+func openReader(idx bleve.Index) (index.IndexReader, error) {
+	adv, err := idx.Advanced()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if ls.reader, err = adv.Reader(); err != nil {
-		return err
-	}
+	return adv.Reader()
+}
+
+// open readies the buffers for the documents of the reader.
+func (ls *langSearch) open() error {
 	docs, err := ls.reader.DocCount()
 	if err != nil {
 		return err

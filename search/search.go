@@ -77,10 +77,18 @@
 // unchecked: they are an upper bound, within a few percent of the true
 // counts for real phrases.
 //
-// Known gaps: a single Chinese character matches only where it stands
-// alone (the index holds bigrams); Simplified and Traditional Chinese are
-// not folded into each other; "OR" is an ordinary word; the total of a
-// query with a common phrase may count a few candidates that lack it (see
+// # Beyond the words typed
+//
+// The last word also matches the words it begins, and a word that finds
+// nothing the words one or two letters away, with a suggestion
+// (expand.go). The index holds CJK bigrams, so a single Chinese or
+// Japanese character matches the bigrams of the index that hold it
+// (langquery.go).
+//
+// Known gaps: Simplified and Traditional Chinese are not folded into each
+// other (golang.org/x/text has no mapping table, and a full one is
+// thousands of characters); "OR" is an ordinary word; the total of a query
+// with a common phrase may count a few candidates that lack it (see
 // Phrases).
 //
 // # Limits

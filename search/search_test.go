@@ -873,3 +873,33 @@ func collectAll(ctx context.Context, idx bleve.Index, q blevequery.Query, score 
 	}
 	return hits, nil
 }
+
+// A single Chinese or Japanese character finds the words that hold it,
+// at their start, middle or end, and only the character is marked.
+func TestSingleCJKCharacter(t *testing.T) {
+	t.Parallel()
+	eachIndex(t, func(t *testing.T, ix *Index) {
+		for _, tc := range []struct {
+			q    string
+			want []string
+		}{
+			{"耗", []string{idCloudSQL, idGmail}}, // 耗盡: first of a bigram
+			{"盡", []string{idCloudSQL, idGmail}}, // 耗盡: last of a run
+			{"額", []string{idGmail}},             // 配額
+			{"障", []string{idTokyo}},             // only in Japanese text: 障害
+		} {
+			resp := search(t, ix, Request{Query: tc.q, Lang: "zh-TW", PerPage: MaxPerPage})
+			got := ids(resp)
+			slices.Sort(got)
+			for _, id := range tc.want {
+				if !slices.Contains(got, id) {
+					t.Errorf("%q: %v lacks %s", tc.q, got, id)
+				}
+			}
+		}
+		resp := search(t, ix, Request{Query: "額", Lang: "zh-TW"})
+		if len(resp.Results) == 0 || !strings.Contains(strings.Join(resp.Results[0].Fragments, " "), "配<mark>額</mark>") {
+			t.Errorf("額: fragments %+v", resp.Results)
+		}
+	})
+}
