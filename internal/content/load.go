@@ -273,6 +273,12 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 	} else if p.Meta.Title.V == "" {
 		errs.Add(file, p.Meta.Title.Line, p.Meta.Title.Col, "title is empty; give the incident a title")
 	}
+	// A body that would cost too much to parse is refused before parsing.
+	if pr := markdown.DefaultBudget.Check(body); pr != nil {
+		pos := p.pos(pr.Offset)
+		errs.Add(file, pos.Line, pos.Col, "%s", pr.Msg)
+		return nil
+	}
 	// The tree is used here and dropped: a large archive cannot keep every
 	// page's tree in memory. Tree parses again when a page is rendered.
 	doc, timeline := parseMarkdown(body)
@@ -305,9 +311,22 @@ type Link struct {
 // collectLinks lists the body's links with the position of their text.
 func collectLinks(p *Page, doc ast.Node) []Link {
 	var out []Link
+	at := p.positions()
+	last := 0 // where the last text seen ends: a link without text is there
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if l, ok := n.(*ast.Link); ok && entering {
-			out = append(out, Link{Pos: p.pos(inlineStart(l)), Dest: string(l.Destination)})
+		switch n := n.(type) {
+		case *ast.Text:
+			if entering {
+				last = n.Segment.Stop
+			}
+		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+			if entering && n.Lines().Len() > 0 {
+				last = n.Lines().At(0).Start
+			}
+		case *ast.Link:
+			if entering {
+				out = append(out, Link{Pos: at.at(inlineStart(n, last)), Dest: string(n.Destination)})
+			}
 		}
 		return ast.WalkContinue, nil
 	})
@@ -315,30 +334,40 @@ func collectLinks(p *Page, doc ast.Node) []Link {
 }
 
 // inlineStart finds a source offset for an inline node: its first text,
-// or the start of the block it is in.
-func inlineStart(n ast.Node) int {
+// or else after, the text before it.
+func inlineStart(n ast.Node, after int) int {
 	for c := n.FirstChild(); c != nil; c = c.FirstChild() {
 		if t, ok := c.(*ast.Text); ok {
 			// The text starts after "[".
 			return max(t.Segment.Start-1, 0)
 		}
 	}
-	for b := n.Parent(); b != nil; b = b.Parent() {
-		if b.Type() == ast.TypeBlock && b.Lines().Len() > 0 {
-			return b.Lines().At(0).Start
-		}
-	}
-	return 0
+	return after
 }
 
 // pos converts a byte offset in Body to a file position (column in runes).
-func (p *Page) pos(off int) Pos {
-	i := sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > off }) - 1
-	if i < 0 {
-		i = 0
+func (p *Page) pos(off int) Pos { return p.positions().at(off) }
+
+// positions converts offsets one after another: counting the characters
+// of a long line again for every link on it would take time quadratic in
+// its length.
+func (p *Page) positions() *positions { return &positions{p: p, line: -1} }
+
+type positions struct {
+	p              *Page
+	line, off, col int // the last offset converted
+}
+
+func (ps *positions) at(off int) Pos {
+	p := ps.p
+	i := max(sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > off })-1, 0)
+	if i == ps.line && off >= ps.off {
+		ps.col += utf8.RuneCount(p.Body[ps.off:off])
+	} else {
+		ps.col = utf8.RuneCount(p.Body[p.lineStarts[i]:off]) + 1
 	}
-	col := utf8.RuneCount(p.Body[p.lineStarts[i]:off]) + 1
-	return Pos{Line: p.BodyLine + i, Col: col}
+	ps.line, ps.off = i, off
+	return Pos{Line: p.BodyLine + i, Col: ps.col}
 }
 
 func lineStarts(b []byte) []int {

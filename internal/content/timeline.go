@@ -39,8 +39,9 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 	for _, pr := range tl.Problems {
 		add(p.pos(pr.Offset), pr.Msg)
 	}
+	at := p.positions()
 	for _, it := range tl.Items {
-		marks = append(marks, Mark{Pos: p.pos(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: plainText(it.Node.FirstChild(), p.Body), DateLost: it.DateLost})
+		marks = append(marks, Mark{Pos: at.at(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: plainText(it.Node.FirstChild(), p.Body), DateLost: it.DateLost})
 	}
 	return marks, heading
 }
