@@ -531,6 +531,13 @@ func TestBuildErrors(t *testing.T) {
 			frags:  []string{"9999-12-31 23:30 is 10000-01-01", "years 1–9999"},
 		},
 		{
+			// 3.9 MB of "[a*" took 1.84 GB to parse; it is refused first.
+			name:   "markup too dense to parse",
+			files:  func(t *testing.T) files { return orig(t, "A bug.", strings.Repeat("[a*", 1_300_000)) },
+			prefix: func(t *testing.T) string { return en + ":" + strconv.Itoa(lineOf(t, errOrig, "A bug.")) + ":150001: " },
+			frags:  []string{"more than 100000 link, emphasis and table marks", "fenced code blocks"},
+		},
+		{
 			name:   "ongoing contradicts end",
 			files:  func(t *testing.T) files { return orig(t, "severity: major\n", "severity: major\nongoing: true\n") },
 			prefix: func(t *testing.T) string { return en + ":11:10: " },
