@@ -401,7 +401,7 @@ func pageTypes() []pageType {
 			{name: "timeline", path: "/timeline/"},
 			{name: "timeline-year", path: "/timeline/2020/"},
 			{name: "terms", path: "/products/"},
-			{name: "term", path: "/products/cloud-storage/"},
+			{name: "term", path: "/products/google-cloud-cloud-storage/"},
 			{name: "search", path: "/search/?q=" + url.QueryEscape(query)},
 			{name: "search-empty", path: "/search/"},
 			{name: "404", path: "/no-such-page/", status: 404},
