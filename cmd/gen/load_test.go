@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/loadtest"
+	"github.com/postmortem-archive/gen/search"
 )
 
 // The load tests run small in CI; the figures in the README come from
@@ -137,4 +141,65 @@ func TestLoadLivePreviewWhileEditing(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	reportLoad(t, "gen serve (live preview, sources changing)", res)
+}
+
+// TestLoadRebuildWhileServing: gen build replaces the folder gen serve
+// --dir serves, again and again, while clients read pages and search. No
+// request fails, and right after each build the search answers from the
+// new build's index.
+func TestLoadRebuildWhileServing(t *testing.T) {
+	site := loadSite(t)
+	dest := filepath.Join(t.TempDir(), "public")
+	build := func() {
+		t.Helper()
+		if code, _, errs := runGen("build", "--source", site, "--dest", dest); code != exitOK {
+			t.Fatalf("build: %s", errs)
+		}
+	}
+	build()
+	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
+		return serveBuilt(ctx, ln, dest, out, t.Logf)
+	})
+	entries, _ := os.ReadDir(filepath.Join(site, "content"))
+	id := entries[len(entries)/2].Name()
+	file := filepath.Join(site, "content", id, "en.md")
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := func(word string) bool {
+		t.Helper()
+		res, body := fetch(t, base+"/api/search?q="+word+"&lang=en")
+		var answer search.Response
+		if err := json.Unmarshal([]byte(body), &answer); res.StatusCode != http.StatusOK || err != nil {
+			t.Fatalf("search %s: %d %s", word, res.StatusCode, body)
+		}
+		return slices.ContainsFunc(answer.Results, func(r search.Result) bool { return r.ID == id })
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	loaded := make(chan *loadtest.Result)
+	go func() {
+		loaded <- loadtest.Run(ctx, loadtest.Options{
+			BaseURL: base, Pages: sitePages(t, dest), Queries: loadQueries,
+			Clients: *loadClients, Duration: time.Hour, SearchEvery: 5,
+		})
+	}()
+	prev := ""
+	for _, word := range []string{"zeppelinone", "zeppelintwo", "zeppelinthree", "zeppelinfour"} {
+		if err := os.WriteFile(file, append(slices.Clone(orig), "\nThe "+word+" landed.\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		build()
+		if !found(word) {
+			t.Errorf("after a rebuild, %q is not found: the search still uses the previous index", word)
+		}
+		if prev != "" && found(prev) {
+			t.Errorf("after a rebuild, %q (only in the previous build) is still found", prev)
+		}
+		prev = word
+	}
+	stop()
+	res := <-loaded
+	reportLoad(t, "gen serve --dir, rebuilt 4 times", res)
 }

@@ -184,6 +184,9 @@ func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "built %s in %s: %s, %.1f MB in %s (%s)\n",
 		count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"),
 		float64(res.Bytes)/1e6, opts.Dest, res.Took.Round(1e6))
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, w)
+	}
 	return exitOK
 }
 

@@ -64,15 +64,23 @@ func buildOptionsFor(source string, ln net.Listener) build.Options {
 }
 
 // serveBuilt serves a folder made by gen build, as deployed: read-only,
-// under the base path it was built for.
+// under the base path it was built for. A new build of the folder is
+// noticed on the next request, which opens its search bundle; searches
+// running on the previous one finish on it.
 func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writer, logf func(string, ...any)) int {
-	out, err := bundle.Open(filepath.Join(dir, build.BundleDir))
+	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
+	var langs atomic.Pointer[i18n.Bundle]
+	follower, err := bundle.Follow(dir, func(out *bundle.Output) {
+		search.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
+		langs.Store(out.Bundle)
+	})
 	if err != nil {
 		logf("gen serve: %v", err)
 		ln.Close()
 		return exitContent
 	}
-	defer out.Index.Close()
+	defer follower.Close()
+	out, _ := follower.Current()
 	base, err := url.Parse(out.Info.BaseURL)
 	if err != nil {
 		logf("gen serve: %s was built for a base URL that cannot be read: %v; build it again with --base-url", dir, err)
@@ -80,17 +88,20 @@ func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writ
 		return exitContent
 	}
 	basePath := strings.TrimSuffix(base.Path, "/")
-	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
-	search.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
-	langs := func() *i18n.Bundle { return out.Bundle }
 	h := server.NewHandler(server.NewDirSite(dir), server.Options{
 		Search: http.HandlerFunc(search.API),
-		Pages:  pages(langs, basePath, search),
+		Pages:  pages(langs.Load, basePath, search),
 		Logf:   logf,
+	})
+	current := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := follower.Current(); err != nil {
+			logf("gen serve: a new build of %s, but its search bundle cannot be opened; searching the previous one: %v", dir, err)
+		}
+		h.ServeHTTP(w, r)
 	})
 	addr := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "serving %s at %s%s/ (built for %s; Ctrl+C to stop)\n", dir, addr, basePath, out.Info.BaseURL)
-	return serveUntilDone(ctx, ln, underBase(basePath, h), logf)
+	return serveUntilDone(ctx, ln, underBase(basePath, current), logf)
 }
 
 // serveSources builds the site in memory, serves it with live reload and
@@ -98,6 +109,7 @@ func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writ
 // browser over the last good pages; the server keeps running.
 func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdout io.Writer, logf func(string, ...any)) int {
 	session := build.NewSession(opts)
+	defer session.Close()
 	site := server.NewMemSite()
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
 	var langs atomic.Pointer[i18n.Bundle]
@@ -122,6 +134,9 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		index, pages := session.Search()
 		search.Set(index, pages, built.Bundle.Tags(), built.Bundle.Default().Tag)
 		fmt.Fprintf(stdout, "built %s in %s: %s in %s\n", count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"), res.Took.Round(1e5))
+		for _, w := range res.Warnings {
+			logf("%v", w)
+		}
 	}
 	rebuild(nil)
 

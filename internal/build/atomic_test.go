@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 )
 
@@ -38,7 +39,8 @@ func buildInto(src, dest string) error {
 }
 
 // tree maps every file and folder under dir (relative, slash-separated) to
-// the SHA-256 of its bytes, or "dir" for a folder.
+// the SHA-256 of its bytes, or "dir" for a folder. In a folder of bundles,
+// the files of the search indexes are only listed.
 func tree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -55,7 +57,7 @@ func tree(t *testing.T, dir string) map[string]string {
 			out[rel] = "dir"
 			return nil
 		}
-		if strings.HasPrefix(rel, build.BundleDir+"/"+bundle.IndexDir+"/") {
+		if _, inBundle, _ := strings.Cut(rel, "/"); strings.HasPrefix(inBundle, bundle.IndexDir+"/") && strings.HasSuffix(dir, ".gen") {
 			// The search index's store records when it was written:
 			// rebuilds differ in bytes, not in what they hold.
 			out[rel] = "index file"
@@ -110,18 +112,50 @@ func leftovers(t *testing.T, dest string) []string {
 	return out
 }
 
+// onlyBundle checks that the site folder dest holds no bundle, and that
+// beside it there is exactly one, the one gen serve --dir opens.
+func onlyBundle(t *testing.T, dest string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dest, ".gen")); err == nil {
+		t.Errorf("the site folder holds a .gen folder")
+	}
+	want, err := output.BundleOf(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	entries, err := os.ReadDir(output.BundleRoot(dest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			got = append(got, e.Name())
+		}
+	}
+	if len(got) != 1 || got[0] != filepath.Base(want) {
+		t.Errorf("bundles beside the output: %v, want only %s", got, filepath.Base(want))
+	}
+	out, err := bundle.OpenSite(dest)
+	if err != nil {
+		t.Fatalf("opening the bundle of the output: %v", err)
+	}
+	out.Close()
+}
+
 func TestFailedBuildLeavesOutputUnchanged(t *testing.T) {
 	src := atomicSite(t)
 	dest := filepath.Join(t.TempDir(), "public")
 	if err := buildInto(src, dest); err != nil {
 		t.Fatalf("first build: %v", err)
 	}
-	before := tree(t, dest)
+	before, bundlesBefore := tree(t, dest), tree(t, output.BundleRoot(dest))
 	for _, want := range []string{".gen-output", "en/incidents/" + errID + "/index.html", "en/incidents/2021-07-01-bravo/index.html"} {
 		if _, ok := before[want]; !ok {
 			t.Fatalf("first build has no %s", want)
 		}
 	}
+	onlyBundle(t, dest)
 
 	breaks := []struct {
 		name    string
@@ -161,6 +195,7 @@ func TestFailedBuildLeavesOutputUnchanged(t *testing.T) {
 				t.Errorf("error does not mention %q: %v", b.errFrag, err)
 			}
 			sameTree(t, "after a failed build", before, tree(t, dest))
+			sameTree(t, "bundles after a failed build", bundlesBefore, tree(t, output.BundleRoot(dest)))
 			if left := leftovers(t, dest); len(left) > 0 {
 				t.Errorf("failed build left %v beside the output", left)
 			}
@@ -172,6 +207,7 @@ func TestFailedBuildLeavesOutputUnchanged(t *testing.T) {
 		t.Fatalf("build after fixing: %v", err)
 	}
 	sameTree(t, "rebuild of the same site", before, tree(t, dest))
+	onlyBundle(t, dest)
 	if left := leftovers(t, dest); len(left) > 0 {
 		t.Errorf("good build left %v beside the output", left)
 	}
@@ -219,6 +255,7 @@ func TestRebuildRemovesStaleFiles(t *testing.T) {
 		t.Fatalf("fresh build: %v", err)
 	}
 	sameTree(t, "rebuild vs fresh build", tree(t, fresh), second)
+	onlyBundle(t, dest)
 	if left := leftovers(t, dest); len(left) > 0 {
 		t.Errorf("rebuild left %v beside the output", left)
 	}

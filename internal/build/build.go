@@ -4,7 +4,6 @@
 package build
 
 import (
-	"path"
 	"path/filepath"
 	"time"
 
@@ -33,6 +32,9 @@ type Result struct {
 	Bytes     int64
 	Took      time.Duration
 	Phases    Phases // where the time went
+	// Warnings are problems that did not fail the build, such as a
+	// previous output that could not be removed.
+	Warnings []error
 }
 
 // Phases records how long each step of a build took, in order.
@@ -52,12 +54,9 @@ func (p *Phases) mark(name string) {
 	p.last = now
 }
 
-// BundleDir is the folder of the output that holds the build's bundle:
-// the search index and what a server needs to render search pages. The
-// server never serves dot-folders.
-const BundleDir = ".gen"
-
-// Run builds the site into opts.Dest.
+// Run builds the site into opts.Dest, and its bundle (the search index
+// and what a server needs to render search pages) beside it; see package
+// output for where.
 func Run(opts Options) (*Result, error) {
 	start := time.Now()
 	site, err := source.Load(opts.Source, opts.Drafts, nil)
@@ -68,32 +67,29 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	stage, err := output.Begin(opts.Dest)
+	stage, err := output.Begin(opts.Dest, output.Options{})
 	if err != nil {
 		return nil, err
 	}
 	// The index is built while the pages render: both are mostly one core.
 	indexed := make(chan error, 1)
 	go func() {
-		indexed <- index.Write(filepath.Join(stage.Dir(), BundleDir, bundle.IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
+		indexed <- index.Write(filepath.Join(stage.Bundle().Dir(), bundle.IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
 	}()
 	// Files that cannot be written are collected by the staging: a full
 	// disk is one message with a count, not one per page.
 	pages, err := r.Render(stage.Collect)
 	if err == nil {
 		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
-		err = bundle.Write(site.Layouts, site.Langs, info, func(rel string, data []byte) error {
-			return stage.Collect(path.Join(BundleDir, rel), data)
-		})
+		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
 	}
 	var errs diag.List
 	errs.AddError(err)
 	if indexErr := <-indexed; indexErr != nil {
-		indexDir := path.Join(BundleDir, bundle.IndexDir)
 		if stage.Cause(indexErr) {
-			stage.Failed(indexDir, indexErr)
+			stage.Bundle().Failed(bundle.IndexDir, indexErr)
 		} else {
-			errs.Add(stage.Path(indexDir), 0, 0, "building the search index: %v", indexErr)
+			errs.Add(stage.Bundle().Path(bundle.IndexDir), 0, 0, "building the search index: %v", indexErr)
 		}
 	}
 	errs.AddError(stage.Err())
@@ -107,7 +103,7 @@ func Run(opts Options) (*Result, error) {
 	}
 	return &Result{
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
-		Pages: pages, Bytes: size, Took: time.Since(start),
+		Pages: pages, Bytes: size, Took: time.Since(start), Warnings: stage.Warnings(),
 	}, nil
 }
 

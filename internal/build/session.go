@@ -12,6 +12,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/index"
+	"github.com/postmortem-archive/gen/internal/refcount"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/source"
 	"github.com/postmortem-archive/gen/internal/urls"
@@ -25,12 +26,12 @@ import (
 type Session struct {
 	opts  Options
 	cache *content.Cache
-	site  *source.Site      // the last good build's site
-	files map[string][]byte // the last good build's output
-	pages *render.Renderer  // the last good build's renderer, for search pages
-	index *search.Index     // in memory, kept up to date document by document
-	frags *render.Fragments // list and timeline entries of unchanged incidents
-	tmpl  *render.Layouts   // parsed once, again after a change to layouts
+	site  *source.Site                 // the last good build's site
+	files map[string][]byte            // the last good build's output
+	pages *render.Renderer             // the last good build's renderer, for search pages
+	index *refcount.Ref[*search.Index] // in memory, kept up to date document by document
+	frags *render.Fragments            // list and timeline entries of unchanged incidents
+	tmpl  *render.Layouts              // parsed once, again after a change to layouts
 }
 
 // NewSession starts a session for the site in opts.Source. opts.Dest is
@@ -107,7 +108,8 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 		return s.files, nil, err
 	}
 	phases.mark("render")
-	if err := s.updateIndex(site, r.BasePath(), full, touched); err != nil {
+	warnings, err := s.updateIndex(site, r.BasePath(), full, touched)
+	if err != nil {
 		return s.files, nil, err
 	}
 	phases.mark("index")
@@ -118,7 +120,7 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	}
 	return files, &Result{
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
-		Pages: pages, Bytes: size, Took: time.Since(start), Phases: phases,
+		Pages: pages, Bytes: size, Took: time.Since(start), Phases: phases, Warnings: warnings,
 	}, nil
 }
 
@@ -126,39 +128,52 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 func (s *Session) Site() *source.Site { return s.site }
 
 // Search returns the in-memory index and the renderer of the search
-// pages of the last good build.
-func (s *Session) Search() (*search.Index, *render.Renderer) { return s.index, s.pages }
+// pages of the last good build. The session holds one reference to the
+// index until a full rebuild replaces it: a user acquires its own.
+func (s *Session) Search() (*refcount.Ref[*search.Index], *render.Renderer) { return s.index, s.pages }
+
+// Close releases the session's index.
+func (s *Session) Close() error {
+	if s.index == nil {
+		return nil
+	}
+	return s.index.Release()
+}
 
 // updateIndex brings the in-memory index up to date: after a full build a
-// new index replaces the old one, which is closed a little later so that
-// searches still running on it can finish; otherwise only the documents of
-// the touched incidents are replaced.
-func (s *Session) updateIndex(site *source.Site, basePath string, full bool, touched map[string]bool) error {
+// new index replaces the old one, and the session lets go of the old one,
+// which closes when the last search running on it ends; otherwise only the
+// documents of the touched incidents are replaced.
+func (s *Session) updateIndex(site *source.Site, basePath string, full bool, touched map[string]bool) (warnings []error, err error) {
 	if full || s.index == nil {
 		fresh, err := search.NewMemory(site.Bundle.Tags())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := fresh.AddBatch(index.Documents(site.Archive, nil, basePath)); err != nil {
-			return errors.Join(fmt.Errorf("indexing: %w", err), fresh.Close())
+			return nil, errors.Join(fmt.Errorf("indexing: %w", err), fresh.Close())
 		}
-		if old := s.index; old != nil {
-			time.AfterFunc(30*time.Second, func() { old.Close() })
+		old := s.index
+		s.index = refcount.New(fresh)
+		if old != nil {
+			if err := old.Release(); err != nil {
+				warnings = append(warnings, fmt.Errorf("closing the replaced search index: %w", err))
+			}
 		}
-		s.index = fresh
-		return nil
+		return warnings, nil
 	}
+	ix := s.index.Value()
 	for id := range touched {
 		for _, lang := range site.Bundle.Tags() {
-			if err := s.index.Delete(id, lang); err != nil {
-				return fmt.Errorf("updating the index: %w", err)
+			if err := ix.Delete(id, lang); err != nil {
+				return nil, fmt.Errorf("updating the index: %w", err)
 			}
 		}
 	}
-	if err := s.index.AddBatch(index.Documents(site.Archive, touched, basePath)); err != nil {
-		return fmt.Errorf("updating the index: %w", err)
+	if err := ix.AddBatch(index.Documents(site.Archive, touched, basePath)); err != nil {
+		return nil, fmt.Errorf("updating the index: %w", err)
 	}
-	return nil
+	return nil, nil
 }
 
 // affected finds the pages a change to the touched incidents can alter:

@@ -202,7 +202,7 @@ func TestSessionKeepsSearchIndexCurrent(t *testing.T) {
 	find := func(q string) []string {
 		t.Helper()
 		index, _ := s.Search()
-		res, err := index.Search(context.Background(), search.Request{Query: q, Lang: "en"})
+		res, err := index.Value().Search(context.Background(), search.Request{Query: q, Lang: "en"})
 		if err != nil {
 			t.Fatalf("search %q: %v", q, err)
 		}
@@ -229,5 +229,38 @@ func TestSessionKeepsSearchIndexCurrent(t *testing.T) {
 	}
 	if got := find("zeppelin"); len(got) != 0 {
 		t.Errorf("after undoing the edit, zeppelin still found in %v", got)
+	}
+}
+
+// TestSessionClosesReplacedIndexWhenDone: a full rebuild replaces the
+// index; the old one stays open while a search holds it, and is closed as
+// soon as the last one lets go, not after some time.
+func TestSessionClosesReplacedIndexWhenDone(t *testing.T) {
+	dir := copySite(t)
+	s := build.NewSession(sessionOpts(dir))
+	defer s.Close()
+	if _, _, err := s.Update(nil); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := s.Search()
+	if !old.Acquire() { // a search running on it
+		t.Fatal("the index is closed")
+	}
+	query := func(ix *search.Index) error {
+		_, err := ix.Search(context.Background(), search.Request{Query: "Gmail", Lang: "en"})
+		return err
+	}
+	if _, _, err := s.Update(nil); err != nil { // a full rebuild
+		t.Fatal(err)
+	}
+	if now, _ := s.Search(); now == old {
+		t.Fatal("a full rebuild kept the index")
+	}
+	if err := query(old.Value()); err != nil {
+		t.Fatalf("the running search lost its index: %v", err)
+	}
+	old.Release()
+	if err := query(old.Value()); err == nil {
+		t.Error("the replaced index is still open after its last search ended")
 	}
 }

@@ -2,105 +2,572 @@
 // beside the destination and swaps it in only when the whole build has
 // succeeded, so a failed build leaves the previous output byte for byte and
 // a finished one has no stale files.
+//
+// A build has two parts. The site (pages and assets) goes into the
+// destination, say public/, which is what a static host gets. What a
+// server of the site needs besides its pages (the search index, layouts,
+// languages: package bundle) goes into a folder of its own beside it,
+// public.gen/<key>/, where key names the site folder's inode: the swap
+// moves the inode with the folder, so the path public always leads to the
+// bundle of the build it holds, with no file in the site saying so.
+//
+// The order of the steps is what keeps the destination whole when a build
+// is killed at any point: the bundle is complete before the swap; the
+// swap exchanges the two folders in one rename (Linux, macOS); the
+// previous build's bundle goes before the previous build's folder; and
+// the next build removes what a killed one left, recognising it by
+// gen's marker file and by nobody holding its lock.
 package output
 
 import (
 	"errors"
 	"fmt"
-	"io/fs"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/postmortem-archive/gen/internal/diag"
 )
 
-// Marker is the file gen leaves in every output folder. Its presence is how
-// gen knows a folder is its own to replace.
+// Marker is the file gen leaves in every output folder and bundle folder.
+// Its presence is how gen knows a folder is its own to replace.
 const Marker = ".gen-output"
 
-// Staging is a build being written.
+const markerText = "built by gen; this folder is replaced on every build\n"
+
+// Options adjust a build's output.
+type Options struct {
+	// Warn receives the problems that do not fail a build: a previous
+	// output or a killed build's leftovers that could not be removed.
+	Warn func(error)
+
+	// Tests only: kill is called before each step of Commit; an error
+	// stops Commit there, as if the process had been killed.
+	kill func(step string) error
+	// Tests only: replaces os.RemoveAll, to make removals fail.
+	removeAll func(string) error
+	// Tests only: swap with two renames, as where exchange is missing.
+	twoRenames bool
+}
+
+// The steps of Commit, for tests that stop a build between them.
+const (
+	stepSwap         = "swap"          // the new output and bundle are complete
+	stepAside        = "aside"         // fallback swap: the old output was moved aside
+	stepRemoveBundle = "remove-bundle" // swapped: the old bundle goes next
+	stepRemoveOld    = "remove-old"    // the old output goes next
+	stepSweep        = "sweep"         // stray bundles go next
+)
+
+// Staging is a build being written: the site into a folder that replaces
+// the destination on Commit, and the bundle into its own folder.
 type Staging struct {
-	dest string // the destination folder
-	dir  string // the staging folder beside it
+	*Folder         // the site, written beside the destination
+	bundle  *Folder // the bundle, in its final place
+	dest    string  // the destination folder
+	opts    Options
+	unlock  func() // releases the staging folder's lock
+	swapped bool   // Commit got past the swap: nothing to abort
+	aborted bool
+	fails   *failures // files of either folder not written
+
+	warnMu sync.Mutex
+	warned []error // what Warn would have received, when it is nil
+}
+
+// BundleRoot is the folder beside dest that holds the bundles of its builds.
+func BundleRoot(dest string) string { return filepath.Clean(dest) + ".gen" }
+
+// stagingPrefix starts the name of every folder a build of dest writes
+// beside it: hidden, and named after the destination.
+func stagingPrefix(dest string) string { return "." + filepath.Base(dest) + ".new-" }
+
+// Begin removes what killed builds of dest left, then creates a staging
+// folder beside dest and the bundle folder it will be served with. It
+// refuses a destination (or bundle folder) that exists, is not empty and
+// was not made by gen: replacing it would delete somebody's files.
+func Begin(dest string, opts Options) (*Staging, error) {
+	dest = filepath.Clean(dest)
+	if opts.removeAll == nil {
+		opts.removeAll = os.RemoveAll
+	}
+	s := &Staging{dest: dest, opts: opts, fails: &failures{m: map[string]*failure{}}}
+	for _, dir := range []string{dest, BundleRoot(dest)} {
+		if err := checkReplaceable(dir); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(dest), err)
+	}
+	s.removeLeftovers()
+	dir, unlock, err := s.makeStaging()
+	if err != nil {
+		return nil, err
+	}
+	s.Folder, s.unlock = newFolder(dir, dest, s.fails), unlock
+	bundle, err := s.makeBundle(dir)
+	if err != nil {
+		s.Abort()
+		return nil, err
+	}
+	s.bundle = newFolder(bundle, bundle, s.fails)
+	return s, nil
+}
+
+// makeStaging creates the staging folder and locks it before it gets its
+// marker, so that a folder with a marker and no lock is a killed build's.
+func (s *Staging) makeStaging() (string, func(), error) {
+	dir, err := os.MkdirTemp(filepath.Dir(s.dest), stagingPrefix(s.dest))
+	if err != nil {
+		return "", nil, fmt.Errorf("creating a staging folder beside %s: %w", s.dest, err)
+	}
+	unlock, err := lock(dir)
+	if err == nil {
+		// MkdirTemp makes it private; the output is for a web server to read.
+		err = os.Chmod(dir, 0o755)
+	}
+	if err == nil {
+		err = writeMarker(dir)
+	}
+	if err != nil {
+		if unlock != nil {
+			unlock()
+		}
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("creating a staging folder beside %s: %w", s.dest, err)
+	}
+	return dir, unlock, nil
+}
+
+// makeBundle creates the bundle folder of the staging folder dir, after
+// dir exists: a build sweeping stray bundles lists the bundles before the
+// staging folders, so it never takes this one for a stray.
+func (s *Staging) makeBundle(dir string) (string, error) {
+	root := BundleRoot(s.dest)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", root, err)
+	}
+	if err := writeMarker(root); err != nil {
+		return "", err
+	}
+	k, err := key(dir)
+	if err != nil {
+		return "", err
+	}
+	bundle := filepath.Join(root, k)
+	// A bundle of a folder long gone whose inode number is reused.
+	if err := s.opts.removeAll(bundle); err != nil {
+		return "", fmt.Errorf("removing the stale bundle %s: %w", bundle, err)
+	}
+	if err := os.Mkdir(bundle, 0o755); err != nil {
+		return "", fmt.Errorf("creating the bundle folder: %w", err)
+	}
+	return bundle, nil
+}
+
+func writeMarker(dir string) error {
+	if err := os.WriteFile(filepath.Join(dir, Marker), []byte(markerText+markerID()), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", filepath.Join(dir, Marker), err)
+	}
+	return nil
+}
+
+func checkReplaceable(dir string) error {
+	info, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checking %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s exists and is not a folder; remove it or choose another --dest", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("checking %s: %w", dir, err)
+	}
+	// Another build may have written the marker since the Stat.
+	if slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == Marker }) {
+		return nil
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("%s is not empty and was not made by gen (no %s file); refusing to replace it: empty it or choose another --dest", dir, Marker)
+	}
+	return nil
+}
+
+// Bundle is the folder the build's bundle is written into.
+func (s *Staging) Bundle() *Folder { return s.bundle }
+
+// Warnings are the problems passed to Options.Warn, when it is nil.
+func (s *Staging) Warnings() []error {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	return s.warned
+}
+
+func (s *Staging) warn(err error) {
+	if s.opts.Warn != nil {
+		s.opts.Warn(err)
+		return
+	}
+	s.warnMu.Lock()
+	s.warned = append(s.warned, err)
+	s.warnMu.Unlock()
+}
+
+// Commit swaps the staging folder in for the destination, in one step
+// where the system allows it, then removes the previous output and its
+// bundle. Once the swap is done the build has succeeded: a previous output
+// that cannot be removed is a warning, not an error.
+func (s *Staging) Commit() error {
+	if err := s.kill(stepSwap); err != nil {
+		return err
+	}
+	if err := checkReplaceable(s.dest); err != nil {
+		s.Abort()
+		return err
+	}
+	old, err := s.swap()
+	if err != nil {
+		if !errors.Is(err, errKilled) {
+			s.Abort()
+		}
+		return err
+	}
+	s.swapped = true
+	if old != "" {
+		if err := s.kill(stepRemoveBundle); err != nil {
+			return err
+		}
+		// The bundle first: a bundle whose folder is gone could be
+		// taken for that of a new folder given the same inode number.
+		if k, err := key(old); err == nil {
+			s.remove(filepath.Join(BundleRoot(s.dest), k), "the previous build's search bundle")
+		}
+		if err := s.kill(stepRemoveOld); err != nil {
+			return err
+		}
+		s.remove(old, "the previous output")
+	}
+	if err := s.kill(stepSweep); err != nil {
+		return err
+	}
+	s.sweepBundles()
+	s.unlock()
+	return nil
+}
+
+// swap puts the staging folder at dest and returns where the previous
+// output now is ("" when there was none).
+func (s *Staging) swap() (string, error) {
+	for range 3 {
+		swap := exchange
+		if s.opts.twoRenames {
+			swap = noExchange
+		}
+		err := swap(s.dir, s.dest)
+		switch {
+		case err == nil:
+			return s.dir, nil
+		case errors.Is(err, os.ErrNotExist):
+			// No previous output: a plain rename, which fails rather
+			// than replace a folder another build has just put there.
+			err = renameNoReplace(s.dir, s.dest)
+			if err == nil {
+				return "", nil
+			}
+			if !errors.Is(err, os.ErrExist) {
+				return "", fmt.Errorf("moving the new output into place: %w", err)
+			}
+		case errors.Is(err, errNoExchange):
+			return s.swapInTwo()
+		default:
+			return "", fmt.Errorf("swapping the new output in for %s: %w", s.dest, err)
+		}
+	}
+	return "", fmt.Errorf("moving the new output into place: %s keeps appearing and disappearing", s.dest)
+}
+
+// swapInTwo is the swap where the system cannot exchange two folders:
+// the previous output is moved aside, then the new one into place. A kill
+// between the two leaves no destination; the next build still finds the
+// previous output beside it and removes it.
+func (s *Staging) swapInTwo() (string, error) {
+	aside := s.dir + ".old"
+	if err := os.Rename(s.dest, aside); err != nil {
+		return "", fmt.Errorf("moving the previous output aside: %w", err)
+	}
+	if err := s.kill(stepAside); err != nil {
+		return "", err
+	}
+	if err := os.Rename(s.dir, s.dest); err != nil {
+		_ = os.Rename(aside, s.dest) // put the previous output back
+		return "", fmt.Errorf("moving the new output into place: %w", err)
+	}
+	return aside, nil
+}
+
+var errKilled = errors.New("killed by a test")
+
+// kill stops Commit before step when a test asks: the lock is released,
+// as the kernel would on a real kill, and nothing else is cleaned up.
+func (s *Staging) kill(step string) error {
+	if s.opts.kill == nil {
+		return nil
+	}
+	if err := s.opts.kill(step); err != nil {
+		s.unlock()
+		return fmt.Errorf("%w before %s: %w", errKilled, step, err)
+	}
+	return nil
+}
+
+// remove removes a folder gen no longer needs; failing is a warning.
+func (s *Staging) remove(dir, what string) {
+	if err := s.opts.removeAll(dir); err != nil {
+		s.warn(fmt.Errorf("warning: could not remove %s %s (delete it by hand): %w", what, dir, err))
+	}
+}
+
+// Abort removes the staging folder and its bundle; the destination is
+// untouched.
+func (s *Staging) Abort() {
+	if s.swapped || s.aborted {
+		return
+	}
+	s.aborted = true
+	if s.bundle != nil {
+		_ = s.opts.removeAll(s.bundle.dir)
+	}
+	_ = s.opts.removeAll(s.dir)
+	s.unlock()
+	s.removeEmptyBundleRoot()
+}
+
+// removeEmptyBundleRoot removes the bundle folder a failed first build
+// made, when it holds nothing but the marker. A build starting meanwhile
+// may put its bundle there: then the folder stays, and gets its marker
+// back.
+func (s *Staging) removeEmptyBundleRoot() {
+	root := BundleRoot(s.dest)
+	if _, err := os.Lstat(s.dest); err == nil {
+		return
+	}
+	if entries, err := os.ReadDir(root); err != nil || len(entries) != 1 || entries[0].Name() != Marker {
+		return
+	}
+	if os.Remove(filepath.Join(root, Marker)) == nil && os.Remove(root) != nil {
+		_ = writeMarker(root)
+	}
+}
+
+// removeLeftovers removes what killed builds of the destination left
+// beside it: staging folders (new outputs not swapped in, or previous
+// outputs not yet removed) and their bundles. A folder is a killed build's
+// when it carries gen's marker and its lock is free; a running build holds
+// its own.
+func (s *Staging) removeLeftovers() {
+	for _, dir := range s.stagingFolders() {
+		if _, err := os.Stat(filepath.Join(dir, Marker)); err != nil {
+			continue // not gen's, or made by a build in its first instant
+		}
+		unlock, ok := tryLock(dir)
+		if !ok {
+			continue
+		}
+		if k, err := key(dir); err == nil {
+			s.remove(filepath.Join(BundleRoot(s.dest), k), "the search bundle of an interrupted build")
+		}
+		s.remove(dir, "the folder of an interrupted build")
+		unlock()
+	}
+}
+
+// stagingFolders lists the folders beside dest that builds of it write.
+func (s *Staging) stagingFolders() []string {
+	parent := filepath.Dir(s.dest)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), stagingPrefix(s.dest)) {
+			out = append(out, filepath.Join(parent, e.Name()))
+		}
+	}
+	return out
+}
+
+// sweepBundles removes the bundles that belong to no folder of this
+// destination: neither the output nor a staging folder of a build still
+// running. It lists the bundles before the folders, so that a build that
+// starts meanwhile has its folder listed if its bundle was.
+func (s *Staging) sweepBundles() {
+	root := BundleRoot(s.dest)
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	live := map[string]bool{}
+	for _, dir := range append(s.stagingFolders(), s.dest) {
+		if k, err := key(dir); err == nil {
+			live[k] = true
+		}
+	}
+	for _, e := range entries {
+		if e.IsDir() && !live[e.Name()] {
+			s.remove(filepath.Join(root, e.Name()), "a stray search bundle")
+		}
+	}
+}
+
+// BundleOf returns the bundle folder of the build that is at dest now.
+// A site folder copied from elsewhere with its bundle folder (by rsync, to
+// a server) has a new inode: then the bundle is the only one there is.
+func BundleOf(dest string) (string, error) {
+	root := BundleRoot(dest)
+	k, err := key(filepath.Clean(dest))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(root, k)); err == nil {
+		return filepath.Join(root, k), nil
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return "", fmt.Errorf("no search bundle for %s: %w", dest, err)
+	}
+	var only []string
+	for _, e := range entries {
+		if e.IsDir() {
+			only = append(only, e.Name())
+		}
+	}
+	if len(only) != 1 {
+		return "", fmt.Errorf("%s holds %d search bundles and none is that of %s as it is now; build it again", root, len(only), dest)
+	}
+	return filepath.Join(root, only[0]), nil
+}
+
+// Folder is a folder being written: a build's site or its bundle.
+type Folder struct {
+	dir   string // where the files are written
+	final string // where they will be once the output is in place
+	fails *failures
+	// write writes one file; tests replace it to fail on purpose.
+	write func(name string, data []byte) error
+
 	mu   sync.Mutex
 	dirs map[string]bool
 	size int64
-	// failed groups the files that could not be written by cause: a full
-	// disk fails every file after the first, and one message says so.
-	failed map[string]*failure
-	// write writes one file; tests replace it to fail on purpose.
-	write func(name string, data []byte) error
 }
 
-// failure is the files one cause kept from being written.
-type failure struct {
-	first string // the first file, relative to the output
-	cause error
-	n     int
-}
-
-// Begin creates a staging folder beside dest. It refuses a destination
-// that exists, is not empty and was not made by gen: replacing it would
-// delete somebody's files.
-func Begin(dest string) (*Staging, error) {
-	dest = filepath.Clean(dest)
-	if err := checkReplaceable(dest); err != nil {
-		return nil, err
-	}
-	parent := filepath.Dir(dest)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("creating %s: %w", parent, err)
-	}
-	dir, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+".new-")
-	if err != nil {
-		return nil, fmt.Errorf("creating a staging folder beside %s: %w", dest, err)
-	}
-	// MkdirTemp makes it private; the output is for a web server to read.
-	if err := os.Chmod(dir, 0o755); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("creating a staging folder beside %s: %w", dest, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, Marker), []byte("built by gen; this folder is replaced on every build\n"), 0o644); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("writing %s: %w", Marker, err)
-	}
-	return &Staging{dest: dest, dir: dir, dirs: map[string]bool{}, failed: map[string]*failure{}, write: writeFile}, nil
+func newFolder(dir, final string, fails *failures) *Folder {
+	return &Folder{dir: dir, final: final, fails: fails, write: writeFile, dirs: map[string]bool{}}
 }
 
 func writeFile(name string, data []byte) error { return os.WriteFile(name, data, 0o644) }
 
-// Collect writes one output file like WriteFile, but a failure is recorded
-// for Err instead of returned: the render goes on, and the build reports
-// each cause once with the number of files it kept out.
-func (s *Staging) Collect(rel string, data []byte) error {
-	if err := s.WriteFile(rel, data); err != nil {
-		s.Failed(rel, err)
+// Dir is the folder, for stages that write files themselves (the search
+// index).
+func (f *Folder) Dir() string { return f.dir }
+
+// Size is the number of bytes written through WriteFile so far.
+func (f *Folder) Size() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.size
+}
+
+// Path is where rel will be once the output is in place, for messages.
+func (f *Folder) Path(rel string) string {
+	return filepath.ToSlash(filepath.Join(f.final, filepath.FromSlash(rel)))
+}
+
+// WriteFile writes one file; rel uses forward slashes and must stay inside
+// the folder. It is safe for concurrent use.
+func (f *Folder) WriteFile(rel string, data []byte) error {
+	clean := filepath.FromSlash(rel)
+	if !filepath.IsLocal(clean) {
+		return fmt.Errorf("output path %q leaves the output folder", rel)
+	}
+	full := filepath.Join(f.dir, clean)
+	dir := filepath.Dir(full)
+	f.mu.Lock()
+	made := f.dirs[dir]
+	f.size += int64(len(data))
+	f.mu.Unlock()
+	if !made {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("writing %s: %w", rel, err)
+		}
+		f.mu.Lock()
+		f.dirs[dir] = true
+		f.mu.Unlock()
+	}
+	if err := f.write(full, data); err != nil {
+		return fmt.Errorf("writing %s: %w", rel, err)
+	}
+	return nil
+}
+
+// Collect writes one file like WriteFile, but a failure is recorded for
+// the staging's Err instead of returned: the render goes on, and the build
+// reports each cause once with the number of files it kept out.
+func (f *Folder) Collect(rel string, data []byte) error {
+	if err := f.WriteFile(rel, data); err != nil {
+		f.Failed(rel, err)
 	}
 	return nil
 }
 
 // Failed records that rel could not be written because of err.
-func (s *Staging) Failed(rel string, err error) {
+func (f *Folder) Failed(rel string, err error) { f.fails.add(f.Path(rel), err) }
+
+// failures groups the files of a build that could not be written by
+// cause: a full disk fails every file after the first, and one message
+// says so.
+type failures struct {
+	mu sync.Mutex
+	m  map[string]*failure
+}
+
+// failure is the files one cause kept from being written.
+type failure struct {
+	first string // the first file, where it would have been
+	cause error
+	n     int
+}
+
+func (fs *failures) add(path string, err error) {
 	cause := err
-	var pe *fs.PathError
+	var pe *iofs.PathError
 	if errors.As(err, &pe) {
 		cause = pe.Err // the path is said once, in the message
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.matchLocked(err)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.matchLocked(err)
 	if f == nil {
-		f = &failure{first: rel, cause: cause}
-		s.failed[cause.Error()] = f
+		f = &failure{first: path, cause: cause}
+		fs.m[cause.Error()] = f
 	}
 	f.n++
 }
 
 // matchLocked finds the recorded failure whose cause err is, or nil.
-func (s *Staging) matchLocked(err error) *failure {
-	for _, f := range s.failed {
+func (fs *failures) matchLocked(err error) *failure {
+	for _, f := range fs.m {
 		// Libraries that write files (bleve) often keep only the text of
 		// the error they met.
 		if errors.Is(err, f.cause) || strings.Contains(err.Error(), f.cause.Error()) {
@@ -110,24 +577,19 @@ func (s *Staging) matchLocked(err error) *failure {
 	return nil
 }
 
-// Path is where rel will be once the output is in place, for messages.
-func (s *Staging) Path(rel string) string {
-	return filepath.ToSlash(filepath.Join(s.dest, filepath.FromSlash(rel)))
-}
-
 // Err reports the files that could not be written, one line per cause:
 // "public/en/index.html: no space left on device; 105 files not written".
 // It is nil when every file was written.
 func (s *Staging) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.fails.mu.Lock()
+	defer s.fails.mu.Unlock()
 	var errs diag.List
-	for _, f := range s.failed {
+	for _, f := range s.fails.m {
 		files := "1 file"
 		if f.n != 1 {
 			files = fmt.Sprintf("%d files", f.n)
 		}
-		errs.Add(s.Path(f.first), 0, 0, "%v; %s not written", f.cause, files)
+		errs.Add(f.first, 0, 0, "%v; %s not written", f.cause, files)
 	}
 	return errs.Err()
 }
@@ -136,104 +598,7 @@ func (s *Staging) Err() error {
 // stage that wrote beside the staging's files (the search index) is not
 // reported twice for the same full disk.
 func (s *Staging) Cause(err error) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.matchLocked(err) != nil
-}
-
-func checkReplaceable(dest string) error {
-	info, err := os.Lstat(dest)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("checking %s: %w", dest, err)
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("%s exists and is not a folder; remove it or choose another --dest", dest)
-	}
-	if _, err := os.Stat(filepath.Join(dest, Marker)); err == nil {
-		return nil
-	}
-	entries, err := os.ReadDir(dest)
-	if err != nil {
-		return fmt.Errorf("checking %s: %w", dest, err)
-	}
-	if len(entries) > 0 {
-		return fmt.Errorf("%s is not empty and was not made by gen (no %s file); refusing to replace it: empty it or choose another --dest", dest, Marker)
-	}
-	return nil
-}
-
-// Dir is the staging folder, for stages that write files themselves (the
-// search index).
-func (s *Staging) Dir() string { return s.dir }
-
-// Size is the number of bytes written through WriteFile so far.
-func (s *Staging) Size() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.size
-}
-
-// WriteFile writes one output file; rel uses forward slashes and must stay
-// inside the output. It is safe for concurrent use.
-func (s *Staging) WriteFile(rel string, data []byte) error {
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("output path %q leaves the output folder", rel)
-	}
-	full := filepath.Join(s.dir, clean)
-	dir := filepath.Dir(full)
-	s.mu.Lock()
-	made := s.dirs[dir]
-	s.size += int64(len(data))
-	s.mu.Unlock()
-	if !made {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("writing %s: %w", rel, err)
-		}
-		s.mu.Lock()
-		s.dirs[dir] = true
-		s.mu.Unlock()
-	}
-	if err := s.write(full, data); err != nil {
-		return fmt.Errorf("writing %s: %w", rel, err)
-	}
-	return nil
-}
-
-// Commit swaps the staging folder in for the destination. The old output
-// is moved aside first and removed only after the new one is in place.
-func (s *Staging) Commit() error {
-	old := ""
-	if _, err := os.Lstat(s.dest); err == nil {
-		if err := checkReplaceable(s.dest); err != nil {
-			s.Abort()
-			return err
-		}
-		old = s.dir + ".old"
-		if err := os.Rename(s.dest, old); err != nil {
-			s.Abort()
-			return fmt.Errorf("moving the previous output aside: %w", err)
-		}
-	}
-	if err := os.Rename(s.dir, s.dest); err != nil {
-		if old != "" {
-			_ = os.Rename(old, s.dest) // put the previous output back
-		}
-		s.Abort()
-		return fmt.Errorf("moving the new output into place: %w", err)
-	}
-	if old != "" {
-		if err := os.RemoveAll(old); err != nil {
-			return fmt.Errorf("removing the previous output %s: %w", old, err)
-		}
-	}
-	return nil
-}
-
-// Abort removes the staging folder; the destination is untouched.
-func (s *Staging) Abort() {
-	_ = os.RemoveAll(s.dir)
+	s.fails.mu.Lock()
+	defer s.fails.mu.Unlock()
+	return s.fails.matchLocked(err) != nil
 }

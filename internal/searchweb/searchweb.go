@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/postmortem-archive/gen/internal/refcount"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
@@ -38,10 +39,29 @@ type Handler struct {
 }
 
 type state struct {
-	index    *search.Index
+	index    *refcount.Ref[*search.Index] // one reference held by the state
 	pages    *render.Renderer
 	langs    []string
 	fallback string
+}
+
+// acquire returns the current state with a reference to its index, or nil
+// before the first Set. The caller releases the index when done.
+func (h *Handler) acquire() *state {
+	for {
+		st := h.state.Load()
+		if st == nil || st.index.Acquire() {
+			return st
+		}
+		// Replaced and its index closed since it was loaded: the next
+		// one is stored already.
+	}
+}
+
+func (h *Handler) release(st *state) {
+	if err := st.index.Release(); err != nil {
+		h.logf("closing a replaced search index: %v", err)
+	}
 }
 
 // New returns a handler for a site served under basePath ("" or
@@ -54,18 +74,26 @@ func New(basePath string, maxConcurrent int, logf func(string, ...any)) *Handler
 }
 
 // Set makes later requests use index and pages; langs are the site
-// languages, the first being the default.
-func (h *Handler) Set(index *search.Index, pages *render.Renderer, langs []string, fallback string) {
-	h.state.Store(&state{index: index, pages: pages, langs: langs, fallback: fallback})
+// languages, the first being the default. Set takes a reference to index
+// of its own, and releases the previous index's when the last search on it
+// ends; the caller keeps its reference, to release when it likes.
+func (h *Handler) Set(index *refcount.Ref[*search.Index], pages *render.Renderer, langs []string, fallback string) {
+	if !index.Acquire() {
+		panic("searchweb: Set with a closed index")
+	}
+	if old := h.state.Swap(&state{index: index, pages: pages, langs: langs, fallback: fallback}); old != nil {
+		h.release(old)
+	}
 }
 
 // API serves GET /api/search as JSON.
 func (h *Handler) API(w http.ResponseWriter, r *http.Request) {
-	st := h.state.Load()
+	st := h.acquire()
 	if st == nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "the site is still building"})
 		return
 	}
+	defer h.release(st)
 	req, err := st.request(r)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
@@ -82,8 +110,12 @@ func (h *Handler) API(w http.ResponseWriter, r *http.Request) {
 // Page serves /L/search/ rendered with results; it reports false for
 // every other path, so that the caller serves it as a file.
 func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
-	st := h.state.Load()
-	if st == nil || st.pages == nil {
+	st := h.acquire()
+	if st == nil {
+		return false
+	}
+	defer h.release(st)
+	if st.pages == nil {
 		return false
 	}
 	// The path is as this handler sees it, under its own base path (a
@@ -175,7 +207,7 @@ func (h *Handler) search(ctx context.Context, st *state, req search.Request) (*s
 	}
 	ctx, cancel = context.WithTimeout(ctx, Timeout)
 	defer cancel()
-	res, err := st.index.Search(ctx, req)
+	res, err := st.index.Value().Search(ctx, req)
 	switch {
 	case err == nil:
 		return res, http.StatusOK, nil

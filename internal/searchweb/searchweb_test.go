@@ -27,11 +27,11 @@ func serveSeed(t *testing.T) *httptest.Server {
 	if _, err := build.Run(build.Options{Source: "../..", Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := bundle.Open(filepath.Join(dest, build.BundleDir))
+	out, err := bundle.OpenSite(dest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { out.Index.Close() })
+	t.Cleanup(func() { out.Close() })
 	h := searchweb.New("", 4, t.Logf)
 	h.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
 	srv := httptest.NewServer(server.NewHandler(server.NewDirSite(dest), server.Options{Search: http.HandlerFunc(h.API), Pages: map[string]http.Handler{

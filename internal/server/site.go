@@ -102,11 +102,47 @@ func NewDirSite(dir string) Site {
 	return dirSite{dir: dir}
 }
 
-type dirSite struct{ dir string }
+type dirSite struct {
+	dir    string
+	opened func() // tests only: called between finding the folder and looking in it
+}
 
 func (d dirSite) Snapshot() Snapshot { return d }
 func (d dirSite) Errors() []string   { return nil }
 func (d dirSite) Version() uint64    { return 0 }
+
+// open opens rel in the folder. A build swaps a new folder in at the path
+// and then removes the old one, possibly while a lookup that began in the
+// old one is under way: a file missing there is looked up again in the
+// folder now at the path, so that the swap fails no request.
+func (d dirSite) open(rel string) (*os.File, error) {
+	for try := 0; ; try++ {
+		root, err := os.OpenRoot(d.dir)
+		if err != nil {
+			return nil, err
+		}
+		if d.opened != nil {
+			d.opened()
+		}
+		f, err := root.Open(rel)
+		if err != nil && errors.Is(err, fs.ErrNotExist) && try < 3 && d.replaced(root) {
+			root.Close()
+			continue
+		}
+		root.Close()
+		return f, err
+	}
+}
+
+// replaced reports whether the folder at d.dir is no longer root.
+func (d dirSite) replaced(root *os.Root) bool {
+	was, err := root.Stat(".")
+	if err != nil {
+		return true
+	}
+	now, err := os.Stat(d.dir)
+	return err == nil && !os.SameFile(was, now)
+}
 
 func (d dirSite) Open(name string) (*File, error) {
 	if !validName(name) {
@@ -116,7 +152,7 @@ func (d dirSite) Open(name string) (*File, error) {
 	if rel == "" {
 		rel = "."
 	}
-	f, err := os.OpenInRoot(d.dir, rel)
+	f, err := d.open(rel)
 	if errors.Is(err, syscall.ENOTDIR) {
 		return nil, notExist(name) // "file.html/x"
 	}

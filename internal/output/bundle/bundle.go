@@ -15,6 +15,8 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	gi18n "github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/output"
+	"github.com/postmortem-archive/gen/internal/refcount"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -65,17 +67,44 @@ func Write(layouts, langs fs.FS, info Info, emit func(rel string, data []byte) e
 // Output is a bundle opened for serving: the search index and what renders
 // the search pages.
 type Output struct {
-	Index  *search.Index
+	// Index is shared with the searches running on it: it is closed when
+	// Close has been called and the last of them has released it.
+	Index  *refcount.Ref[*search.Index]
 	Pages  *render.Renderer
 	Bundle *gi18n.Bundle
 	Info   Info
+	dir    string // the bundle folder
+}
+
+// Close releases the output's reference to its index.
+func (o *Output) Close() error { return o.Index.Release() }
+
+// OpenSite opens the bundle of the site built at dest, read-only.
+func OpenSite(dest string) (*Output, error) {
+	// A build may replace dest, and remove the bundle it had, between
+	// finding the bundle and opening it: then try the new one.
+	var err error
+	for range 3 {
+		var dir string
+		if dir, err = output.BundleOf(dest); err != nil {
+			return nil, fmt.Errorf("%s: %w (run gen build first)", dest, err)
+		}
+		var out *Output
+		if out, err = Open(dir); err == nil {
+			return out, nil
+		}
+		if now, _ := output.BundleOf(dest); now == dir {
+			break
+		}
+	}
+	return nil, err
 }
 
 // Open opens the bundle in dir, read-only.
 func Open(dir string) (*Output, error) {
 	data, err := os.ReadFile(filepath.Join(dir, InfoFile))
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a bundle of gen's (run gen build first): %w", dir, err)
+		return nil, fmt.Errorf("no search bundle in %s (run gen build first): %w", dir, err)
 	}
 	var info Info
 	if err := json.Unmarshal(data, &info); err != nil {
@@ -97,5 +126,5 @@ func Open(dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Index: index, Pages: pages, Bundle: langs, Info: info}, nil
+	return &Output{Index: refcount.New(index), Pages: pages, Bundle: langs, Info: info, dir: dir}, nil
 }
