@@ -157,6 +157,16 @@ func TestBrowserLiveReload(t *testing.T) {
 	waitFor("no injected script ran", `window.__xss === undefined && document.querySelectorAll("#gen-errors script").length === 0`)
 	streamOpen()
 
+	// Many errors, from the event: the first hundred and how many more.
+	many := make([]string, 150)
+	for i := range many {
+		many[i] = fmt.Sprintf("content/x/en.md:%d:1: unknown front-matter key", i+2)
+	}
+	m.Swap(nil, many)
+	waitFor("bounded overlay", `document.querySelectorAll("#gen-errors li").length === 101 && `+
+		`document.querySelector("#gen-errors .gen-errors-more").textContent === "… and 50 more" && `+
+		`document.querySelector("#gen-errors .gen-errors-title").textContent.startsWith("Build failed with 150 errors")`)
+
 	// The fix removes it.
 	m.Swap(files("three", "rgb(4, 5, 6)"), nil)
 	waitFor("fixed", `document.getElementById("marker").textContent === "three" && document.getElementById("gen-errors") === null`)
