@@ -59,7 +59,7 @@ func newPlan(r Request) (*plan, error) {
 	if r.Year < 0 || r.Year > 9999 {
 		return nil, query.Errorf("year %d is not a year", r.Year)
 	}
-	p.filters = filters{product: r.Product, region: r.Region, cause: r.Cause, year: r.Year}
+	p.filters = filters{product: r.Product, region: r.Region, cause: r.Cause, org: r.Organization, severity: r.Severity, year: r.Year}
 	p.reader, _ = CanonicalLang(r.Lang) // an unknown reader language shows originals
 	return p, nil
 }

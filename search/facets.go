@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// facets counts matching incidents per product, region, cause, year and
+// facets counts matching incidents per product, region, cause,
+// organization, severity, year and
 // matching language. Order: count descending, then term.
 func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]FacetCount {
 	var counts [numFacetKinds][]int32
@@ -48,10 +49,12 @@ func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]Fa
 		langs[i] = ls.lang
 	}
 	return map[string][]FacetCount{
-		FacetProduct: list(meta.terms[facetKindProduct].names, counts[facetKindProduct]),
-		FacetRegion:  list(meta.terms[facetKindRegion].names, counts[facetKindRegion]),
-		FacetCause:   list(meta.terms[facetKindCause].names, counts[facetKindCause]),
-		FacetYear:    list(meta.terms[facetKindYear].names, counts[facetKindYear]),
-		FacetLang:    list(langs, langCounts),
+		FacetProduct:      list(meta.terms[facetKindProduct].names, counts[facetKindProduct]),
+		FacetRegion:       list(meta.terms[facetKindRegion].names, counts[facetKindRegion]),
+		FacetCause:        list(meta.terms[facetKindCause].names, counts[facetKindCause]),
+		FacetOrganization: list(meta.terms[facetKindOrg].names, counts[facetKindOrg]),
+		FacetSeverity:     list(meta.terms[facetKindSev].names, counts[facetKindSev]),
+		FacetYear:         list(meta.terms[facetKindYear].names, counts[facetKindYear]),
+		FacetLang:         list(langs, langCounts),
 	}
 }

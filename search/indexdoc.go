@@ -47,6 +47,12 @@ func bleveDoc(d *Document, t *docstore.Text) map[string]interface{} {
 	if len(d.Causes) > 0 {
 		m[fCause], m[fCauseText] = d.Causes, d.Causes
 	}
+	if d.Organization != "" {
+		m[fOrg], m[fOrgText] = d.Organization, d.Organization
+	}
+	if d.Severity != "" {
+		m[fSev], m[fSevText] = d.Severity, d.Severity
+	}
 	if !d.Begin.IsZero() {
 		m[fYear] = strconv.Itoa(d.Begin.UTC().Year())
 	}

@@ -24,6 +24,7 @@ import (
 // filters are the exact-match filters of a Request (facet links).
 type filters struct {
 	product, region, cause string
+	org, severity          string
 	year                   int
 }
 
@@ -126,7 +127,7 @@ func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]st
 		return queries, nil
 	}
 	for _, kf := range []struct{ field, value string }{
-		{fProduct, f.product}, {fRegion, f.region}, {fCause, f.cause},
+		{fProduct, f.product}, {fRegion, f.region}, {fCause, f.cause}, {fOrg, f.org}, {fSev, f.severity},
 	} {
 		if kf.value == "" {
 			continue

@@ -21,10 +21,14 @@ const (
 	fProduct = query.FieldProduct // keyword: whole display name, lower-cased
 	fRegion  = query.FieldRegion
 	fCause   = query.FieldCause
+	fOrg     = query.FieldOrganization
+	fSev     = query.FieldSeverity
 
 	fProductText = fProduct + textSuffix // the same names, analysed as text
 	fRegionText  = fRegion + textSuffix
 	fCauseText   = fCause + textSuffix
+	fOrgText     = fOrg + textSuffix
+	fSevText     = fSev + textSuffix
 
 	fYear = query.FieldYear // keyword "2017"
 )
@@ -56,6 +60,8 @@ const (
 	productField
 	regionField
 	causeField
+	orgField
+	sevField
 	numCheckedFields
 )
 
@@ -71,6 +77,10 @@ func checkedField(name string) int {
 		return regionField
 	case fCauseText:
 		return causeField
+	case fOrgText:
+		return orgField
+	case fSevText:
+		return sevField
 	}
 	return longField(name)
 }
@@ -125,10 +135,10 @@ func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 	for _, name := range longFields {
 		dm.AddFieldMappingsAt(name, text())
 	}
-	for _, name := range []string{fProductText, fRegionText, fCauseText} {
+	for _, name := range []string{fProductText, fRegionText, fCauseText, fOrgText, fSevText} {
 		dm.AddFieldMappingsAt(name, text())
 	}
-	for _, name := range []string{fProduct, fRegion, fCause, fYear} {
+	for _, name := range []string{fProduct, fRegion, fCause, fOrg, fSev, fYear} {
 		dm.AddFieldMappingsAt(name, keyword())
 	}
 	dm.AddSubDocumentMapping("_all", mapping.NewDocumentDisabledMapping())

@@ -33,6 +33,8 @@ func newDocMeta(d *Document) *docstore.Meta {
 		Products:     slices.Clone(d.Products),
 		Regions:      slices.Clone(d.Regions),
 		Causes:       slices.Clone(d.Causes),
+		Organization: d.Organization,
+		Severity:     d.Severity,
 	}
 }
 
@@ -49,6 +51,7 @@ type incident struct {
 	primary                   *docstore.Meta // the original if present, else the first language
 	year                      string         // of primary.Begin, "" if unknown
 	products, regions, causes []string       // distinct values over all languages
+	orgs, severities          []string       // the same, one value each
 
 	// The same values as numbers in the metaStore's term tables, for
 	// counting facets.
@@ -60,6 +63,8 @@ const (
 	facetKindProduct = iota
 	facetKindRegion
 	facetKindCause
+	facetKindOrg
+	facetKindSev
 	facetKindYear
 	numFacetKinds
 )
@@ -120,6 +125,8 @@ func (in *incident) refresh() {
 	in.products = distinct(func(d *docstore.Meta) []string { return d.Products })
 	in.regions = distinct(func(d *docstore.Meta) []string { return d.Regions })
 	in.causes = distinct(func(d *docstore.Meta) []string { return d.Causes })
+	in.orgs = distinct(func(d *docstore.Meta) []string { return []string{d.Organization} })
+	in.severities = distinct(func(d *docstore.Meta) []string { return []string{d.Severity} })
 }
 
 // metaStore holds the docstore.Meta of every indexed document.
@@ -179,7 +186,7 @@ func (s *metaStore) put(m *docstore.Meta) {
 
 // number sets the facet ids of an incident.
 func (s *metaStore) number(in *incident) {
-	for k, vs := range [numFacetKinds][]string{in.products, in.regions, in.causes, {in.year}} {
+	for k, vs := range [numFacetKinds][]string{in.products, in.regions, in.causes, in.orgs, in.severities, {in.year}} {
 		ids := in.facetIDs[k][:0]
 		for _, v := range vs {
 			if v != "" {

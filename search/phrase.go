@@ -167,6 +167,10 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 		values = d.Regions
 	case causeField:
 		values = d.Causes
+	case orgField:
+		values = []string{d.Organization}
+	case sevField:
+		values = []string{d.Severity}
 	}
 	// A phrase occurs within one value of a list.
 	for _, v := range values {

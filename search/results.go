@@ -29,13 +29,15 @@ func (ix *Index) results(page []match, p *plan, searches []*langSearch) ([]Resul
 		d := m.in.docs[show]
 		r := &results[i]
 		*r = Result{
-			ID:        m.in.id,
-			Lang:      show,
-			Title:     d.Title,
-			URL:       d.URL,
-			Date:      date(d.Begin, m.in.primary.Begin),
-			Products:  nonNil(d.Products),
-			Fragments: []string{},
+			ID:           m.in.id,
+			Lang:         show,
+			Title:        d.Title,
+			URL:          d.URL,
+			Date:         date(d.Begin, m.in.primary.Begin),
+			Products:     nonNil(d.Products),
+			Organization: d.Organization,
+			Severity:     d.Severity,
+			Fragments:    []string{},
 		}
 		if p.ranked {
 			r.Score = m.score

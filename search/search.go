@@ -158,6 +158,8 @@ type Document struct {
 	Title, Summary, Body, Timeline string // plain text (Body: markdown rendered to text, no HTML)
 
 	Products, Regions, Causes []string // exact-match keyword fields (display names)
+	Organization              string   // whose incident; "" when not stated
+	Severity                  string   // "minor", "major", "critical", "unknown"…; "" for none
 
 	Begin    time.Time // UTC
 	Duration time.Duration
@@ -174,6 +176,7 @@ type Request struct {
 	// Exact filters (facet links). Matching is case-insensitive on the
 	// whole display name.
 	Product, Region, Cause string
+	Organization, Severity string
 	Year                   int // 0: any
 }
 
@@ -197,7 +200,9 @@ type Result struct {
 	URL   string `json:"url"`
 	Date  string `json:"date"` // begin date, YYYY-MM-DD (UTC)
 
-	Products []string `json:"products"`
+	Organization string   `json:"organization,omitempty"`
+	Severity     string   `json:"severity,omitempty"`
+	Products     []string `json:"products"`
 
 	// Fragments are HTML: matches wrapped in <mark>…</mark>, everything
 	// else escaped. They come from the document that matched; when the
@@ -217,11 +222,13 @@ type FacetCount struct {
 
 // Facet names, the keys of Response.Facets.
 const (
-	FacetProduct = "product"
-	FacetRegion  = "region"
-	FacetCause   = "cause"
-	FacetYear    = "year"
-	FacetLang    = "lang"
+	FacetProduct      = "product"
+	FacetRegion       = "region"
+	FacetCause        = "cause"
+	FacetOrganization = "organization"
+	FacetSeverity     = "severity"
+	FacetYear         = "year"
+	FacetLang         = "lang"
 )
 
 // CanonicalLang returns the canonical form of a BCP 47 tag ("zh-tw" →

@@ -771,7 +771,7 @@ func TestEmptyIndex(t *testing.T) {
 	defer ix.Close()
 	for _, q := range []string{"", "Gmail", "-Gmail", "lang:en"} {
 		resp := search(t, ix, Request{Query: q})
-		if resp.Total != 0 || len(resp.Results) != 0 || len(resp.Facets) != 5 {
+		if resp.Total != 0 || len(resp.Results) != 0 || len(resp.Facets) != 7 {
 			t.Errorf("%q on an empty index: %+v", q, resp)
 		}
 	}

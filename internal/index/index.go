@@ -44,6 +44,7 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V, Body: p.PlainText(),
 			Timeline: strings.Join(timeline, "\n"),
 			Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
+			Organization: organization(inc), Severity: severity(inc),
 			Begin: inc.Begin, Duration: inc.Duration,
 			URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
 		})
@@ -61,6 +62,22 @@ func productKeys(inc *archive.Incident) []string {
 		out = append(out, t.Key())
 	}
 	return out
+}
+
+func organization(inc *archive.Incident) string {
+	if org := inc.Organization(); org != nil {
+		return org.Name
+	}
+	return ""
+}
+
+// severity is the incident's severity as a facet value: "unknown" when the
+// report does not say is a value of its own, so a reader can find them.
+func severity(inc *archive.Incident) string {
+	if inc.Severity == "" {
+		return "unknown"
+	}
+	return inc.Severity
 }
 
 // Write builds the search index of the whole archive into dir, for the

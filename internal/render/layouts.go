@@ -21,7 +21,9 @@ var funcs = template.FuncMap{
 	// everything in them but its own <mark> tags.
 	"safe": func(s string) template.HTML { return template.HTML(s) }, // #nosec G203
 	// facetNames lists the search facets in display order.
-	"facetNames": func() []string { return []string{"product", "region", "cause", "year", "lang"} },
+	"facetNames": func() []string {
+		return []string{"organization", "product", "region", "cause", "severity", "year", "lang"}
+	},
 	// dict passes several values to a partial: dict "Page" . "Years" .Years.
 	"dict": func(pairs ...any) (map[string]any, error) {
 		if len(pairs)%2 != 0 {

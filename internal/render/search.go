@@ -23,8 +23,9 @@ type Search struct {
 type SearchRequest struct {
 	Query                  string
 	Product, Region, Cause string // facet filters
-	Year                   int    // 0: any
-	Page                   int    // 1-based
+	Organization, Severity string
+	Year                   int // 0: any
+	Page                   int // 1-based
 }
 
 // SearchResponse is one page of results.
@@ -33,13 +34,15 @@ type SearchResponse struct {
 	Total      int    // matching incidents
 	Pages      int    // result pages the reader may ask for
 	Results    []SearchResult
-	Facets     map[string][]SearchFacet // by facet name: product, region, cause, year, lang
+	Facets     map[string][]SearchFacet // by facet name: organization, product, region, cause, severity, year, lang
 }
 
 // SearchResult is one incident found.
 type SearchResult struct {
 	Lang, Title, URL string
 	Date             string // YYYY-MM-DD
+	Organization     string // shown first; "" when not stated
+	Severity         string // a facet value: minor, major, critical, unknown
 	Products         []string
 	// Fragments are HTML: the matches marked, everything else escaped by
 	// the search index. FragmentsLang is their language when it is not Lang.
@@ -80,7 +83,8 @@ func (s *Search) PageURL(n int) string {
 func (s *Search) params() url.Values {
 	q := url.Values{}
 	r := s.Request
-	for k, v := range map[string]string{"q": r.Query, "product": r.Product, "region": r.Region, "cause": r.Cause} {
+	for k, v := range map[string]string{"q": r.Query, "product": r.Product, "region": r.Region, "cause": r.Cause,
+		"organization": r.Organization, "severity": r.Severity} {
 		if v != "" {
 			q.Set(k, v)
 		}
@@ -107,9 +111,18 @@ func (s *Search) Pages() []int {
 func (s *Search) Page() int { return max(s.Request.Page, 1) }
 
 // Filtered reports whether a facet filter is active.
-func (s *Search) Filtered() bool {
-	r := s.Request
-	return r.Product != "" || r.Region != "" || r.Cause != "" || r.Year != 0
+func (s *Search) Filtered() bool { return s.Request.Filtered() }
+
+// Filtered reports whether a facet filter is active.
+func (r SearchRequest) Filtered() bool {
+	return r.Product != "" || r.Region != "" || r.Cause != "" || r.Organization != "" || r.Severity != "" || r.Year != 0
+}
+
+// Cleared is the search URL for the current query without any facet
+// filter.
+func (s *Search) Cleared() string {
+	c := &Search{Request: SearchRequest{Query: s.Request.Query}, base: s.base}
+	return c.PageURL(1)
 }
 
 // searchPage is the search page of lang with s on it.

@@ -137,7 +137,7 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 	switch {
 	case err != nil:
 		view.Error, status = err.Error(), http.StatusBadRequest
-	case req.Query == "" && req.Product == "" && req.Region == "" && req.Cause == "" && req.Year == 0:
+	case req.Query == "" && !pageRequest(req).Filtered():
 		view.Request = pageRequest(req) // nothing asked yet: just the form
 	default:
 		view.Request = pageRequest(req)
@@ -163,7 +163,8 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 
 // pageRequest is what the search page shows of a request.
 func pageRequest(req search.Request) render.SearchRequest {
-	return render.SearchRequest{Query: req.Query, Product: req.Product, Region: req.Region, Cause: req.Cause, Year: req.Year, Page: req.Page}
+	return render.SearchRequest{Query: req.Query, Product: req.Product, Region: req.Region, Cause: req.Cause,
+		Organization: req.Organization, Severity: req.Severity, Year: req.Year, Page: req.Page}
 }
 
 // pageResponse is what the search page shows of a response: its results
@@ -183,6 +184,7 @@ func pageResponse(req search.Request, res *search.Response) *render.SearchRespon
 	for _, r := range res.Results {
 		out.Results = append(out.Results, render.SearchResult{
 			Lang: r.Lang, Title: r.Title, URL: r.URL, Date: r.Date, Products: r.Products,
+			Organization: r.Organization, Severity: r.Severity,
 			Fragments: r.Fragments, FragmentsLang: r.FragmentsLang,
 		})
 	}
@@ -226,6 +228,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 	q := r.URL.Query()
 	req := search.Request{
 		Query: strings.TrimSpace(q.Get("q")), Product: q.Get("product"), Region: q.Get("region"), Cause: q.Get("cause"),
+		Organization: q.Get("organization"), Severity: q.Get("severity"),
 		Lang: st.fallback,
 	}
 	if l := q.Get("lang"); l != "" {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,10 +22,13 @@ import (
 
 // serveSeed builds the bundled archive and serves the built folder as
 // gen serve --dir does, on a real port.
-func serveSeed(t *testing.T) *httptest.Server {
+func serveSeed(t *testing.T) *httptest.Server { t.Helper(); return serveSite(t, "../..") }
+
+// serveSite builds the site in source and serves it with search.
+func serveSite(t *testing.T, source string) *httptest.Server {
 	t.Helper()
 	dest := filepath.Join(t.TempDir(), "public")
-	if _, err := build.Run(build.Options{Source: "../..", Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
+	if _, err := build.Run(build.Options{Source: source, Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := bundle.OpenSite(dest)
@@ -260,4 +264,82 @@ func findID(n *html.Node, id string) *html.Node {
 		}
 	}
 	return nil
+}
+
+// TestOrganizationsAndUnknownSeverity: the organization is a facet and a
+// filter, shown first in every result, and a severity the report does not
+// state is a facet value of its own, named in the reader's language.
+func TestOrganizationsAndUnknownSeverity(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	all := api(t, srv, url.Values{"lang": {"en"}, "severity": {"unknown"}})
+	if all.Total != 4 {
+		t.Errorf("severity=unknown found %d, want 4", all.Total)
+	}
+	aws := api(t, srv, url.Values{"lang": {"en"}, "organization": {"AWS"}})
+	if aws.Total != 2 {
+		t.Errorf("organization=AWS found %d, want 2", aws.Total)
+	}
+	code, body := get(t, srv, "/ja/search/", url.Values{"q": {"storage"}, "organization": {"AWS"}})
+	if code != http.StatusOK {
+		t.Fatalf("search page: %d", code)
+	}
+	doc, err := html.Parse(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results, firstOrg int
+	var facetLabels []string
+	var clear string
+	walk(doc, func(n *html.Node) {
+		switch {
+		case n.Data == "li" && attrOf(n, "class") == "result":
+			results++
+			walk(n, func(m *html.Node) {
+				if m.Data == "p" && attrOf(m, "class") == "meta" {
+					if c := m.FirstChild; c != nil && attrOf(c, "class") == "organization" && textOfNode(c) == "AWS" {
+						firstOrg++
+					}
+				}
+			})
+		case n.Data == "a" && strings.Contains(attrOf(n, "href"), "severity="):
+			facetLabels = append(facetLabels, textOfNode(n))
+		case n.Data == "a" && textOfNode(n) == "絞り込みを解除":
+			clear = attrOf(n, "href")
+		}
+	})
+	if results != 1 || firstOrg != 1 {
+		t.Errorf("AWS's storage incident: %d results, %d starting with the organization", results, firstOrg)
+	}
+	if !slices.Contains(facetLabels, "不明") {
+		t.Errorf("severity facet labels %v, want 不明 for unknown", facetLabels)
+	}
+	if clear == "" || strings.Contains(clear, "organization=") {
+		t.Errorf("clear filters links to %q; want the query without the organization", clear)
+	}
+}
+
+func walk(n *html.Node, f func(*html.Node)) {
+	f(n)
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walk(c, f)
+	}
+}
+
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func textOfNode(n *html.Node) string {
+	var b strings.Builder
+	walk(n, func(m *html.Node) {
+		if m.Type == html.TextNode {
+			b.WriteString(m.Data)
+		}
+	})
+	return strings.TrimSpace(b.String())
 }

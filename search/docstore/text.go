@@ -77,4 +77,6 @@ type Meta struct {
 	Products     []string  `json:"products,omitempty"`
 	Regions      []string  `json:"regions,omitempty"`
 	Causes       []string  `json:"causes,omitempty"`
+	Organization string    `json:"org,omitempty"`
+	Severity     string    `json:"severity,omitempty"`
 }

@@ -16,7 +16,8 @@
 //	title:word      only in titles; also summary:, body:, timeline:
 //	title:"a b"     a phrase in titles
 //	product:X       product named X (case-insensitive), or whose name
-//	                contains the word or phrase X; also region:, cause:
+//	                contains the word or phrase X; also region:, cause:,
+//	                organization: (org:), severity:
 //	year:2017       incidents that began in 2017
 //	lang:zh-TW      only documents in that language (repeatable; -lang:en)
 //
@@ -60,7 +61,11 @@ const (
 	FieldProduct  = "product"
 	FieldRegion   = "region"
 	FieldCause    = "cause"
-	FieldYear     = "year"
+	// FieldOrganization and FieldSeverity are whose incident it is and
+	// how severe ("unknown" when the report does not say).
+	FieldOrganization = "organization"
+	FieldSeverity     = "severity"
+	FieldYear         = "year"
 )
 
 // ErrBadQuery is returned, wrapped with a human-readable message, for a
@@ -79,7 +84,7 @@ type Kind uint8
 
 const (
 	Text Kind = iota // words or a phrase over text fields
-	Meta             // product:, region:, cause:
+	Meta             // product:, region:, cause:, organization:, severity:
 	Year             // year:
 )
 
@@ -135,19 +140,23 @@ type fieldSpec struct {
 }
 
 var fieldNames = map[string]fieldSpec{
-	"title":    {kind: Text, field: FieldTitle},
-	"summary":  {kind: Text, field: FieldSummary},
-	"body":     {kind: Text, field: FieldBody},
-	"timeline": {kind: Text, field: FieldTimeline},
-	"product":  {kind: Meta, field: FieldProduct},
-	"products": {kind: Meta, field: FieldProduct},
-	"region":   {kind: Meta, field: FieldRegion},
-	"regions":  {kind: Meta, field: FieldRegion},
-	"cause":    {kind: Meta, field: FieldCause},
-	"causes":   {kind: Meta, field: FieldCause},
-	"year":     {kind: Year, field: FieldYear},
-	"lang":     {lang: true},
-	"language": {lang: true},
+	"title":         {kind: Text, field: FieldTitle},
+	"summary":       {kind: Text, field: FieldSummary},
+	"body":          {kind: Text, field: FieldBody},
+	"timeline":      {kind: Text, field: FieldTimeline},
+	"product":       {kind: Meta, field: FieldProduct},
+	"products":      {kind: Meta, field: FieldProduct},
+	"region":        {kind: Meta, field: FieldRegion},
+	"regions":       {kind: Meta, field: FieldRegion},
+	"cause":         {kind: Meta, field: FieldCause},
+	"causes":        {kind: Meta, field: FieldCause},
+	"org":           {kind: Meta, field: FieldOrganization},
+	"organization":  {kind: Meta, field: FieldOrganization},
+	"organizations": {kind: Meta, field: FieldOrganization},
+	"severity":      {kind: Meta, field: FieldSeverity},
+	"year":          {kind: Year, field: FieldYear},
+	"lang":          {lang: true},
+	"language":      {lang: true},
 }
 
 func isSep(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
