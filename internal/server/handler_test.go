@@ -548,7 +548,10 @@ func TestPages(t *testing.T) {
 		}),
 	}
 	var logged syncLog
-	base := startServer(t, NewHandler(NewDirSite(dir), Options{Timeout: 200 * time.Millisecond, Pages: pages, Logf: logged.logf}))
+	// The timeout is the slow page's: others, however slow the machine,
+	// must not reach it.
+	base := startServer(t, NewHandler(NewDirSite(dir), Options{Timeout: time.Minute, Pages: pages, Logf: logged.logf}))
+	slow := startServer(t, NewHandler(NewDirSite(dir), Options{Timeout: 200 * time.Millisecond, Pages: pages, Logf: logged.logf}))
 	resp, body := get(t, base+"/en/search/?q=dns")
 	if resp.StatusCode != http.StatusOK || string(body) != "<html><body>results for dns</body></html>" {
 		t.Errorf("page: %s %q", resp.Status, body)
@@ -570,13 +573,10 @@ func TestPages(t *testing.T) {
 		t.Errorf("POST to a page: %s, Allow %q", resp.Status, resp.Header.Get("Allow"))
 	}
 
-	start := time.Now()
-	resp, body = get(t, base+"/slow/")
+	// The slow page waits for its context: only the timeout ends it.
+	resp, body = get(t, slow+"/slow/")
 	if resp.StatusCode != http.StatusServiceUnavailable || bytes.Contains(body, []byte("too late")) || resp.Header.Get("Cache-Control") != "no-store" {
 		t.Errorf("slow page: %s %q %v", resp.Status, body, resp.Header)
-	}
-	if d := time.Since(start); d > 1500*time.Millisecond {
-		t.Errorf("slow page answered after %v", d)
 	}
 	if resp, body := get(t, base+"/panic/"); resp.StatusCode != http.StatusInternalServerError || bytes.Contains(body, []byte("half")) {
 		t.Errorf("panicking page: %s %q", resp.Status, body)
