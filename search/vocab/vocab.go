@@ -110,7 +110,10 @@ type distanceBuf struct {
 // distance returns the optimal string alignment distance between a and
 // b, or maxDist+1 as soon as it must exceed maxDist.
 func (d *distanceBuf) distance(a []rune, bs string, maxDist int) int {
-	d.b = append(d.b[:0], []rune(bs)...)
+	d.b = d.b[:0]
+	for _, r := range bs {
+		d.b = append(d.b, r)
+	}
 	b := d.b
 	n := len(b)
 	grow := func(r []int) []int { return slices.Grow(r[:0], n+1)[:n+1] }

@@ -2,6 +2,7 @@ package vocab
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,5 +101,17 @@ func TestReadWrite(t *testing.T) {
 		if _, err := Read(path); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("truncated to %d: %v", n, err)
 		}
+	}
+}
+
+func BenchmarkCorrections(b *testing.B) {
+	var bl Builder
+	for i := range 50000 {
+		bl.Add([]string{fmt.Sprintf("w%dord%c%c", i, 'a'+i%26, 'a'+i/26%26)})
+	}
+	v := bl.Vocab()
+	b.ResetTimer()
+	for b.Loop() {
+		v.Corrections("wordzzq", 2, 8)
 	}
 }
