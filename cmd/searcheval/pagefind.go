@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/postmortem-archive/gen/internal/searcheval"
+)
+
+//go:embed build.mjs
+var buildScript []byte
+
+//go:embed query.mjs
+var queryScript []byte
+
+// pagefind is a running Node process answering queries from a Pagefind
+// bundle.
+type pagefind struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+// startPagefind installs Pagefind into dir, indexes a tuned copy of the
+// built site and starts the process that answers queries.
+func startPagefind(ctx context.Context, public, dir, version string, log io.Writer) (*pagefind, error) {
+	site := filepath.Join(dir, "site")
+	if err := tunedCopy(public, site); err != nil {
+		return nil, fmt.Errorf("copying the built site for Pagefind: %w", err)
+	}
+	// package.json says the scripts, and Pagefind's own, are ES modules.
+	files := map[string][]byte{
+		"build.mjs": buildScript, "query.mjs": queryScript,
+		"package.json": []byte(`{"private": true, "type": "module"}` + "\n"),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	npm := exec.CommandContext(ctx, "npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--silent", "pagefind@"+version)
+	npm.Stdout, npm.Stderr = log, log
+	if err := npm.Run(); err != nil {
+		return nil, fmt.Errorf("npm install pagefind@%s: %w", version, err)
+	}
+	start := time.Now()
+	bundle := filepath.Join(dir, "bundle")
+	idx := exec.CommandContext(ctx, "node", filepath.Join(dir, "build.mjs"), site, bundle)
+	idx.Dir, idx.Stderr = dir, log
+	out, err := idx.Output()
+	if err != nil {
+		return nil, fmt.Errorf("indexing with Pagefind: %w", err)
+	}
+	fmt.Fprintf(log, "Pagefind indexed %s in %s\n", strings.TrimSpace(string(out)), time.Since(start).Round(time.Millisecond))
+	q := exec.CommandContext(ctx, "node", filepath.Join(dir, "query.mjs"), bundle)
+	q.Dir, q.Stderr = dir, log
+	p := &pagefind{cmd: q}
+	if p.in, err = q.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := q.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p.out = bufio.NewScanner(stdout)
+	p.out.Buffer(nil, 1<<20)
+	if err := q.Start(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// pagefindQuery is one line to query.mjs.
+type pagefindQuery struct {
+	Lang    string            `json:"lang"`
+	Term    string            `json:"term"`
+	Filters map[string]string `json:"filters,omitempty"`
+	K       int               `json:"k"`
+}
+
+type pagefindAnswer struct {
+	URLs  []string `json:"urls"`
+	Total int      `json:"total"`
+	MS    float64  `json:"ms"`
+}
+
+// engine asks Pagefind a judged query: its words as the search term, its
+// product:, region: and cause: terms as Pagefind filters.
+func (p *pagefind) engine(ctx context.Context, q searcheval.Query) (searcheval.Answer, error) {
+	term, filters := splitFacets(q.Q)
+	line, err := json.Marshal(pagefindQuery{Lang: q.Lang, Term: term, Filters: filters, K: searcheval.RankDepth})
+	if err != nil {
+		return searcheval.Answer{}, err
+	}
+	if _, err := p.in.Write(append(line, '\n')); err != nil {
+		return searcheval.Answer{}, fmt.Errorf("writing to the Pagefind process: %w", err)
+	}
+	if !p.out.Scan() {
+		return searcheval.Answer{}, fmt.Errorf("the Pagefind process stopped answering: %v", p.out.Err())
+	}
+	var a pagefindAnswer
+	if err := json.Unmarshal(p.out.Bytes(), &a); err != nil {
+		return searcheval.Answer{}, fmt.Errorf("reading Pagefind's answer %q: %w", p.out.Text(), err)
+	}
+	ans := searcheval.Answer{Total: a.Total, Took: time.Duration(a.MS * float64(time.Millisecond))}
+	for _, u := range a.URLs {
+		if id := incidentID(u); id != "" && !slices.Contains(ans.IDs, id) {
+			ans.IDs = append(ans.IDs, id)
+		}
+	}
+	return ans, nil
+}
+
+func (p *pagefind) close() error {
+	p.in.Close()
+	return p.cmd.Wait()
+}
+
+var incidentURL = regexp.MustCompile(`/incidents/([^/]+)/`)
+
+// incidentID is the incident id in the URL of an incident page, or "".
+func incidentID(url string) string {
+	if m := incidentURL.FindStringSubmatch(url); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+var facetTerm = regexp.MustCompile(`(?i)\b(product|region|cause)s?:("[^"]*"|\S+)`)
+
+// splitFacets takes the product:, region: and cause: terms out of a query
+// in gen's syntax, as Pagefind filters named by them.
+func splitFacets(q string) (string, map[string]string) {
+	var filters map[string]string
+	rest := facetTerm.ReplaceAllStringFunc(q, func(t string) string {
+		m := facetTerm.FindStringSubmatch(t)
+		if filters == nil {
+			filters = map[string]string{}
+		}
+		filters[strings.ToLower(m[1])] = strings.Trim(m[2], `"`)
+		return ""
+	})
+	return strings.Join(strings.Fields(rest), " "), filters
+}
+
+// The markup that tunes Pagefind to the incident pages, added only to the
+// copy it indexes: index only the incident's article (not lists, term
+// pages or navigation), not the chart's tick labels, and make its
+// product, region and cause links filters.
+var (
+	articleTag = regexp.MustCompile(`<article class="incident"`)
+	chartTag   = regexp.MustCompile(`<figure class="chart"`)
+	termLink   = regexp.MustCompile(`<a href="[^"]*/(product|region|cause)s/[^"/]+/"`)
+)
+
+// tunedCopy copies the pages of a built site (its HTML, without the
+// bundle folder) into dst, marking incident pages for Pagefind.
+func tunedCopy(public, dst string) error {
+	return filepath.WalkDir(public, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(public, path)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir // the bundle: never served
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if filepath.Ext(path) != ".html" {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if filepath.Base(filepath.Dir(filepath.Dir(rel))) == "incidents" {
+			b = articleTag.ReplaceAll(b, []byte(`$0 data-pagefind-body`))
+			b = chartTag.ReplaceAll(b, []byte(`$0 data-pagefind-ignore`))
+			b = termLink.ReplaceAll(b, []byte(`$0 data-pagefind-filter="$1"`))
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+}

@@ -1,0 +1,77 @@
+package searcheval
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// floor is the least an engine must score on one category of the judged
+// queries: gen's scores when the floors were last raised. Results are
+// deterministic (ties are broken by id), so the floors are exact: any
+// change that loses a relevant incident from a query's first results
+// fails, and one that finds more should raise them.
+type floor struct {
+	recall, mrr float64
+	zero        int // at most this many queries without results
+}
+
+// genFloors hold on the judged site with floorDistractors generated
+// incidents.
+var genFloors = map[string]floor{
+	"word":       {recall: 1, mrr: 1, zero: 0},
+	"prefix":     {recall: 0, mrr: 0, zero: 14},
+	"typo":       {recall: 0, mrr: 0.01, zero: 10},
+	"phrase":     {recall: 1, mrr: 0.95, zero: 0},
+	"facet":      {recall: 1, mrr: 1, zero: 0},
+	"cjk-word":   {recall: 0.97, mrr: 0.97, zero: 0},
+	"cjk-char":   {recall: 0, mrr: 0, zero: 8},
+	"simplified": {recall: 0, mrr: 0, zero: 12},
+}
+
+const floorDistractors = 200
+
+// gen's real index, built by gen build from the judged site, answers the
+// judged queries at least as well as the floors say.
+func TestGenMeetsFloors(t *testing.T) {
+	qs, err := Queries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	public, err := Site{Distractors: floorDistractors, Seed: 1}.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndex(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	run, err := Evaluate(context.Background(), "gen", qs, GenEngine(ix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := WriteTable(&table, run); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("gen on %d judged queries among %d generated incidents:\n%s", len(qs), floorDistractors, table.String())
+	for _, c := range Categories {
+		s, ok := run.Score(c)
+		f, hasFloor := genFloors[c]
+		if !ok || !hasFloor {
+			t.Errorf("category %s: scored %v, has a floor %v; want both", c, ok, hasFloor)
+			continue
+		}
+		// Scores are means of fractions: compare at the precision shown.
+		if s.Recall < f.recall-0.005 || s.MRR < f.mrr-0.005 || s.Zero > f.zero {
+			t.Errorf("category %s: recall@%d %.3f, MRR %.3f, %d without results; the floor is %.2f, %.2f, at most %d",
+				c, RecallAt, s.Recall, s.MRR, s.Zero, f.recall, f.mrr, f.zero)
+		}
+	}
+	if t.Failed() {
+		for _, m := range run.Misses {
+			t.Logf("miss %s %q: %v", m.Query.ID, m.Query.Q, m.Got)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package searcheval
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Cutoffs of the scores: recall counts the relevant incidents among the
+// first RecallAt results, the reciprocal rank looks at the first RankDepth.
+const (
+	RecallAt  = 5
+	RankDepth = 10
+)
+
+// Answer is what an engine returned for one query.
+type Answer struct {
+	IDs   []string      // incident ids, best first, each once, at least the first RankDepth
+	Total int           // how many incidents matched in all
+	Took  time.Duration // time to the first page of results, with their text
+}
+
+// Engine answers a query.
+type Engine func(ctx context.Context, q Query) (Answer, error)
+
+// Score is how an engine did on the queries of one category.
+type Score struct {
+	Category string
+	Queries  int
+	Recall   float64 // mean recall@RecallAt (relevant found / min(relevant, RecallAt))
+	MRR      float64 // mean reciprocal rank of the first relevant result within RankDepth
+	Zero     int     // queries with no result at all
+	P50, P95 time.Duration
+}
+
+// Miss is a query whose first RecallAt results lack a relevant incident
+// that fits among them.
+type Miss struct {
+	Query Query
+	Got   []string // the first RecallAt ids returned
+}
+
+// Run is one engine's scores on a query set.
+type Run struct {
+	Engine string
+	Scores []Score // one per category present, in Categories order, then "all"
+	Misses []Miss
+}
+
+// Score returns the score of category c ("all" for every query).
+func (r *Run) Score(c string) (Score, bool) {
+	for _, s := range r.Scores {
+		if s.Category == c {
+			return s, true
+		}
+	}
+	return Score{}, false
+}
+
+// Evaluate asks e every query twice, first to warm it up (caches, lazily
+// loaded index chunks) and then to measure, and scores the second answers.
+func Evaluate(ctx context.Context, name string, qs []Query, e Engine) (*Run, error) {
+	for _, q := range qs {
+		if _, err := e(ctx, q); err != nil {
+			return nil, fmt.Errorf("%s: query %s (%q): %w", name, q.ID, q.Q, err)
+		}
+	}
+	answers := make([]Answer, len(qs))
+	for i, q := range qs {
+		a, err := e(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("%s: query %s (%q): %w", name, q.ID, q.Q, err)
+		}
+		answers[i] = a
+	}
+	return score(name, qs, answers), nil
+}
+
+// score computes the per-category scores of answers to qs.
+func score(name string, qs []Query, answers []Answer) *Run {
+	run := &Run{Engine: name}
+	for _, c := range append(slices.Clone(Categories), "all") {
+		var s Score
+		s.Category = c
+		var took []time.Duration
+		for i, q := range qs {
+			if c != "all" && q.Category != c {
+				continue
+			}
+			a := answers[i]
+			recall, rr := judge(q, a)
+			s.Queries++
+			s.Recall += recall
+			s.MRR += rr
+			if a.Total == 0 {
+				s.Zero++
+			}
+			took = append(took, a.Took)
+			if c == "all" && recall < 1 {
+				run.Misses = append(run.Misses, Miss{Query: q, Got: a.IDs[:min(len(a.IDs), RecallAt)]})
+			}
+		}
+		if s.Queries == 0 {
+			continue
+		}
+		s.Recall /= float64(s.Queries)
+		s.MRR /= float64(s.Queries)
+		s.P50, s.P95 = percentile(took, 50), percentile(took, 95)
+		run.Scores = append(run.Scores, s)
+	}
+	return run
+}
+
+// judge returns the recall at RecallAt and the reciprocal rank of one answer.
+func judge(q Query, a Answer) (recall, rr float64) {
+	found := 0
+	for i, id := range a.IDs {
+		if !slices.Contains(q.Relevant, id) {
+			continue
+		}
+		if i < RecallAt {
+			found++
+		}
+		if rr == 0 && i < RankDepth {
+			rr = 1 / float64(i+1)
+		}
+	}
+	return float64(found) / float64(min(len(q.Relevant), RecallAt)), rr
+}
+
+// percentile is the nearest-rank percentile p of ds.
+func percentile(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (p*len(s)+99)/100 - 1
+	return s[max(i, 0)]
+}
+
+// WriteTable writes the runs side by side as a Markdown table, one row per
+// category: for each score, each run's value in the order given.
+func WriteTable(w io.Writer, runs ...*Run) error {
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = r.Engine
+	}
+	who := strings.Join(names, " / ")
+	fmt.Fprintf(w, "| category | queries | recall@%d (%s) | MRR@%d | zero results | p50 | p95 |\n", RecallAt, who, RankDepth)
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, c := range append(slices.Clone(Categories), "all") {
+		var n int
+		var recall, mrr, zero, p50, p95 []string
+		for _, r := range runs {
+			s, ok := r.Score(c)
+			if !ok {
+				continue
+			}
+			n = s.Queries
+			recall = append(recall, fmt.Sprintf("%.2f", s.Recall))
+			mrr = append(mrr, fmt.Sprintf("%.2f", s.MRR))
+			zero = append(zero, fmt.Sprint(s.Zero))
+			p50 = append(p50, ms(s.P50))
+			p95 = append(p95, ms(s.P95))
+		}
+		if n == 0 {
+			continue
+		}
+		_, err := fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s |\n", c, n,
+			strings.Join(recall, " / "), strings.Join(mrr, " / "), strings.Join(zero, " / "),
+			strings.Join(p50, " / "), strings.Join(p95, " / "))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ms formats a latency in milliseconds.
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}

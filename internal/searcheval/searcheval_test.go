@@ -1,0 +1,128 @@
+package searcheval
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The embedded query set parses, judges only hand-written incidents, and
+// covers every kind of query in every site language.
+func TestQueriesAreJudged(t *testing.T) {
+	qs, err := Queries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) < 60 {
+		t.Errorf("%d queries, want at least 60", len(qs))
+	}
+	perCategory, perLang := map[string]int{}, map[string]int{}
+	for _, q := range qs {
+		perCategory[q.Category]++
+		perLang[q.Lang]++
+	}
+	for _, c := range Categories {
+		if perCategory[c] < 5 {
+			t.Errorf("category %s has %d queries, want at least 5", c, perCategory[c])
+		}
+	}
+	for _, l := range []string{"en", "zh-TW", "ja"} {
+		if perLang[l] < 5 {
+			t.Errorf("language %s has %d queries, want at least 5", l, perLang[l])
+		}
+	}
+	ids, err := FixtureIDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) < 30 {
+		t.Errorf("%d hand-written incidents, want at least 30", len(ids))
+	}
+}
+
+// Mistakes in a query set are reported together, each at its line.
+func TestParseQueriesPlacesMistakes(t *testing.T) {
+	src := `- {id: a, category: word, lang: en, q: x, relevant: [one]}
+- {id: a, category: word, lang: en, q: x, relevant: [one]}
+- {id: b, category: wrod, lang: en, q: x, relevant: [one]}
+- {id: c, category: word, lang: en, q: x, relevant: [onee]}
+- {id: d, category: word, lang: en, q: x, relevnt: [one]}
+`
+	_, err := parseQueries("q.yaml", []byte(src), []string{"one", "two"})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`q.yaml:2:3: query id "a" is empty or repeated`,
+		`q.yaml:3:3: query b: unknown category "wrod"`,
+		`q.yaml:4:3: query c: relevant incident "onee" is not in the judged site; did you mean "one"?`,
+		`q.yaml:5:3: `,
+		`relevnt`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// Recall counts relevant results among the first RecallAt against at most
+// RecallAt relevant ones; the reciprocal rank is that of the first
+// relevant result within RankDepth.
+func TestScore(t *testing.T) {
+	qs := []Query{
+		{ID: "1", Category: "word", Relevant: []string{"a", "b"}},
+		{ID: "2", Category: "word", Relevant: []string{"a"}},
+		{ID: "3", Category: "typo", Relevant: []string{"a"}},
+		{ID: "4", Category: "typo", Relevant: []string{"a", "b", "c", "d", "e", "f", "g"}},
+	}
+	ms := time.Millisecond
+	answers := []Answer{
+		{IDs: []string{"x", "a", "y", "z", "w", "b"}, Total: 6, Took: 1 * ms},      // recall 1/2, rr 1/2
+		{IDs: []string{"a"}, Total: 1, Took: 3 * ms},                               // recall 1, rr 1
+		{Total: 0, Took: 2 * ms},                                                   // nothing
+		{IDs: []string{"a", "b", "c", "d", "e", "f", "g"}, Total: 7, Took: 4 * ms}, // recall 5/5
+	}
+	run := score("test", qs, answers)
+	word, _ := run.Score("word")
+	if word.Queries != 2 || word.Recall != 0.75 || word.MRR != 0.75 || word.Zero != 0 {
+		t.Errorf("word: %+v, want 2 queries, recall 0.75, MRR 0.75, no zero", word)
+	}
+	if word.P50 != 1*ms || word.P95 != 3*ms {
+		t.Errorf("word latency p50 %v p95 %v, want 1ms and 3ms", word.P50, word.P95)
+	}
+	typo, _ := run.Score("typo")
+	if typo.Recall != 0.5 || typo.MRR != 0.5 || typo.Zero != 1 {
+		t.Errorf("typo: %+v, want recall 0.5, MRR 0.5, one zero", typo)
+	}
+	if _, ok := run.Score("phrase"); ok {
+		t.Error("a score for a category without queries")
+	}
+	all, _ := run.Score("all")
+	if all.Queries != 4 || len(run.Misses) != 2 {
+		t.Errorf("all: %d queries, %d misses; want 4 and 2 (queries 1 and 3)", all.Queries, len(run.Misses))
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| word | 2 | 0.75 | 0.75 | 0 | 1.0 ms | 3.0 ms |") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// A generated incident never silently replaces a hand-written one.
+func TestSiteRefusesAnIDClash(t *testing.T) {
+	ids, err := FixtureIDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "content", ids[0]), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := (Site{}).Write(dir); err == nil || !strings.Contains(err.Error(), ids[0]) {
+		t.Fatalf("writing over %s: %v, want an error naming it", ids[0], err)
+	}
+}
