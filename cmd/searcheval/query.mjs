@@ -2,8 +2,7 @@
 // search script, as a page of the site would. Reads one JSON query a line
 // on stdin ({"lang", "term", "filters", "k"}) and writes one JSON line for
 // each: {"urls": the first k results' URLs, "total", "ms"}. "filters" maps
-// a filter name to a value typed by the reader; it selects every value of
-// that filter containing it, ignoring case.
+// a filter name to a value typed by the reader.
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -35,11 +34,14 @@ async function instance(l) {
   return instances.get(l);
 }
 
+// A typed value selects the filter values that contain it as whole words,
+// ignoring case, as gen's product:, region: and cause: do.
 function resolveFilters(known, typed) {
   const out = {};
   for (const [name, value] of Object.entries(typed ?? {})) {
-    const v = value.toLowerCase();
-    out[name] = { any: Object.keys(known[name] ?? {}).filter((k) => k.toLowerCase().includes(v)) };
+    const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const word = new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, "iu");
+    out[name] = { any: Object.keys(known[name] ?? {}).filter((k) => word.test(k)) };
   }
   return out;
 }
