@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/searcheval"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 //go:embed build.mjs
@@ -128,12 +130,17 @@ func (p *pagefind) close() error {
 	return p.cmd.Wait()
 }
 
-var incidentURL = regexp.MustCompile(`/incidents/([^/]+)/`)
+// filterOf names the Pagefind filter made of each taxonomy that the
+// queries' facets use.
+var filterOf = map[string]string{"products": "product", "regions": "region", "causes": "cause"}
+
+// scheme reads the built site's URLs, which are under the root.
+var scheme = urls.Scheme{Taxonomies: slices.Sorted(maps.Keys(filterOf))}
 
 // incidentID is the incident id in the URL of an incident page, or "".
 func incidentID(url string) string {
-	if m := incidentURL.FindStringSubmatch(url); m != nil {
-		return m[1]
+	if l := scheme.Parse(url); l.Kind == urls.Incident {
+		return l.ID
 	}
 	return ""
 }
@@ -162,8 +169,21 @@ func splitFacets(q string) (string, map[string]string) {
 var (
 	articleTag = regexp.MustCompile(`<article class="incident"`)
 	chartTag   = regexp.MustCompile(`<figure class="chart"`)
-	termLink   = regexp.MustCompile(`<a href="[^"]*/(product|region|cause)s/[^"/]+/"`)
+	link       = regexp.MustCompile(`<a href="([^"]*)"`)
 )
+
+// tunePage marks up an incident page for Pagefind.
+func tunePage(b []byte) []byte {
+	b = articleTag.ReplaceAll(b, []byte(`$0 data-pagefind-body`))
+	b = chartTag.ReplaceAll(b, []byte(`$0 data-pagefind-ignore`))
+	return link.ReplaceAllFunc(b, func(a []byte) []byte {
+		l := scheme.Parse(string(link.FindSubmatch(a)[1]))
+		if f, ok := filterOf[l.Taxonomy]; ok && l.Kind == urls.Term {
+			return fmt.Appendf(slices.Clone(a), ` data-pagefind-filter="%s"`, f) // a is the page itself
+		}
+		return a
+	})
+}
 
 // tunedCopy copies the pages of a built site (its HTML, without the
 // bundle folder) into dst, marking incident pages for Pagefind.
@@ -189,10 +209,8 @@ func tunedCopy(public, dst string) error {
 		if err != nil {
 			return err
 		}
-		if filepath.Base(filepath.Dir(filepath.Dir(rel))) == "incidents" {
-			b = articleTag.ReplaceAll(b, []byte(`$0 data-pagefind-body`))
-			b = chartTag.ReplaceAll(b, []byte(`$0 data-pagefind-ignore`))
-			b = termLink.ReplaceAll(b, []byte(`$0 data-pagefind-filter="$1"`))
+		if scheme.ParseFile(filepath.ToSlash(rel)).Kind == urls.Incident {
+			b = tunePage(b)
 		}
 		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	})
