@@ -113,7 +113,7 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if o.misses {
 		for _, r := range runs {
 			fmt.Fprintf(stdout, "\n%s misses:\n", r.Engine)
-			for _, m := range r.Misses {
+			for _, m := range r.Misses() {
 				fmt.Fprintf(stdout, "  %-28s %-34q → %s\n", m.Query.ID, m.Query.Q, strings.Join(m.Got, " "))
 			}
 		}

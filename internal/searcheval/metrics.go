@@ -36,18 +36,31 @@ type Score struct {
 	P50, P95 time.Duration
 }
 
-// Miss is a query whose first RecallAt results lack a relevant incident
-// that fits among them.
-type Miss struct {
-	Query Query
-	Got   []string // the first RecallAt ids returned
+// Judged is how one query was answered.
+type Judged struct {
+	Query  Query
+	Recall float64  // recall@RecallAt
+	RR     float64  // reciprocal rank of the first relevant result, 0 beyond RankDepth
+	Got    []string // the first RecallAt ids returned
 }
 
 // Run is one engine's scores on a query set.
 type Run struct {
-	Engine string
-	Scores []Score // one per category present, in Categories order, then "all"
-	Misses []Miss
+	Engine  string
+	Scores  []Score  // one per category present, in Categories order, then "all"
+	Queries []Judged // in the order asked
+}
+
+// Misses are the queries whose first RecallAt results lack a relevant
+// incident that would fit among them.
+func (r *Run) Misses() []Judged {
+	var ms []Judged
+	for _, j := range r.Queries {
+		if j.Recall < 1 {
+			ms = append(ms, j)
+		}
+	}
+	return ms
 }
 
 // Score returns the score of category c ("all" for every query).
@@ -109,8 +122,8 @@ func score(name string, qs []Query, answers []Answer) *Run {
 				s.Zero++
 			}
 			took = append(took, a.Took)
-			if c == "all" && recall < 1 {
-				run.Misses = append(run.Misses, Miss{Query: q, Got: a.IDs[:min(len(a.IDs), RecallAt)]})
+			if c == "all" {
+				run.Queries = append(run.Queries, Judged{Query: q, Recall: recall, RR: rr, Got: a.IDs[:min(len(a.IDs), RecallAt)]})
 			}
 		}
 		if s.Queries == 0 {

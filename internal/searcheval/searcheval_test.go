@@ -100,8 +100,8 @@ func TestScore(t *testing.T) {
 		t.Error("a score for a category without queries")
 	}
 	all, _ := run.Score("all")
-	if all.Queries != 4 || len(run.Misses) != 2 {
-		t.Errorf("all: %d queries, %d misses; want 4 and 2 (queries 1 and 3)", all.Queries, len(run.Misses))
+	if all.Queries != 4 || len(run.Misses()) != 2 {
+		t.Errorf("all: %d queries, %d misses; want 4 and 2 (queries 1 and 3)", all.Queries, len(run.Misses()))
 	}
 	var b strings.Builder
 	if err := WriteTable(&b, run); err != nil {
