@@ -198,7 +198,7 @@ func tunedCopy(public, dst string) error {
 		}
 		if d.IsDir() {
 			if strings.HasPrefix(d.Name(), ".") && rel != "." {
-				return filepath.SkipDir // the bundle: never served
+				return filepath.SkipDir // never served
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -67,5 +68,9 @@ func (s Site) Build(dir string) (string, error) {
 
 // OpenIndex opens the search index of a site gen built into public.
 func OpenIndex(public string) (*search.Index, error) {
-	return search.Open(filepath.Join(public, build.BundleDir, bundle.IndexDir))
+	dir, err := output.BundleOf(public)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", public, err)
+	}
+	return search.Open(filepath.Join(dir, bundle.IndexDir))
 }
