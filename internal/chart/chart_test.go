@@ -978,3 +978,27 @@ func FuzzOverview(f *testing.F) {
 		}
 	})
 }
+
+// An incident whose end was not stated is drawn open-ended, and the
+// overview counts it in a duration row of its own, shown only when there
+// is one.
+func TestOpenIncidents(t *testing.T) {
+	t0 := time.Date(2022, 7, 19, 14, 13, 0, 0, time.UTC)
+	closed := Span{Begin: t0, End: t0.Add(30 * time.Minute), Href: "/a/", Severity: "major"}
+	open := Span{Begin: t0, End: t0.Add(3 * time.Hour), Href: "/b/", Severity: "unknown", Open: true}
+
+	svg := OverviewSVG(Overview{IDPrefix: "o", Spans: []Span{closed, open}})
+	for _, want := range []string{`class="span severity-unknown open"`, `data-bucket="5" data-count="1"`, `data-bucket="0" data-count="1"`, `data-bucket="1" data-count="0"`, "end not stated"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("overview lacks %s", want)
+		}
+	}
+	if svg := OverviewSVG(Overview{IDPrefix: "o", Spans: []Span{closed}}); strings.Contains(svg, `data-bucket="5"`) {
+		t.Error("an overview without open incidents has an end-not-stated row")
+	}
+
+	inc := Incident(IncidentTimeline{IDPrefix: "i", Begin: t0, End: t0.Add(3 * time.Hour), Open: true, Events: []Event{{At: t0}, {At: t0.Add(3 * time.Hour)}}})
+	if !strings.Contains(inc, `class="band open"`) || strings.Count(inc, `class="band-edge open"`) != 1 || strings.Count(inc, `class="band-edge"`) != 1 {
+		t.Errorf("an open incident's band is not open at its end only:\n%s", inc)
+	}
+}

@@ -168,6 +168,7 @@ func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m
 		errs.Add(file, at(root).Line, at(root).Col, "front matter must be a mapping of keys to values, not a %s", kindName(root))
 		return m, false
 	}
+	d := metaDecoder{file: file, at: at, errs: errs}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -177,83 +178,100 @@ func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m
 			continue
 		}
 		seen[k.Value] = true
-		str := func(dst *String) {
-			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-				errs.Add(file, at(v).Line, at(v).Col, "%s must be a single value, not a %s", k.Value, kindName(v))
-				return
-			}
-			*dst = String{at(v), strings.TrimSpace(v.Value)}
-		}
-		list := func(dst *Strings) {
-			*dst = Strings{Pos: at(v)}
-			if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-				// A lone value is a list of one: `products: BigQuery`.
-				dst.V = []String{{at(v), strings.TrimSpace(v.Value)}}
-				return
-			}
-			if v.Kind != yaml.SequenceNode {
-				errs.Add(file, at(v).Line, at(v).Col, "%s must be a list like [a, b], not a %s", k.Value, kindName(v))
-				return
-			}
-			for _, item := range v.Content {
-				if item.Kind != yaml.ScalarNode || strings.TrimSpace(item.Value) == "" {
-					errs.Add(file, at(item).Line, at(item).Col, "each entry of %s must be a non-empty name, not a %s", k.Value, kindName(item))
-					continue
-				}
-				dst.V = append(dst.V, String{at(item), strings.TrimSpace(item.Value)})
-			}
-		}
-		switch k.Value {
-		case "title":
-			str(&m.Title)
-		case "summary":
-			str(&m.Summary)
-		case "timezone":
-			str(&m.Timezone)
-		case "begin":
-			str(&m.Begin)
-		case "end":
-			str(&m.End)
-		case "severity":
-			str(&m.Severity)
-		case "organization":
-			str(&m.Organization)
-		case "translated_from":
-			str(&m.TranslatedFrom)
-		case "import_id":
-			str(&m.ImportID)
-		case "import_hash":
-			str(&m.ImportHash)
-		case "products":
-			list(&m.Products)
-		case "regions":
-			list(&m.Regions)
-		case "causes":
-			list(&m.Causes)
-		case "related":
-			list(&m.Related)
-		case "sources":
+		key, known := metaKeys[k.Value]
+		switch {
+		case k.Value == "sources":
 			m.Sources = decodeSources(file, v, at, errs)
-		case "draft", "ongoing":
-			b, err := strconv.ParseBool(v.Value)
-			if v.Kind != yaml.ScalarNode || err != nil {
-				errs.Add(file, at(v).Line, at(v).Col, "%s must be true or false, not %q", k.Value, v.Value)
-				continue
-			}
-			if k.Value == "draft" {
-				m.Draft, m.DraftPos = b, at(v)
-			} else {
-				m.Ongoing, m.OngoingPos = b, at(v)
-			}
-		default:
+		case !known:
 			hint := "remove it"
 			if near := diag.Nearest(k.Value, knownKeys); near != "" {
 				hint = fmt.Sprintf("did you mean %q?", near)
 			}
 			errs.Add(file, kp.Line, kp.Col, "unknown front-matter key %q; %s (known keys: %s)", k.Value, hint, strings.Join(knownKeys, ", "))
+		case key.str != nil:
+			d.str(k.Value, v, key.str(&m))
+		case key.list != nil:
+			d.list(k.Value, v, key.list(&m))
+		default:
+			b, pos := key.flag(&m)
+			d.flag(k.Value, v, b, pos)
 		}
 	}
 	return m, true
+}
+
+// metaKey says where one front-matter key's value goes: a single value, a
+// list, or true/false (with where it was written).
+type metaKey struct {
+	str  func(*Meta) *String
+	list func(*Meta) *Strings
+	flag func(*Meta) (*bool, *Pos)
+}
+
+// metaKeys are the keys decodeMeta reads into Meta; "sources" has its own
+// shape.
+var metaKeys = map[string]metaKey{
+	"title":           {str: func(m *Meta) *String { return &m.Title }},
+	"summary":         {str: func(m *Meta) *String { return &m.Summary }},
+	"timezone":        {str: func(m *Meta) *String { return &m.Timezone }},
+	"begin":           {str: func(m *Meta) *String { return &m.Begin }},
+	"end":             {str: func(m *Meta) *String { return &m.End }},
+	"severity":        {str: func(m *Meta) *String { return &m.Severity }},
+	"organization":    {str: func(m *Meta) *String { return &m.Organization }},
+	"translated_from": {str: func(m *Meta) *String { return &m.TranslatedFrom }},
+	"import_id":       {str: func(m *Meta) *String { return &m.ImportID }},
+	"import_hash":     {str: func(m *Meta) *String { return &m.ImportHash }},
+	"products":        {list: func(m *Meta) *Strings { return &m.Products }},
+	"regions":         {list: func(m *Meta) *Strings { return &m.Regions }},
+	"causes":          {list: func(m *Meta) *Strings { return &m.Causes }},
+	"related":         {list: func(m *Meta) *Strings { return &m.Related }},
+	"draft":           {flag: func(m *Meta) (*bool, *Pos) { return &m.Draft, &m.DraftPos }},
+	"ongoing":         {flag: func(m *Meta) (*bool, *Pos) { return &m.Ongoing, &m.OngoingPos }},
+}
+
+// metaDecoder reads values of one file's front matter, reporting wrong
+// shapes at the value.
+type metaDecoder struct {
+	file string
+	at   func(*yaml.Node) Pos
+	errs *diag.List
+}
+
+func (d metaDecoder) str(key string, v *yaml.Node, dst *String) {
+	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		d.errs.Add(d.file, d.at(v).Line, d.at(v).Col, "%s must be a single value, not a %s", key, kindName(v))
+		return
+	}
+	*dst = String{d.at(v), strings.TrimSpace(v.Value)}
+}
+
+func (d metaDecoder) list(key string, v *yaml.Node, dst *Strings) {
+	*dst = Strings{Pos: d.at(v)}
+	if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+		// A lone value is a list of one: `products: BigQuery`.
+		dst.V = []String{{d.at(v), strings.TrimSpace(v.Value)}}
+		return
+	}
+	if v.Kind != yaml.SequenceNode {
+		d.errs.Add(d.file, d.at(v).Line, d.at(v).Col, "%s must be a list like [a, b], not a %s", key, kindName(v))
+		return
+	}
+	for _, item := range v.Content {
+		if item.Kind != yaml.ScalarNode || strings.TrimSpace(item.Value) == "" {
+			d.errs.Add(d.file, d.at(item).Line, d.at(item).Col, "each entry of %s must be a non-empty name, not a %s", key, kindName(item))
+			continue
+		}
+		dst.V = append(dst.V, String{d.at(item), strings.TrimSpace(item.Value)})
+	}
+}
+
+func (d metaDecoder) flag(key string, v *yaml.Node, dst *bool, pos *Pos) {
+	b, err := strconv.ParseBool(v.Value)
+	if v.Kind != yaml.ScalarNode || err != nil {
+		d.errs.Add(d.file, d.at(v).Line, d.at(v).Col, "%s must be true or false, not %q", key, v.Value)
+		return
+	}
+	*dst, *pos = b, d.at(v)
 }
 
 func decodeSources(file string, v *yaml.Node, at func(*yaml.Node) Pos, errs *diag.List) []Source {
