@@ -102,3 +102,34 @@ func TestTypos(t *testing.T) {
 		}
 	}
 }
+
+// The vocabulary of an in-memory index follows its documents: a word
+// completes and corrects while a document has it, and no longer after.
+func TestMemoryVocabularyFollowsDocuments(t *testing.T) {
+	t.Parallel()
+	ix := memoryOf(t, reports()[:1]) // the certificate expiry, in English
+	if resp := search(t, ix, Request{Query: "certifica"}); resp.Total != 1 {
+		t.Fatalf("certifica: %v", ids(resp))
+	}
+	if resp := search(t, ix, Request{Query: "certifcate"}); resp.DidYouMean != "certificate" {
+		t.Fatalf("certifcate: did you mean %q", resp.DidYouMean)
+	}
+	// Replaced by a version without the word, then deleted.
+	d := reports()[0]
+	d.Title, d.Summary, d.Body, d.Timeline = "Expired credentials", "Requests failed.", "Impact\nRequests failed.", ""
+	if err := ix.Add(d); err != nil {
+		t.Fatal(err)
+	}
+	if resp := search(t, ix, Request{Query: "certifica"}); resp.Total != 0 {
+		t.Errorf("certifica after the word was removed: %v", ids(resp))
+	}
+	if resp := search(t, ix, Request{Query: "credentia"}); resp.Total != 1 {
+		t.Errorf("credentia: %v", ids(resp))
+	}
+	if err := ix.Delete(d.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if resp := search(t, ix, Request{Query: "credentails"}); resp.DidYouMean != "" || resp.Total != 0 {
+		t.Errorf("credentails after delete: did you mean %q, %v", resp.DidYouMean, ids(resp))
+	}
+}
