@@ -126,27 +126,36 @@ func withWord(q *query.Query, i int, word string) *query.Query {
 // completions returns the words of every language that begin with
 // prefix, those of the most documents first.
 func (ix *Index) completions(prefix string) []string {
-	return mergeEntries(ix.vocabs, func(v *vocab.Vocab) []vocab.Entry {
+	return mergeEntries(ix.vocabularies(), func(v *vocab.Vocab) []vocab.Entry {
 		return v.Completions(prefix, maxCompletions)
 	}, maxCompletions)
+}
+
+// vocabularies returns the vocabulary of each language index.
+func (ix *Index) vocabularies() []*vocab.Vocab {
+	var out []*vocab.Vocab
+	for _, lang := range sortedKeys(ix.subs) {
+		out = append(out, ix.vocabulary(lang))
+	}
+	return out
 }
 
 // corrections returns the words of every language within dist of word,
 // the nearest first, then those of the most documents.
 func (ix *Index) corrections(word string, dist int) []vocab.Entry {
 	var all []vocab.Entry
-	for _, lang := range sortedKeys(ix.vocabs) {
-		all = append(all, ix.vocabs[lang].Corrections(word, dist, maxCorrections)...)
+	for _, v := range ix.vocabularies() {
+		all = append(all, v.Corrections(word, dist, maxCorrections)...)
 	}
 	return sortMerged(all, maxCorrections)
 }
 
 // mergeEntries merges the entries get finds in each vocabulary and
 // returns at most limit words.
-func mergeEntries(vocabs map[string]*vocab.Vocab, get func(*vocab.Vocab) []vocab.Entry, limit int) []string {
+func mergeEntries(vocabs []*vocab.Vocab, get func(*vocab.Vocab) []vocab.Entry, limit int) []string {
 	var all []vocab.Entry
-	for _, lang := range sortedKeys(vocabs) {
-		all = append(all, get(vocabs[lang])...)
+	for _, v := range vocabs {
+		all = append(all, get(v)...)
 	}
 	var words []string
 	for _, e := range sortMerged(all, limit) {

@@ -30,8 +30,8 @@ type Index struct {
 	bufs      sync.Pool                  // *searchBufs
 	meta      *metaStore
 	opts      options
-	vocabs    map[string]*vocab.Vocab // the vocabulary of each language
-	memWords  map[string]*memWords    // in-memory indexes: how the vocabularies are kept
+	vocabs    map[string]*vocab.Vocab // read-only indexes: the vocabulary of each language
+	memWords  map[string]*memWords    // in-memory indexes: the words of each language
 	readOnly  bool
 	closed    bool
 }
@@ -45,7 +45,7 @@ func NewMemory(langs []string, opts ...Option) (*Index, error) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore(), opts: newOptions(opts),
-		vocabs: map[string]*vocab.Vocab{}, memWords: map[string]*memWords{}}
+		memWords: map[string]*memWords{}}
 	for _, l := range site {
 		if _, err := ix.memLang(l); err != nil {
 			ix.Close()
@@ -71,16 +71,19 @@ func (ix *Index) memLang(lang string) (bleve.Index, error) {
 	ix.subs[lang] = idx
 	ix.docs[lang] = docstore.Memory{}
 	ix.memWords[lang] = &memWords{byID: map[string][]string{}}
-	ix.vocabs[lang] = &vocab.Vocab{}
 	return idx, nil
 }
 
 // memWords keeps the vocabulary of an in-memory language index up to
 // date: the words of each document, to uncount when it is replaced or
-// deleted.
+// deleted. The sorted vocabulary is made when a search first needs it
+// after a change (10 ms for 30,000 words: not on every edit).
 type memWords struct {
 	counts vocab.Builder
 	byID   map[string][]string
+
+	mu     sync.Mutex // searches share the index's read lock
+	sorted *vocab.Vocab
 }
 
 // set replaces the words of document id (nil: deleted).
@@ -88,10 +91,32 @@ func (w *memWords) set(id string, words []string) {
 	w.counts.Remove(w.byID[id])
 	if words == nil {
 		delete(w.byID, id)
-		return
+	} else {
+		w.counts.Add(words)
+		w.byID[id] = words
 	}
-	w.counts.Add(words)
-	w.byID[id] = words
+	w.sorted = nil
+}
+
+// vocab returns the vocabulary of the words counted.
+func (w *memWords) vocab() *vocab.Vocab {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.sorted == nil {
+		w.sorted = w.counts.Vocab()
+	}
+	return w.sorted
+}
+
+// vocabulary returns the vocabulary of a language index.
+func (ix *Index) vocabulary(lang string) *vocab.Vocab {
+	if w := ix.memWords[lang]; w != nil {
+		return w.vocab()
+	}
+	if v := ix.vocabs[lang]; v != nil {
+		return v
+	}
+	return &vocab.Vocab{}
 }
 
 // Open opens an index built by a Writer, read-only. Opening takes
@@ -227,7 +252,6 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 		store[d.ID] = texts[i]
 		words.set(d.ID, done[i].words)
 	}
-	ix.vocabs[lang] = words.counts.Vocab()
 	return nil
 }
 
@@ -255,7 +279,6 @@ func (ix *Index) Delete(id, lang string) error {
 			}
 			delete(ix.docs[l].(docstore.Memory), id)
 			ix.memWords[l].set(id, nil)
-			ix.vocabs[l] = ix.memWords[l].counts.Vocab()
 		}
 		ix.meta.delete(id, l)
 	}

@@ -115,3 +115,13 @@ func BenchmarkCorrections(b *testing.B) {
 		v.Corrections("wordzzq", 2, 8)
 	}
 }
+
+func BenchmarkBuilderVocab(b *testing.B) {
+	var bl Builder
+	for i := range 30000 {
+		bl.Add([]string{fmt.Sprintf("w%dord%c%c", i, 'a'+i%26, 'a'+i/26%26)})
+	}
+	for b.Loop() {
+		bl.Vocab()
+	}
+}
