@@ -299,3 +299,60 @@ func TestBuildWarnsWhenOldOutputStays(t *testing.T) {
 		t.Errorf("no warning naming the old output: %q", errs)
 	}
 }
+
+// Help is printed once, on stdout, whether asked with help CMD or -h.
+func TestHelpPrintedOnce(t *testing.T) {
+	for _, args := range [][]string{{"help", "check"}, {"check", "-h"}, {"help", "build"}, {"help", "new"}} {
+		code, out, errs := runGen(args...)
+		if code != exitOK || strings.Count(out, "Usage: gen ") != 1 || errs != "" {
+			t.Errorf("%v: exit %d, %d usages on stdout, stderr %q", args, code, strings.Count(out, "Usage: gen "), errs)
+		}
+	}
+	if code, out, errs := runGen("check", "--no-such-flag"); code != exitUsage || out != "" || !strings.Contains(errs, "no-such-flag") {
+		t.Errorf("a bad flag: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// One of a thing is said in the singular; a site whose content has
+// errors is still counted, and a missing content folder is named.
+func TestCountsAndPlurals(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "i18n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	en, err := os.ReadFile("../../i18n/en.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "i18n", "en.yaml"), en, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runGen("build", "--source", dir)
+	want := filepath.ToSlash(filepath.Join(dir, "content")) + ": no such folder;"
+	if code != exitContent || !strings.Contains(errs, want) || !strings.Contains(errs, "build failed: 1 error;") {
+		t.Errorf("no content folder: exit %d, stderr %q; want %q and 1 error", code, errs, want)
+	}
+
+	page := "---\ntitle: One\nsummary: One incident.\ntimezone: UTC\nbegin: 2021-06-01 10:00\nend: 2021-06-01 11:00\norganization: AWS\nproducts: [DNS]\nregions: [us-east-1]\ncauses: [load]\nseverity: minor\n---\n\n## Impact {#impact}\n\nx\n\n## Root cause {#root-cause}\n\nx\n\n## Remediation {#remediation}\n\nx\n\n## Timeline {#timeline}\n\n- 2021-06-01 10:00 — Began.\n- 11:00 — Ended.\n"
+	inc := filepath.Join(dir, "content", "2021-06-01-one")
+	if err := os.MkdirAll(inc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(inc, "en.md"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runGen("build", "--source", dir); code != exitOK || !strings.Contains(out, "built 1 incident in 1 language: ") {
+		t.Errorf("build: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// Outside a repository check warns that the git history is unread.
+	if code, out, _ := runGen("check", "--source", dir); code != exitOK || !strings.Contains(out, "1 incident in 1 language: 0 errors, ") || strings.Contains(out, "1 warnings") {
+		t.Errorf("check: exit %d, %q", code, out)
+	}
+	// An error in the front matter: the incident is still counted.
+	if err := os.WriteFile(filepath.Join(inc, "en.md"), []byte(strings.Replace(page, "severity: minor", "severity: [minor", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runGen("check", "--source", dir); code != exitContent || !strings.Contains(out, "1 incident in 1 language: 1 error, 0 warnings;") {
+		t.Errorf("check with an error: exit %d, %q", code, out)
+	}
+}
