@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
 )
 
@@ -188,7 +189,7 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 			}
 			continue
 		}
-		texts := newTextCache(ix.docs[lang], &locator{an: b.text, kind: b.kind}, ix.meta, lang)
+		texts := newTextCache(ix.docs[lang], &locate.Locator{Analyzer: b.text, Kind: b.kind}, ix.meta, lang)
 		ls := &langSearch{i: len(searches), lang: lang, idx: idx, meta: ix.meta, ords: ix.ords[lang],
 			queries: queries, texts: texts, ranked: p.ranked, opts: &ix.opts, reader: reader}
 		texts.ordOf = ls.ordOf

@@ -18,6 +18,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
 )
 
@@ -86,15 +87,9 @@ type langQueries struct {
 	exclude blevequery.Query
 	// highlights are the words and phrases to highlight in the long
 	// fields: those of the positive text terms.
-	highlights []highlight
+	highlights []locate.Highlight
 	// The phraseQuery nodes of match and exclude (phrase.go).
 	matchNodes, excludeNodes []*phraseQuery
-}
-
-// highlight is a pattern to highlight and the long fields it applies to.
-type highlight struct {
-	p      *pattern
-	fields uint8 // bit i: longFields[i]
 }
 
 // build returns the queries for this language. match is nil when lang: or
@@ -188,8 +183,8 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 		return q, nil
 	}
 	var exact []string
-	if pat != nil && len(pat.terms) == 1 {
-		exact = pat.terms[0]
+	if pat != nil && len(pat.Terms) == 1 {
+		exact = pat.Terms[0]
 	}
 	alts := b.alternatives(alternatives, exact, fields, queries)
 	if len(alts) == 0 {
@@ -220,21 +215,21 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 		for _, f := range fields {
 			qs = append(qs, term(f.field, t, f.boost*alternativeBoost))
 		}
-		queries.highlight(newPattern(toks, b.kind), fields)
+		queries.highlight(locate.NewPattern(toks, b.kind), fields)
 	}
 	return qs
 }
 
 // highlight adds the pattern of a word or phrase matched in fields to the
 // highlights, if fields has a long field.
-func (queries *langQueries) highlight(pat *pattern, fields []fieldBoost) {
-	h := highlight{p: pat}
+func (queries *langQueries) highlight(pat *locate.Pattern, fields []fieldBoost) {
+	h := locate.Highlight{Pattern: pat}
 	for _, f := range fields {
 		if i := longField(f.field); i >= 0 {
-			h.fields |= 1 << i
+			h.Fields |= 1 << i
 		}
 	}
-	if h.fields != 0 {
+	if h.Fields != 0 {
 		queries.highlights = append(queries.highlights, h)
 	}
 }
@@ -252,7 +247,7 @@ func (b *langBuilder) keyword(field, value string) *blevequery.TermQuery {
 // several are a phrase (positions kept, so removed stop words leave gaps).
 // A phrase is a phraseQuery (fields have no term vectors), added to nodes.
 // It also returns the pattern of the words, to highlight.
-func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQuery) (blevequery.Query, *pattern, error) {
+func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQuery) (blevequery.Query, *locate.Pattern, error) {
 	toks := b.text.Analyze([]byte(text))
 	if len(toks) == 0 {
 		return nil, nil, nil
@@ -260,7 +255,7 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 	if len(toks) > MaxPhraseTokens {
 		return nil, nil, query.Errorf("%q has too many words for one phrase (at most %d)", query.Clip(text), MaxPhraseTokens)
 	}
-	pat := newPattern(toks, b.kind)
+	pat := locate.NewPattern(toks, b.kind)
 	qs := make([]blevequery.Query, 0, len(fields))
 	if len(toks) == 1 {
 		for _, f := range fields {
@@ -272,13 +267,13 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 				return nil, nil, err
 			}
 			qs = append(qs, more...)
-			pat.run = c // highlight the character, not the bigrams
+			pat.Run = c // highlight the character, not the bigrams
 		}
 	} else {
 		for _, f := range fields {
-			q := &phraseQuery{Terms: pat.terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
+			q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
 			if q.field < len(longFields) {
-				q.pairs = analysis.PhrasePairs(pat.terms, q.field)
+				q.pairs = analysis.PhrasePairs(pat.Terms, q.field)
 			}
 			*nodes = append(*nodes, q)
 			qs = append(qs, q)
@@ -365,19 +360,4 @@ func term(field, value string, boost float64) *blevequery.TermQuery {
 	q.SetField(field)
 	q.SetBoost(boost)
 	return q
-}
-
-// toPhrase lays tokens out by position; a position with no token (a
-// removed stop word) stays empty and matches any term.
-func toPhrase(toks bleveanalysis.TokenStream) [][]string {
-	first, last := toks[0].Position, toks[0].Position
-	for _, t := range toks {
-		first = min(first, t.Position)
-		last = max(last, t.Position)
-	}
-	out := make([][]string, last-first+1)
-	for _, t := range toks {
-		out[t.Position-first] = append(out[t.Position-first], string(t.Term))
-	}
-	return out
 }

@@ -9,7 +9,7 @@ package search
 // phrase in the field, scored exactly as its phrase query would score them
 // (a phrase query's score is the score of the conjunction of its terms),
 // and a phraseCheck then decides which of those candidates have the terms
-// where the phrase puts them, on the text of the document (locate.go): the
+// where the phrase puts them, on the text of the document (package locate): the
 // document store for the long fields, the metadata for the title and the
 // product, region and cause names.
 //
@@ -37,6 +37,7 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/locate"
 )
 
 type checkMode uint8
@@ -143,8 +144,8 @@ func (c *phraseCheck) unchecked(num uint64) nodeSet {
 // document id.
 func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 	find := func(s string, flags uint8) bool {
-		f := field{s: s, flags: flags}
-		return len(c.texts.loc.find(q.pat, &f, true)) > 0
+		f := locate.Field{Text: s, Flags: flags}
+		return len(c.texts.loc.Find(q.pat, &f, true)) > 0
 	}
 	if q.field < len(longFields) {
 		t, err := c.texts.get(id)
@@ -174,7 +175,7 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 	}
 	// A phrase occurs within one value of a list.
 	for _, v := range values {
-		if find(v, analysis.TextFlags(v, c.texts.loc.kind)) {
+		if find(v, analysis.TextFlags(v, c.texts.loc.Kind)) {
 			return true, nil
 		}
 	}
@@ -205,7 +206,7 @@ func (c *phraseCheck) verify(num uint64, id string) (all, any bool, err error) {
 // search.
 type textCache struct {
 	src   docstore.Source
-	loc   *locator
+	loc   *locate.Locator
 	meta  *metaStore
 	lang  string
 	texts map[string]*docstore.Text
@@ -235,7 +236,7 @@ func (c *textCache) sketchRejects(iid index.IndexInternalID, hs []uint64) (bool,
 	return false, nil
 }
 
-func newTextCache(src docstore.Source, loc *locator, meta *metaStore, lang string) *textCache {
+func newTextCache(src docstore.Source, loc *locate.Locator, meta *metaStore, lang string) *textCache {
 	return &textCache{src: src, loc: loc, meta: meta, lang: lang, texts: map[string]*docstore.Text{}}
 }
 
@@ -267,7 +268,7 @@ type phraseQuery struct {
 	BoostVal float64    `json:"boost"`
 
 	field int // checkedField
-	pat   *pattern
+	pat   *locate.Pattern
 	node  int      // in its query's nodes
 	pairs []uint64 // its pairs of adjacent words, in the sketches of long fields
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
 )
 
@@ -76,7 +77,7 @@ func highlightResult(r *Result, m *match, ls *langSearch) (bool, error) {
 	if t == nil {
 		return false, nil
 	}
-	fs := fragments(ls.texts.loc, t, ls.queries.highlights)
+	fs := locate.Fragments(ls.texts.loc, t, ls.queries.highlights)
 	if len(fs) == 0 {
 		return false, nil
 	}
@@ -125,10 +126,10 @@ func displayLang(m *match, searches []*langSearch, q *query.Query, reader string
 // there is one near the limit.
 func excerptOf(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= fragmentRunes {
+	if utf8.RuneCountInString(s) <= locate.FragmentRunes {
 		return html.EscapeString(s)
 	}
-	cut := string([]rune(s)[:fragmentRunes])
+	cut := string([]rune(s)[:locate.FragmentRunes])
 	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
 		cut = cut[:i]
 	}

@@ -8,6 +8,10 @@
 //	search/analysis   which analyzer each language gets, the fast analysis
 //	                  used when indexing, phrase sketches, text flags
 //	search/docstore   the document store: file format, reader, writer
+//	search/vocab      the words of each language as written, for completions
+//	                  and corrections
+//	search/locate     finds a query's words and phrases in a text as the
+//	                  analyzer would, and highlights them
 //	search            the index itself, in the files below
 //
 // In this package: search.go (the API types and limits), index.go (Open,
@@ -16,7 +20,8 @@
 // in memory), langquery.go (a parsed query as one language's bleve
 // queries), execute.go (Search: plan → collect → collapse → order →
 // page), langsearch.go (the search of one language), order.go, facets.go,
-// results.go, and the phrase checks: phrase.go, locate.go, highlight.go.
+// results.go, expand.go (completions and corrections), and the phrase
+// checks: phrase.go.
 //
 // # Layout
 //
@@ -67,7 +72,7 @@
 // bleve phrase query over term vectors would, with the same score: bleve
 // finds the documents that have all its terms in the field, which a phrase
 // query scores the same way, and the phrase is then checked on the text,
-// with the same analyzer (see phrase.go and locate.go). Checking costs
+// with the same analyzer (see phrase.go and package locate). Checking costs
 // 10–40 µs a document, and the words of a common phrase occur together in
 // thousands of documents, so a search checks every candidate only when
 // there are few in a language (WithEagerChecks); otherwise it checks just
@@ -133,11 +138,6 @@ const (
 	MaxFacetTerms = 50
 	// DefaultTimeout applies when the caller's context has no deadline.
 	DefaultTimeout = 10 * time.Second
-	// fragmentRunes is the size of a highlighted fragment, and of the
-	// excerpt of a result that matched only in its title or metadata.
-	fragmentRunes = 200
-	// maxFragments is the number of highlighted fragments per result.
-	maxFragments = 3
 )
 
 // ErrBadQuery is returned, wrapped with a human-readable message, for a

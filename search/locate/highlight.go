@@ -1,6 +1,6 @@
-package search
+package locate
 
-// Highlighting: up to maxFragments fragments of about fragmentRunes
+// Highlighting: up to maxFragments fragments of about FragmentRunes
 // characters from the long fields of a result, centred on the places where
 // the query's words and phrases occur, chosen so that together they show
 // as many different words of the query as they can. A field short enough
@@ -20,28 +20,38 @@ import (
 )
 
 const (
+	// FragmentRunes is the size of a highlighted fragment.
+	FragmentRunes = 200
+	// maxFragments is the number of highlighted fragments per result.
+	maxFragments = 3
 	// snapRunes is how far a fragment's edges move to fall between words.
 	snapRunes = 24
 	// maxSeeds bounds the number of candidate fragments per field.
 	maxSeeds = 64
 )
 
+// Highlight is a pattern to highlight and the long fields it applies to.
+type Highlight struct {
+	Pattern *Pattern
+	Fields  uint8 // bit i: long field i (docstore.Text.Field)
+}
+
 // mark is an occurrence of pattern pat in a field.
 type mark struct {
-	span
+	Span
 	pat int
 }
 
 // fragment is a candidate fragment: bytes [start, end) of field f.
 type fragment struct {
 	f          int
-	start, end int
+	Start, End int
 	marks      []mark // inside it, in order
 }
 
-// fragments returns the highlighted fragments of a document's text for the
+// Fragments returns the highlighted fragments of a document's text for the
 // patterns hs, nil when none occurs.
-func fragments(loc *locator, t *docstore.Text, hs []highlight) []string {
+func Fragments(loc *Locator, t *docstore.Text, hs []Highlight) []string {
 	var fields [docstore.NumFields]string
 	for fi := range fields {
 		fields[fi] = t.Field(fi)
@@ -64,15 +74,15 @@ func fragments(loc *locator, t *docstore.Text, hs []highlight) []string {
 
 // findMarks returns the occurrences of the patterns in each long field,
 // sorted and merged.
-func findMarks(loc *locator, fields [docstore.NumFields]string, flags uint8, hs []highlight) [docstore.NumFields][]mark {
+func findMarks(loc *Locator, fields [docstore.NumFields]string, flags uint8, hs []Highlight) [docstore.NumFields][]mark {
 	var marks [docstore.NumFields][]mark
 	for fi := range fields {
-		f := &field{s: fields[fi], flags: flags}
+		f := &Field{Text: fields[fi], Flags: flags}
 		for pi, h := range hs {
-			if h.fields&(1<<fi) == 0 {
+			if h.Fields&(1<<fi) == 0 {
 				continue
 			}
-			for _, sp := range loc.find(h.p, f, false) {
+			for _, sp := range loc.Find(h.Pattern, f, false) {
 				marks[fi] = append(marks[fi], mark{sp, pi})
 			}
 		}
@@ -90,29 +100,29 @@ func candidates(fi int, s string, ms []mark) []fragment {
 	if len(ms) == 0 {
 		return nil
 	}
-	if utf8.RuneCountInString(s) <= fragmentRunes {
-		return []fragment{{f: fi, start: 0, end: len(s), marks: ms}}
+	if utf8.RuneCountInString(s) <= FragmentRunes {
+		return []fragment{{f: fi, Start: 0, End: len(s), marks: ms}}
 	}
 	var cands []fragment
 	seen := map[[2]int]bool{}
 	for _, m := range ms[:min(len(ms), maxSeeds)] {
-		a, b := around(s, m.span)
+		a, b := around(s, m.Span)
 		// Take in the marks it cuts through.
 		for _, o := range ms {
-			if o.start < b && o.end > b {
-				b = o.end
+			if o.Start < b && o.End > b {
+				b = o.End
 			}
-			if o.start < a && o.end > a {
-				a = o.start
+			if o.Start < a && o.End > a {
+				a = o.Start
 			}
 		}
 		if seen[[2]int{a, b}] {
 			continue
 		}
 		seen[[2]int{a, b}] = true
-		fr := fragment{f: fi, start: a, end: b}
+		fr := fragment{f: fi, Start: a, End: b}
 		for _, o := range ms {
-			if o.start >= a && o.end <= b {
+			if o.Start >= a && o.End <= b {
 				fr.marks = append(fr.marks, o)
 			}
 		}
@@ -159,7 +169,7 @@ func pickFragments(cands []fragment) []fragment {
 		if a.f != b.f {
 			return a.f - b.f
 		}
-		return a.start - b.start
+		return a.Start - b.Start
 	})
 	return picked
 }
@@ -168,16 +178,16 @@ func pickFragments(cands []fragment) []fragment {
 // names the merged mark).
 func mergeMarks(ms []mark) []mark {
 	slices.SortFunc(ms, func(a, b mark) int {
-		if a.start != b.start {
-			return a.start - b.start
+		if a.Start != b.Start {
+			return a.Start - b.Start
 		}
-		return b.end - a.end
+		return b.End - a.End
 	})
 	out := ms[:1]
 	for _, m := range ms[1:] {
 		last := &out[len(out)-1]
-		if m.start < last.end {
-			last.end = max(last.end, m.end)
+		if m.Start < last.End {
+			last.End = max(last.End, m.End)
 			continue
 		}
 		out = append(out, m)
@@ -187,7 +197,7 @@ func mergeMarks(ms []mark) []mark {
 
 func overlapsAny(c fragment, picked []fragment) bool {
 	for _, p := range picked {
-		if p.f == c.f && c.start < p.end && p.start < c.end {
+		if p.f == c.f && c.Start < p.End && p.Start < c.End {
 			return true
 		}
 	}
@@ -203,30 +213,30 @@ func breakRune(r rune) bool {
 	return unicode.IsSpace(r) || safeRune(r)
 }
 
-// around returns a window of about fragmentRunes characters of s centred
+// around returns a window of about FragmentRunes characters of s centred
 // on sp, its edges moved to fall between words when they can.
-func around(s string, sp span) (int, int) {
-	n := utf8.RuneCountInString(s[sp.start:sp.end])
-	side := max(0, (fragmentRunes-n)/2)
-	a, b := sp.start, sp.end
+func around(s string, sp Span) (int, int) {
+	n := utf8.RuneCountInString(s[sp.Start:sp.End])
+	side := max(0, (FragmentRunes-n)/2)
+	a, b := sp.Start, sp.End
 	for i := 0; i < side && a > 0; i++ {
 		_, size := utf8.DecodeLastRuneInString(s[:a])
 		a -= size
 	}
 	// What one side cannot use, the other can.
-	extra := side - utf8.RuneCountInString(s[a:sp.start])
+	extra := side - utf8.RuneCountInString(s[a:sp.Start])
 	for i := 0; i < side+extra && b < len(s); i++ {
 		_, size := utf8.DecodeRuneInString(s[b:])
 		b += size
 	}
-	if extra = side - utf8.RuneCountInString(s[sp.end:b]); extra > 0 {
+	if extra = side - utf8.RuneCountInString(s[sp.End:b]); extra > 0 {
 		for i := 0; i < extra && a > 0; i++ {
 			_, size := utf8.DecodeLastRuneInString(s[:a])
 			a -= size
 		}
 	}
 	if a > 0 {
-		for i, j := 0, a; i < snapRunes && j < sp.start; i++ {
+		for i, j := 0, a; i < snapRunes && j < sp.Start; i++ {
 			r, size := utf8.DecodeRuneInString(s[j:])
 			j += size
 			if breakRune(r) {
@@ -236,7 +246,7 @@ func around(s string, sp span) (int, int) {
 		}
 	}
 	if b < len(s) {
-		for i, j := 0, b; i < snapRunes && j > sp.end; i++ {
+		for i, j := 0, b; i < snapRunes && j > sp.End; i++ {
 			r, size := utf8.DecodeLastRuneInString(s[:j])
 			if unicode.IsSpace(r) {
 				b = j - size // before the space
@@ -252,10 +262,10 @@ func around(s string, sp span) (int, int) {
 	return a, b
 }
 
-// formatFragment escapes s[fr.start:fr.end] and marks its matches.
+// formatFragment escapes s[fr.Start:fr.End] and marks its matches.
 func formatFragment(s string, fr fragment) string {
 	var b strings.Builder
-	start, end := fr.start, fr.end
+	start, end := fr.Start, fr.End
 	// No white space next to an ellipsis.
 	if start > 0 {
 		for start < end {
@@ -279,14 +289,14 @@ func formatFragment(s string, fr fragment) string {
 	}
 	at := start
 	for _, m := range fr.marks {
-		if m.start < at || m.end > end {
+		if m.Start < at || m.End > end {
 			continue
 		}
-		b.WriteString(html.EscapeString(s[at:m.start]))
+		b.WriteString(html.EscapeString(s[at:m.Start]))
 		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(s[m.start:m.end]))
+		b.WriteString(html.EscapeString(s[m.Start:m.End]))
 		b.WriteString("</mark>")
-		at = m.end
+		at = m.End
 	}
 	b.WriteString(html.EscapeString(s[at:end]))
 	if cutEnd {

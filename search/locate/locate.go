@@ -1,9 +1,9 @@
-package search
-
-// Finding the words and phrases of a query in the text of a document: for
-// the check of phrases in the long fields (phrase.go) and for highlighting
-// (highlight.go). Both must agree with bleve exactly, so every match is
-// confirmed by the language's own analyzer; the analyzer is slow (25 MB/s,
+// Package locate finds the words and phrases of a query in the text of a
+// document exactly where the language's analyzer would: for the check of
+// phrases in package search (its index keeps no positions) and for
+// highlighting (Fragments).
+//
+// Both must agree with bleve exactly, so every match is confirmed by the language's own analyzer; the analyzer is slow (25 MB/s,
 // a body takes 100–400 µs), so it only runs over small windows of the text
 // around the places where a fast byte search finds a term's surface form.
 //
@@ -34,6 +34,8 @@ package search
 // simpler still: its bigrams are adjacent exactly where the run occurs in
 // the text, so its occurrences are found by byte search alone.
 
+package locate
+
 import (
 	"strings"
 	"unicode"
@@ -44,15 +46,15 @@ import (
 	"github.com/postmortem-archive/gen/search/analysis"
 )
 
-// pattern is one word or phrase of a query as analysed for one language.
-type pattern struct {
+// Pattern is one word or phrase of a query as analysed for one language.
+type Pattern struct {
 	// terms lists the terms at each position from the first; an empty
 	// position (a removed stop word) matches any term.
-	terms [][]string
+	Terms [][]string
 	// run, when set, is the text of a pattern made of the bigrams of a
 	// single run of CJK characters: the pattern occurs exactly where run
 	// does.
-	run string
+	Run string
 	// anchors are the anchors of the first position's terms; nil when
 	// one of them has none (the text is then analysed in full).
 	anchors []anchor
@@ -123,9 +125,9 @@ func isAlnumByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// newPattern makes the pattern of analysed query tokens (at least one).
-func newPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *pattern {
-	p := &pattern{terms: toPhrase(toks)}
+// NewPattern makes the pattern of analysed query tokens (at least one).
+func NewPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *Pattern {
+	p := &Pattern{Terms: toPhrase(toks)}
 	// A single CJK run: consecutive bigrams, each starting one character
 	// after the previous one.
 	if kind == analysis.CJK {
@@ -157,10 +159,10 @@ func newPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *pattern {
 			}
 		}
 		if ok {
-			p.run = run.String()
+			p.Run = run.String()
 		}
 	}
-	for _, term := range p.terms[0] {
+	for _, term := range p.Terms[0] {
 		a, ok := anchorOf(term, kind)
 		if !ok {
 			p.anchors = nil
@@ -199,10 +201,10 @@ func anchorOf(term string, kind analysis.Kind) (anchor, bool) {
 	return anchor{s: term, ascii: true}, true
 }
 
-// field is the text of one field of one document.
-type field struct {
-	s     string
-	flags uint8
+// Field is the text of one field of one document.
+type Field struct {
+	Text  string
+	Flags uint8
 }
 
 // lowerASCII folds an ASCII upper-case letter to lower case.
@@ -252,13 +254,13 @@ func indexFold(s, a string) int {
 	return -1
 }
 
-// span is a match: bytes [start, end) of a field.
-type span struct{ start, end int }
+// Span is a match: bytes [start, end) of a field.
+type Span struct{ Start, End int }
 
-// locator finds patterns in texts with one language's analyzer.
-type locator struct {
-	an   bleveanalysis.Analyzer
-	kind analysis.Kind
+// Locator finds patterns in texts with one language's analyzer.
+type Locator struct {
+	Analyzer bleveanalysis.Analyzer
+	Kind     analysis.Kind
 }
 
 // token is an analysed token of a window: term, position (relative to the
@@ -266,15 +268,15 @@ type locator struct {
 type token struct {
 	term       string
 	pos        int
-	start, end int
+	Start, End int
 }
 
 // analyse analyses s[a:b] (a copy: bleve's filters lower case in place).
-func (l *locator) analyse(s string, a, b int) []token {
-	toks := l.an.Analyze([]byte(s[a:b]))
+func (l *Locator) analyse(s string, a, b int) []token {
+	toks := l.Analyzer.Analyze([]byte(s[a:b]))
 	out := make([]token, len(toks))
 	for i, t := range toks {
-		out[i] = token{term: string(t.Term), pos: t.Position, start: a + t.Start, end: a + t.End}
+		out[i] = token{term: string(t.Term), pos: t.Position, Start: a + t.Start, End: a + t.End}
 	}
 	return out
 }
@@ -314,12 +316,12 @@ func windowEnd(s string, i int) int {
 }
 
 // usable reports whether p's anchors can be trusted in f.
-func (l *locator) usable(p *pattern, f *field) bool {
+func (l *Locator) usable(p *Pattern, f *Field) bool {
 	if p.anchors == nil {
 		return false
 	}
 	for _, a := range p.anchors {
-		if a.ascii && f.flags&analysis.FoldASCII != 0 || !a.ascii && f.flags&analysis.FoldKana != 0 {
+		if a.ascii && f.Flags&analysis.FoldASCII != 0 || !a.ascii && f.Flags&analysis.FoldKana != 0 {
 			return false
 		}
 	}
@@ -327,10 +329,10 @@ func (l *locator) usable(p *pattern, f *field) bool {
 }
 
 // hits returns the offsets in f where one of p's anchors occurs.
-func hits(p *pattern, f *field) []int {
+func hits(p *Pattern, f *Field) []int {
 	var out []int
 	for _, a := range p.anchors {
-		s := f.s
+		s := f.Text
 		index := strings.Index
 		if a.ascii {
 			index = indexFold
@@ -362,54 +364,54 @@ func sortInts(s []int) {
 	}
 }
 
-// find returns the occurrences of p in f, in order; with first, at most
+// Find returns the occurrences of p in f, in order; with first, at most
 // one.
-func (l *locator) find(p *pattern, f *field, first bool) []span {
-	if f.s == "" {
+func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
+	if f.Text == "" {
 		return nil
 	}
-	if p.run != "" && f.flags&analysis.FoldKana == 0 {
-		var out []span
+	if p.Run != "" && f.Flags&analysis.FoldKana == 0 {
+		var out []Span
 		for i := 0; ; {
-			j := strings.Index(f.s[i:], p.run)
+			j := strings.Index(f.Text[i:], p.Run)
 			if j < 0 {
 				break
 			}
-			at, end := i+j, i+j+len(p.run)
-			if joined(f.s, at, end) {
+			at, end := i+j, i+j+len(p.Run)
+			if joined(f.Text, at, end) {
 				// Rare enough to settle by analysing the whole text.
-				return matchTokens(p, l.analyse(f.s, 0, len(f.s)), first, nil)
+				return matchTokens(p, l.analyse(f.Text, 0, len(f.Text)), first, nil)
 			}
-			out = append(out, span{at, end})
+			out = append(out, Span{at, end})
 			if first {
 				break
 			}
-			_, size := utf8.DecodeRuneInString(f.s[at:])
+			_, size := utf8.DecodeRuneInString(f.Text[at:])
 			i = at + size
 		}
 		return out
 	}
 	if !l.usable(p, f) {
-		return matchTokens(p, l.analyse(f.s, 0, len(f.s)), first, nil)
+		return matchTokens(p, l.analyse(f.Text, 0, len(f.Text)), first, nil)
 	}
-	var out []span
+	var out []Span
 	hs := hits(p, f)
 	for k := 0; k < len(hs); {
 		// A window around this hit and every later hit it reaches.
-		a := windowStart(f.s, hs[k])
-		b := windowEnd(f.s, hs[k]+1)
+		a := windowStart(f.Text, hs[k])
+		b := windowEnd(f.Text, hs[k]+1)
 		k++
 		for k < len(hs) && hs[k] < b {
-			b = windowEnd(f.s, hs[k]+1)
+			b = windowEnd(f.Text, hs[k]+1)
 			k++
 		}
 		for {
-			toks := l.analyse(f.s, a, b)
+			toks := l.analyse(f.Text, a, b)
 			var short bool
 			ms := matchTokens(p, toks, first, &short)
-			if short && b < len(f.s) {
+			if short && b < len(f.Text) {
 				// A phrase may continue after the window: widen it.
-				b = windowEnd(f.s, min(len(f.s), b+64+(b-a)))
+				b = windowEnd(f.Text, min(len(f.Text), b+64+(b-a)))
 				for k < len(hs) && hs[k] < b {
 					k++
 				}
@@ -437,9 +439,9 @@ func hasTerm(terms []string, t string) bool {
 // matchTokens returns the occurrences of p in toks (a window's tokens, in
 // position order). short, when not nil, is set when a phrase's first term
 // occurs too near the end of the tokens for the rest to fit.
-func matchTokens(p *pattern, toks []token, first bool, short *bool) []span {
-	var out []span
-	n := len(p.terms)
+func matchTokens(p *Pattern, toks []token, first bool, short *bool) []Span {
+	var out []Span
+	n := len(p.Terms)
 	last := 0
 	if len(toks) > 0 {
 		last = toks[len(toks)-1].pos
@@ -452,27 +454,27 @@ func matchTokens(p *pattern, toks []token, first bool, short *bool) []span {
 		}
 	}
 	for i, t := range toks {
-		if !hasTerm(p.terms[0], t.term) {
+		if !hasTerm(p.Terms[0], t.term) {
 			continue
 		}
 		if n == 1 {
-			out = append(out, span{t.start, t.end})
+			out = append(out, Span{t.Start, t.End})
 		} else if t.pos+n-1 > last {
 			if short != nil {
 				*short = true
 			}
 			continue
 		} else {
-			end, ok := t.end, true
+			end, ok := t.End, true
 			for k := 1; k < n && ok; k++ {
-				if len(p.terms[k]) == 0 {
+				if len(p.Terms[k]) == 0 {
 					continue
 				}
 				ok = false
 				for _, j := range at[t.pos+k] {
-					if hasTerm(p.terms[k], toks[j].term) {
+					if hasTerm(p.Terms[k], toks[j].term) {
 						ok = true
-						end = max(end, toks[j].end)
+						end = max(end, toks[j].End)
 						break
 					}
 				}
@@ -480,11 +482,26 @@ func matchTokens(p *pattern, toks []token, first bool, short *bool) []span {
 			if !ok {
 				continue
 			}
-			out = append(out, span{toks[i].start, end})
+			out = append(out, Span{toks[i].Start, end})
 		}
 		if first {
 			break
 		}
+	}
+	return out
+}
+
+// toPhrase lays tokens out by position; a position with no token (a
+// removed stop word) stays empty and matches any term.
+func toPhrase(toks bleveanalysis.TokenStream) [][]string {
+	first, last := toks[0].Position, toks[0].Position
+	for _, t := range toks {
+		first = min(first, t.Position)
+		last = max(last, t.Position)
+	}
+	out := make([][]string, last-first+1)
+	for _, t := range toks {
+		out[t.Position-first] = append(out[t.Position-first], string(t.Term))
 	}
 	return out
 }

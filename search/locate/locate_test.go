@@ -1,0 +1,164 @@
+package locate
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+)
+
+// maxPhraseTokens is search.MaxPhraseTokens: the longest phrase
+// searched.
+const maxPhraseTokens = 64
+
+// contentParagraphs returns the paragraphs of the archive's own
+// incidents, by language.
+func contentParagraphs(t *testing.T) map[string][]string {
+	paths, err := filepath.Glob("../../content/*/*.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no incidents in ../../content: %v", err)
+	}
+	out := map[string][]string{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lang := strings.TrimSuffix(filepath.Base(p), ".md")
+		out[lang] = append(out[lang], strings.Split(string(b), "\n\n")...)
+	}
+	return out
+}
+
+// find, which analyses only windows around the surface forms of a term,
+// finds exactly what analysing the whole text finds.
+func TestLocateMatchesAnalyzer(t *testing.T) {
+	t.Parallel()
+	texts := contentParagraphs(t)
+	odd := []string{
+		"ＧＭＡＩＬ 服務中斷 Gmail服務中斷", "ｶﾀｶﾅ カタカナ ﾃｽﾄ テスト", "K-pop KELVIN İstanbul istanbul",
+		"engineer's engineers' ENGINEER’S", "e.g. eg e-g 3.14 3,14 1，000 1,000 a：b a:b", "サーバー_x サーバー x_サーバー",
+		"資源耗盡。資源\n耗盡 資源 耗盡，資源耗 盡", "overload of the metadata; overload, the metadata", "a_b a b _a b_",
+		"Pub/Sub pub sub PUB-SUB pubsub", "europe-west2 EUROPE‑WEST2 europe west2", "ⅰⅱⅲ ① ２０１９年 2019年",
+	}
+	for lang := range texts {
+		texts[lang] = append(texts[lang], odd...)
+	}
+	texts["fr"] = append([]string{"Le réseau était indisponible. RÉSEAU réseaux", "Écoles à Paris, l'école"}, odd...)
+	r := rand.New(rand.NewPCG(1, 2))
+	for lang, ts := range texts {
+		an := mapping.NewIndexMapping().AnalyzerNamed(analysis.For(lang))
+		kind := analysis.KindOf(lang)
+		loc := &Locator{Analyzer: an, Kind: kind}
+		fa := analysis.NewFast(an)
+		checks, sketched := 0, 0
+		for _, s := range ts {
+			s = analysis.CleanText(s)
+			f := &Field{Text: s, Flags: analysis.TextFlags(s, kind)}
+			all := loc.analyse(s, 0, len(s))
+			skb := &analysis.SketchBuilder{Field: 1}
+			fa.Analyze([]byte(s), skb, nil)
+			sk := skb.Bytes()
+			words := strings.Fields(s)
+			rs := []rune(s)
+			var qs []string
+			for range 12 {
+				if len(words) > 0 {
+					i := r.IntN(len(words))
+					qs = append(qs, strings.Join(words[i:min(len(words), i+1+r.IntN(4))], " "))
+				}
+				if len(rs) > 2 {
+					i := r.IntN(len(rs) - 1)
+					qs = append(qs, string(rs[i:min(len(rs), i+2+r.IntN(5))]))
+				}
+			}
+			for _, q := range qs {
+				toks := an.Analyze([]byte(q))
+				if len(toks) == 0 || len(toks) > maxPhraseTokens {
+					continue
+				}
+				p := NewPattern(toks, kind)
+				want := matchTokens(p, all, false, nil)
+				got := loc.Find(p, f, false)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: %q in %.80q: find %v, analyser %v", lang, q, s, got, want)
+				}
+				first := loc.Find(p, f, true)
+				if len(want) > 0 && (len(first) != 1 || first[0] != want[0]) || len(want) == 0 && len(first) != 0 {
+					t.Fatalf("%s: %q in %.80q: first %v, analyser %v", lang, q, s, first, want)
+				}
+				// The sketch has the pairs of a phrase that occurs.
+				if len(want) > 0 {
+					for _, h := range analysis.PhrasePairs(p.Terms, 1) {
+						if !analysis.SketchHas(sk, h) {
+							t.Fatalf("%s: %q occurs in %.80q, not in its sketch", lang, q, s)
+						}
+						sketched++
+					}
+				}
+				checks++
+			}
+		}
+		t.Logf("%s: %d patterns, %d pairs in sketches", lang, checks, sketched)
+	}
+}
+
+// The anchor of an English term (its stem without the letters Porter's
+// algorithm may have rewritten) starts every word that stems to it.
+func TestStemAnchors(t *testing.T) {
+	t.Parallel()
+	stems := []string{"a", "be", "do", "go", "die", "ty", "ly", "sky", "day", "run", "hop", "hope", "agree", "feed",
+		"conflat", "troubl", "sens", "relat", "condition", "format", "generat", "oper", "rat", "vot", "bas", "cris",
+		"happ", "fal", "sing", "ris", "plan", "prob", "abl", "cap", "ab", "ion", "y", "ey", "quot", "gener", "electr",
+		"rational", "sensitiv", "digit", "author", "central", "differ", "depend", "valid", "possib", "respons",
+		"avail", "reli", "applic", "cycl", "hopp", "fizz", "tann", "fill", "toll", "fail", "loss", "pass", "size",
+		"overload", "metadata", "release", "roll", "quota", "exhaust", "memory", "server", "timeout", "region"}
+	suffixes := []string{"", "s", "es", "ed", "ing", "ly", "er", "ers", "est", "ness", "ful", "fulness", "ation",
+		"ational", "ations", "ize", "ized", "izing", "ization", "izations", "izer", "ise", "able", "ably", "ability",
+		"abilities", "ible", "ibility", "al", "ally", "alism", "ality", "alities", "alli", "ive", "ively",
+		"iveness", "ivity", "iviti", "ous", "ously", "ousness", "ousli", "ment", "ments", "ent", "ently", "entli",
+		"ence", "ency", "enci", "ance", "ancy", "anci", "ant", "ic", "ical", "ically", "icity", "iciti", "icate",
+		"ism", "ist", "iti", "ity", "ies", "ied", "y", "li", "logi", "logy", "bli", "bility", "biliti", "ator",
+		"ators", "eed", "eeds", "sses", "ss", "ement", "ements", "ative", "alize", "ion", "ions", "ou", "ate",
+		"ates", "ating", "ated", "bled", "bling", "izes", "'s", "’s"}
+	var words []string
+	for _, s := range stems {
+		for _, x := range suffixes {
+			for _, y := range []string{"", "s", "ly", "ing", "ed", "ness", "al"} {
+				words = append(words, s+x+y)
+			}
+		}
+	}
+	for _, ps := range contentParagraphs(t) {
+		for _, p := range ps {
+			words = append(words, strings.Fields(p)...)
+		}
+	}
+	if b, err := os.ReadFile("/usr/share/dict/words"); err == nil {
+		words = append(words, strings.Fields(string(b))...)
+	}
+	an := mapping.NewIndexMapping().AnalyzerNamed(analysis.For("en"))
+	n := 0
+	for _, w := range words {
+		for _, v := range []string{w, strings.ToUpper(w), strings.ToUpper(w[:1]) + w[1:]} {
+			for _, tok := range an.Analyze([]byte(v)) {
+				a, ok := anchorOf(string(tok.Term), analysis.English)
+				if !ok || !a.ascii {
+					continue
+				}
+				surface := strings.ToLower(v[tok.Start:tok.End])
+				if !strings.HasPrefix(surface, a.s) {
+					t.Errorf("%q: term %q, anchor %q does not start %q", v, tok.Term, a.s, surface)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d words", n)
+}
