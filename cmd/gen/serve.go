@@ -20,7 +20,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/diag"
-	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
@@ -69,7 +69,7 @@ func buildOptionsFor(source string, ln net.Listener) build.Options {
 // running on the previous one finish on it.
 func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writer, logf func(string, ...any)) int {
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
-	var langs atomic.Pointer[i18n.Bundle]
+	var langs atomic.Pointer[locale.Bundle]
 	follower, err := bundle.Follow(dir, func(out *bundle.Output) {
 		search.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
 		langs.Store(out.Bundle)
@@ -112,7 +112,7 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 	defer session.Close()
 	site := server.NewMemSite()
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
-	var langs atomic.Pointer[i18n.Bundle]
+	var langs atomic.Pointer[locale.Bundle]
 	rebuild := func(changed []string) {
 		files, res, err := session.Update(changed)
 		if err != nil {
@@ -192,7 +192,7 @@ func errorLines(err error) []string {
 
 // pages are the pages gen serve renders per request: / sends readers to
 // their language, /L/search/ shows results.
-func pages(bundle func() *i18n.Bundle, basePath string, search *searchweb.Handler) map[string]http.Handler {
+func pages(bundle func() *locale.Bundle, basePath string, search *searchweb.Handler) map[string]http.Handler {
 	return map[string]http.Handler{
 		"GET /{$}": negotiate(bundle, basePath),
 		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -205,7 +205,7 @@ func pages(bundle func() *i18n.Bundle, basePath string, search *searchweb.Handle
 
 // negotiate sends a reader of / to the site language that best fits the
 // browser's Accept-Language.
-func negotiate(bundle func() *i18n.Bundle, basePath string) http.HandlerFunc {
+func negotiate(bundle func() *locale.Bundle, basePath string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b := bundle()
 		if b == nil || len(b.Langs) == 0 {

@@ -13,7 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	genlangs "github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/i18n"
 	"github.com/postmortem-archive/gen/layouts"
 )
 
@@ -243,7 +243,7 @@ func hugoLang(tag string) string { return strings.ToLower(tag) }
 // strings of gen's built-in language file, so both sites show the same
 // words. Plural forms (maps) are left out: the Hugo theme uses none.
 func writeHugoStrings(dst, tag string) error {
-	b, err := genlangs.Files.ReadFile(tag + ".yaml")
+	b, err := i18n.Files.ReadFile(tag + ".yaml")
 	if err != nil {
 		return fmt.Errorf("no built-in gen language %q: %w", tag, err)
 	}
@@ -268,7 +268,7 @@ func writeHugoStrings(dst, tag string) error {
 
 // languageName is a language's own name, as gen's language file gives it.
 func languageName(tag string) string {
-	b, err := genlangs.Files.ReadFile(tag + ".yaml")
+	b, err := i18n.Files.ReadFile(tag + ".yaml")
 	if err != nil {
 		return tag
 	}

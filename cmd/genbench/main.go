@@ -25,7 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	genlangs "github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/i18n"
 	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
@@ -150,7 +150,7 @@ func (b *bench) writeSites(a *archiveFlags) error {
 		return err
 	}
 	for _, l := range b.langs {
-		lf, err := genlangs.Files.ReadFile(l + ".yaml")
+		lf, err := i18n.Files.ReadFile(l + ".yaml")
 		if err != nil {
 			return fmt.Errorf("gen has no built-in language %q: %w", l, err)
 		}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
-	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
@@ -59,7 +59,7 @@ type atomCat struct {
 }
 
 // feed writes /L/feed.xml: the newest incidents, titled in L.
-func (r *Renderer) feed(l *i18n.Lang, emit Emit) error {
+func (r *Renderer) feed(l *locale.Lang, emit Emit) error {
 	title, err := l.T("site_title")
 	if err != nil {
 		return err

@@ -79,7 +79,7 @@ func (r *Renderer) partial(name string, data any) (template.HTML, error) {
 }
 
 // ItemHTML is the incident's entry in lists (partials/incident-item.html).
-func (v *Incident) ItemHTML() (template.HTML, error) {
+func (v *IncidentView) ItemHTML() (template.HTML, error) {
 	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partItem}, func() (template.HTML, error) {
 		return v.r.partial("incident-item", v)
 	})

@@ -16,7 +16,7 @@ var md = markdown.NewMarkdown()
 // timeline time in the language's format, in the incident's zone, linked
 // to the same moment on the archive-wide timeline. Raw HTML written in
 // the Markdown is shown as text.
-func (v *Incident) Body() (template.HTML, error) {
+func (v *IncidentView) Body() (template.HTML, error) {
 	p, _ := v.page()
 	doc := p.Tree()
 	events := v.Events()

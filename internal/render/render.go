@@ -20,7 +20,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/chart"
 	"github.com/postmortem-archive/gen/internal/diag"
-	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
@@ -39,8 +39,8 @@ type Options struct {
 // Renderer renders one archive.
 type Renderer struct {
 	archive   *archive.Archive
-	bundle    *i18n.Bundle
-	site      *Site
+	bundle    *locale.Bundle
+	site      *SiteView
 	urls      urls.Scheme
 	tmpl      map[string]*template.Template
 	layouts   *Layouts
@@ -54,7 +54,7 @@ func (r *Renderer) BasePath() string { return r.urls.BasePath }
 func (r *Renderer) URLs() urls.Scheme { return r.urls }
 
 // New prepares a renderer of archive a with the parsed layouts.
-func New(a *archive.Archive, bundle *i18n.Bundle, layouts *Layouts, opts Options) (*Renderer, error) {
+func New(a *archive.Archive, bundle *locale.Bundle, layouts *Layouts, opts Options) (*Renderer, error) {
 	scheme, err := urls.New(opts.BaseURL, archive.TaxonomyNames())
 	if err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func New(a *archive.Archive, bundle *i18n.Bundle, layouts *Layouts, opts Options
 	if r.fragments == nil {
 		r.fragments = NewFragments()
 	}
-	r.site = &Site{
+	r.site = &SiteView{
 		BasePath:   scheme.BasePath,
 		BaseURL:    scheme.BaseURL(),
 		Langs:      bundle.Langs,
@@ -113,7 +113,7 @@ func (ps *pass) fail(err error) {
 }
 
 // page renders one HTML page to its file.
-func (ps *pass) page(p *Page) {
+func (ps *pass) page(p *PageView) {
 	out, err := ps.r.execute(p)
 	if err == nil {
 		err = ps.emit(p.Loc.File(), out)
@@ -156,7 +156,7 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 // incidents renders the incident pages in scope, most of the work, spread
 // over the cores; done closes when they are all written.
 func (ps *pass) incidents() (done <-chan struct{}) {
-	jobs := make(chan *Page, 64)
+	jobs := make(chan *PageView, 64)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
@@ -172,7 +172,7 @@ func (ps *pass) incidents() (done <-chan struct{}) {
 			for _, inc := range ps.r.archive.Incidents {
 				if ps.scope.incident(inc.ID) {
 					v := ps.r.incident(inc, l)
-					jobs <- ps.r.newPage(l, "incident", v.Title(), urls.IncidentLoc(l.Tag, inc.ID), func(p *Page) { p.Incident = v })
+					jobs <- ps.r.newPage(l, "incident", v.Title(), urls.IncidentLoc(l.Tag, inc.ID), func(p *PageView) { p.Incident = v })
 				}
 			}
 		}
@@ -183,14 +183,14 @@ func (ps *pass) incidents() (done <-chan struct{}) {
 }
 
 // lists renders a language's list of every incident, page by page.
-func (ps *pass) lists(l *i18n.Lang) {
+func (ps *pass) lists(l *locale.Lang) {
 	title, err := l.T("nav_incidents")
 	if err != nil {
 		ps.fail(err)
 		return
 	}
 	for _, pg := range paginate(ps.r.archive.Incidents, urls.ListLoc(l.Tag)) {
-		ps.page(ps.r.newPage(l, "list", title, pg.loc, func(p *Page) {
+		ps.page(ps.r.newPage(l, "list", title, pg.loc, func(p *PageView) {
 			p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
 		}))
 	}
@@ -198,7 +198,7 @@ func (ps *pass) lists(l *i18n.Lang) {
 
 // search renders a language's search page as a static host serves it:
 // the form, and a notice that results need the server.
-func (ps *pass) search(l *i18n.Lang) {
+func (ps *pass) search(l *locale.Lang) {
 	p, err := ps.r.searchPage(l, &Search{})
 	if err != nil {
 		ps.fail(err)
@@ -208,19 +208,19 @@ func (ps *pass) search(l *i18n.Lang) {
 }
 
 // timeline renders the archive-wide timeline and its years in scope.
-func (ps *pass) timeline(l *i18n.Lang) {
+func (ps *pass) timeline(l *locale.Lang) {
 	title, err := l.T("nav_timeline")
 	if err != nil {
 		ps.fail(err)
 		return
 	}
 	years := yearSummaries(ps.r.archive.Events)
-	ps.page(ps.r.newPage(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *Page) { p.YearList = years }))
+	ps.page(ps.r.newPage(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *PageView) { p.YearList = years }))
 	for _, y := range years {
 		if !ps.scope.year(y.Year) {
 			continue
 		}
-		ps.page(ps.r.newPage(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *Page) {
+		ps.page(ps.r.newPage(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *PageView) {
 			p.Years = ps.r.years(ps.r.archive.Events[y.first:y.first+y.Events], l)
 			p.YearList = years
 		}))
@@ -228,7 +228,7 @@ func (ps *pass) timeline(l *i18n.Lang) {
 }
 
 // taxonomy renders a taxonomy's list of terms and the term pages in scope.
-func (ps *pass) taxonomy(l *i18n.Lang, tax archive.Taxonomy) {
+func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 	title, err := l.T("nav_" + string(tax))
 	if err != nil {
 		ps.fail(err)
@@ -239,13 +239,13 @@ func (ps *pass) taxonomy(l *i18n.Lang, tax archive.Taxonomy) {
 		ps.fail(err)
 		return
 	}
-	ps.page(ps.r.newPage(l, "terms", title, urls.TermsLoc(l.Tag, string(tax)), func(p *Page) { p.Taxonomy, p.Terms = tax, terms }))
+	ps.page(ps.r.newPage(l, "terms", title, urls.TermsLoc(l.Tag, string(tax)), func(p *PageView) { p.Taxonomy, p.Terms = tax, terms }))
 	for _, t := range terms {
 		if !ps.scope.term(tax, t.Slug) {
 			continue
 		}
 		for _, pg := range paginate(t.Incidents, urls.TermLoc(l.Tag, string(tax), t.Slug)) {
-			ps.page(ps.r.newPage(l, "term", t.Label, pg.loc, func(p *Page) {
+			ps.page(ps.r.newPage(l, "term", t.Label, pg.loc, func(p *PageView) {
 				p.Taxonomy, p.Term = tax, t
 				p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
 			}))
@@ -261,7 +261,7 @@ func (ps *pass) siteWide() {
 	home := ps.r.newPage(def, "home", "", urls.HomeLoc(), nil)
 	home.Alternates = nil
 	ps.page(home)
-	notFound := func(l *i18n.Lang, loc urls.Loc) {
+	notFound := func(l *locale.Lang, loc urls.Loc) {
 		p := ps.r.newPage(l, "404", "404", loc, nil)
 		p.Alternates = nil
 		out, err := ps.r.execute(p)
@@ -284,8 +284,8 @@ func chartCSS(emit Emit) error {
 }
 
 // newPage fills what every page has; fill sets the kind's own data.
-func (r *Renderer) newPage(l *i18n.Lang, kind, title string, loc urls.Loc, fill func(*Page)) *Page {
-	p := &Page{Site: r.site, L: l, Kind: kind, Title: title, Path: loc.Path(), Loc: loc, r: r}
+func (r *Renderer) newPage(l *locale.Lang, kind, title string, loc urls.Loc, fill func(*PageView)) *PageView {
+	p := &PageView{Site: r.site, L: l, Kind: kind, Title: title, Path: loc.Path(), Loc: loc, r: r}
 	for _, other := range r.bundle.Langs {
 		alt := loc.InLang(other.Tag)
 		p.Alternates = append(p.Alternates, Alternate{Lang: other, URL: r.urls.URL(alt), AbsURL: r.urls.Abs(alt), Current: other == l})
@@ -296,7 +296,7 @@ func (r *Renderer) newPage(l *i18n.Lang, kind, title string, loc urls.Loc, fill 
 	return p
 }
 
-func (r *Renderer) execute(p *Page) ([]byte, error) {
+func (r *Renderer) execute(p *PageView) ([]byte, error) {
 	t, ok := r.tmpl[p.Kind]
 	if !ok {
 		return nil, fmt.Errorf("layouts: no template for %s pages (%s.html)", p.Kind, p.Kind)
@@ -308,15 +308,15 @@ func (r *Renderer) execute(p *Page) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (r *Renderer) incident(inc *archive.Incident, l *i18n.Lang) *Incident {
+func (r *Renderer) incident(inc *archive.Incident, l *locale.Lang) *IncidentView {
 	if inc == nil {
 		return nil
 	}
-	return &Incident{Incident: inc, L: l, site: r.site, r: r}
+	return &IncidentView{Incident: inc, L: l, site: r.site, r: r}
 }
 
-func (r *Renderer) incidents(list []*archive.Incident, l *i18n.Lang) []*Incident {
-	out := make([]*Incident, len(list))
+func (r *Renderer) incidents(list []*archive.Incident, l *locale.Lang) []*IncidentView {
+	out := make([]*IncidentView, len(list))
 	for i, inc := range list {
 		out[i] = r.incident(inc, l)
 	}
@@ -324,12 +324,14 @@ func (r *Renderer) incidents(list []*archive.Incident, l *i18n.Lang) []*Incident
 }
 
 // term is t seen in l, with its label (see Term.Label).
-func (r *Renderer) term(t *archive.Term, l *i18n.Lang) (*Term, error) { return r.termIn(t, l, true) }
+func (r *Renderer) term(t *archive.Term, l *locale.Lang) (*TermView, error) {
+	return r.termIn(t, l, true)
+}
 
 // termIn is term; qualify false leaves a product's organization out of
 // its label, where the organization is named beside it.
-func (r *Renderer) termIn(t *archive.Term, l *i18n.Lang, qualify bool) (*Term, error) {
-	v := &Term{Term: t, L: l, Label: t.Name, r: r}
+func (r *Renderer) termIn(t *archive.Term, l *locale.Lang, qualify bool) (*TermView, error) {
+	v := &TermView{Term: t, L: l, Label: t.Name, r: r}
 	if key := "term." + string(t.Taxonomy) + "." + t.Slug; l.HasKey(key) {
 		label, err := l.T(key)
 		if err != nil {
@@ -350,8 +352,8 @@ func (r *Renderer) termIn(t *archive.Term, l *i18n.Lang, qualify bool) (*Term, e
 }
 
 // terms returns a taxonomy's terms sorted by label in the page language.
-func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) ([]*Term, error) {
-	out := make([]*Term, len(list))
+func (r *Renderer) terms(list []*archive.Term, l *locale.Lang) ([]*TermView, error) {
+	out := make([]*TermView, len(list))
 	for i, t := range list {
 		v, err := r.term(t, l)
 		if err != nil {
@@ -359,7 +361,7 @@ func (r *Renderer) terms(list []*archive.Term, l *i18n.Lang) ([]*Term, error) {
 		}
 		out[i] = v
 	}
-	i18n.Sort(l, out, func(t *Term) string { return t.Label })
+	locale.Sort(l, out, func(t *TermView) string { return t.Label })
 	return out, nil
 }
 
@@ -425,9 +427,9 @@ func yearSummaries(events []archive.EventRef) []YearSummary {
 }
 
 // years groups timeline events by UTC year and month, oldest first.
-func (r *Renderer) years(events []archive.EventRef, l *i18n.Lang) []*Year {
+func (r *Renderer) years(events []archive.EventRef, l *locale.Lang) []*Year {
 	var out []*Year
-	views := map[*archive.Incident]*Incident{}
+	views := map[*archive.Incident]*IncidentView{}
 	for _, ref := range events {
 		e := ref.Event(l.Tag)
 		if len(out) == 0 || out[len(out)-1].Year != e.Instant.Year() {

@@ -16,7 +16,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
-	gi18n "github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/layouts"
 )
@@ -98,7 +98,7 @@ severity: minor
 // a map of file names to contents.
 func renderSite(t *testing.T, langs fs.FS) (map[string][]byte, error) {
 	t.Helper()
-	bundle, err := gi18n.Load(langs, "i18n")
+	bundle, err := locale.Load(langs, "i18n")
 	if err != nil {
 		t.Fatal(err)
 	}

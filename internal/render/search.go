@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
@@ -126,14 +126,14 @@ func (s *Search) Cleared() string {
 }
 
 // searchPage is the search page of lang with s on it.
-func (r *Renderer) searchPage(l *i18n.Lang, s *Search) (*Page, error) {
+func (r *Renderer) searchPage(l *locale.Lang, s *Search) (*PageView, error) {
 	title, err := l.T("nav_search")
 	if err != nil {
 		return nil, err
 	}
 	loc := urls.SearchLoc(l.Tag)
 	s.base = r.urls.URL(loc)
-	return r.newPage(l, "search", title, loc, func(p *Page) { p.Search = s }), nil
+	return r.newPage(l, "search", title, loc, func(p *PageView) { p.Search = s }), nil
 }
 
 // SearchPage renders the search page of lang with results, for a server.

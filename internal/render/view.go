@@ -9,27 +9,27 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/chart"
 	"github.com/postmortem-archive/gen/internal/content"
-	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
-// Page is what every template receives.
-type Page struct {
-	Site  *Site
-	L     *i18n.Lang // the page's language
-	Kind  string     // home, list, incident, terms, term, timeline, 404
+// PageView is what every template receives.
+type PageView struct {
+	Site  *SiteView
+	L     *locale.Lang // the page's language
+	Kind  string       // home, list, incident, terms, term, timeline, 404
 	Title string
 	Path  string   // site path of this page, e.g. "/en/incidents/<id>/"
 	Loc   urls.Loc // what the page is
 	// Alternates is this page in every site language (itself included).
 	Alternates []Alternate
 
-	Incident  *Incident   // incident pages
-	Incidents []*Incident // lists: this page's share
-	Pager     *Pager      // lists: where this page is among the others
+	Incident  *IncidentView   // incident pages
+	Incidents []*IncidentView // lists: this page's share
+	Pager     *Pager          // lists: where this page is among the others
 	Taxonomy  archive.Taxonomy
-	Terms     []*Term       // terms index
-	Term      *Term         // term page
+	Terms     []*TermView   // terms index
+	Term      *TermView     // term page
 	Years     []*Year       // timeline and term pages: events by year and month
 	YearList  []YearSummary // timeline pages: every year, for navigation
 	Search    *Search       // search page
@@ -39,12 +39,12 @@ type Page struct {
 
 // Overview is the archive-wide SVG: incidents across the years, incidents
 // per year and their durations.
-func (p *Page) Overview() (template.HTML, error) {
+func (p *PageView) Overview() (template.HTML, error) {
 	return p.r.overview(p.r.archive.Incidents, p.L, "overview")
 }
 
 // overview draws incs across the years, for the whole archive or a term.
-func (r *Renderer) overview(incs []*archive.Incident, l *i18n.Lang, id string) (template.HTML, error) {
+func (r *Renderer) overview(incs []*archive.Incident, l *locale.Lang, id string) (template.HTML, error) {
 	var spans []chart.Span
 	for _, inc := range incs {
 		v := r.incident(inc, l)
@@ -83,28 +83,28 @@ func (r *Renderer) overview(incs []*archive.Incident, l *i18n.Lang, id string) (
 }
 
 // TermsOf lists a taxonomy's terms in the page language's order.
-func (p *Page) TermsOf(tax archive.Taxonomy) ([]*Term, error) {
+func (p *PageView) TermsOf(tax archive.Taxonomy) ([]*TermView, error) {
 	return p.r.terms(p.r.archive.Terms[tax], p.L)
 }
 
 // Links to the pages every page links to, in the page's language.
 
 // ListURL is the list of every incident.
-func (p *Page) ListURL() string { return p.Site.urls.URL(urls.ListLoc(p.L.Tag)) }
+func (p *PageView) ListURL() string { return p.Site.urls.URL(urls.ListLoc(p.L.Tag)) }
 
 // TimelineURL is the archive-wide timeline.
-func (p *Page) TimelineURL() string { return p.Site.urls.URL(urls.TimelineLoc(p.L.Tag)) }
+func (p *PageView) TimelineURL() string { return p.Site.urls.URL(urls.TimelineLoc(p.L.Tag)) }
 
 // TermsURL lists a taxonomy's terms.
-func (p *Page) TermsURL(tax archive.Taxonomy) string {
+func (p *PageView) TermsURL(tax archive.Taxonomy) string {
 	return p.Site.urls.URL(urls.TermsLoc(p.L.Tag, string(tax)))
 }
 
 // SearchURL is the search page.
-func (p *Page) SearchURL() string { return p.Site.urls.URL(urls.SearchLoc(p.L.Tag)) }
+func (p *PageView) SearchURL() string { return p.Site.urls.URL(urls.SearchLoc(p.L.Tag)) }
 
 // FeedURL is the Atom feed.
-func (p *Page) FeedURL() string { return p.Site.urls.URL(urls.FeedLoc(p.L.Tag)) }
+func (p *PageView) FeedURL() string { return p.Site.urls.URL(urls.FeedLoc(p.L.Tag)) }
 
 // Pager says where a list page is among the pages of its list.
 type Pager struct {
@@ -112,11 +112,11 @@ type Pager struct {
 	Newer, Older string // URLs of the neighbouring pages, or ""
 }
 
-// Site is what all pages share.
-type Site struct {
+// SiteView is what all pages share.
+type SiteView struct {
 	BasePath string // URL path prefix without trailing slash: "" or "/archive"
 	BaseURL  string // absolute, with trailing slash
-	Langs    []*i18n.Lang
+	Langs    []*locale.Lang
 	// Incidents is how many incidents the archive has.
 	Incidents int
 	// Taxonomies lists products, regions, causes for navigation.
@@ -127,37 +127,37 @@ type Site struct {
 }
 
 // HomeURL is a language's home: its list of incidents.
-func (s *Site) HomeURL(l *i18n.Lang) string { return s.urls.URL(urls.ListLoc(l.Tag)) }
+func (s *SiteView) HomeURL(l *locale.Lang) string { return s.urls.URL(urls.ListLoc(l.Tag)) }
 
 // AssetURL is a file of the theme, such as style.css.
-func (s *Site) AssetURL(name string) string { return s.urls.URL(urls.AssetLoc(name)) }
+func (s *SiteView) AssetURL(name string) string { return s.urls.URL(urls.AssetLoc(name)) }
 
 // SearchAPIURL is the server's JSON search API.
-func (s *Site) SearchAPIURL() string { return s.urls.URL(urls.SearchAPILoc()) }
+func (s *SiteView) SearchAPIURL() string { return s.urls.URL(urls.SearchAPILoc()) }
 
 // Alternate is one language version of a page.
 type Alternate struct {
-	Lang    *i18n.Lang
+	Lang    *locale.Lang
 	URL     string // with the base path
 	AbsURL  string // absolute, for <link rel="alternate">
 	Current bool
 }
 
-// Incident is an incident seen in one language.
-type Incident struct {
+// IncidentView is an incident seen in one language.
+type IncidentView struct {
 	*archive.Incident
-	L    *i18n.Lang
-	site *Site
+	L    *locale.Lang
+	site *SiteView
 	r    *Renderer
 }
 
-func (v *Incident) page() (*content.Page, bool) { return v.Incident.Page(v.L.Tag) }
+func (v *IncidentView) page() (*content.Page, bool) { return v.Incident.Page(v.L.Tag) }
 
 // Title is the incident's title in the page language, or in the original's.
-func (v *Incident) Title() string { p, _ := v.page(); return p.Meta.Title.V }
+func (v *IncidentView) Title() string { p, _ := v.page(); return p.Meta.Title.V }
 
 // Summary is the one- or two-sentence summary, like Title.
-func (v *Incident) Summary() string {
+func (v *IncidentView) Summary() string {
 	p, _ := v.page()
 	if p.Meta.Summary.V == "" {
 		return v.Original.Meta.Summary.V
@@ -166,22 +166,22 @@ func (v *Incident) Summary() string {
 }
 
 // Translated reports whether the incident exists in the page language.
-func (v *Incident) Translated() bool { _, ok := v.page(); return ok }
+func (v *IncidentView) Translated() bool { _, ok := v.page(); return ok }
 
 // TextLang is the language the text is shown in (for lang attributes).
-func (v *Incident) TextLang() string { p, _ := v.page(); return p.Lang }
+func (v *IncidentView) TextLang() string { p, _ := v.page(); return p.Lang }
 
 // OriginalLang is the language the incident was written in.
-func (v *Incident) OriginalLang() *i18n.Lang { return v.r.bundle.Get(v.Original.Lang) }
+func (v *IncidentView) OriginalLang() *locale.Lang { return v.r.bundle.Get(v.Original.Lang) }
 
 // URL is the incident page in the page language.
-func (v *Incident) URL() string { return v.site.urls.URL(urls.IncidentLoc(v.L.Tag, v.ID)) }
+func (v *IncidentView) URL() string { return v.site.urls.URL(urls.IncidentLoc(v.L.Tag, v.ID)) }
 
 // LocalBegin and LocalEnd are the window in the incident's own zone.
-func (v *Incident) LocalBegin() time.Time { return v.Begin.In(v.Location) }
+func (v *IncidentView) LocalBegin() time.Time { return v.Begin.In(v.Location) }
 
 // LocalEnd is the end in the incident's own zone; zero when not stated.
-func (v *Incident) LocalEnd() time.Time {
+func (v *IncidentView) LocalEnd() time.Time {
 	if !v.EndStated() {
 		return time.Time{}
 	}
@@ -191,14 +191,14 @@ func (v *Incident) LocalEnd() time.Time {
 // EndStatus says, in the page language, why there is no end: the incident
 // was ongoing when reported, or its end was not stated. "" when the end is
 // stated.
-func (v *Incident) EndStatus() (string, error) { return v.endText("end_ongoing", "end_not_stated") }
+func (v *IncidentView) EndStatus() (string, error) { return v.endText("end_ongoing", "end_not_stated") }
 
 // StatusShort is EndStatus in a word or two, for lists and charts.
-func (v *Incident) StatusShort() (string, error) {
+func (v *IncidentView) StatusShort() (string, error) {
 	return v.endText("status_ongoing", "status_end_not_stated")
 }
 
-func (v *Incident) endText(ongoing, unstated string) (string, error) {
+func (v *IncidentView) endText(ongoing, unstated string) (string, error) {
 	key := unstated
 	switch {
 	case v.EndStated():
@@ -212,7 +212,7 @@ func (v *Incident) endText(ongoing, unstated string) (string, error) {
 // DurationText is the duration in the page language: exact when the end
 // is stated, "at least …" up to the last event when it is not, and "" when
 // nothing followed the begin.
-func (v *Incident) DurationText() (string, error) {
+func (v *IncidentView) DurationText() (string, error) {
 	d := v.L.Duration(v.Duration)
 	if v.EndStated() {
 		return d, nil
@@ -225,7 +225,7 @@ func (v *Incident) DurationText() (string, error) {
 
 // SeverityClass is the severity for CSS classes: "unknown" when the
 // original does not state it.
-func (v *Incident) SeverityClass() string {
+func (v *IncidentView) SeverityClass() string {
 	if v.Severity == "" {
 		return "unknown"
 	}
@@ -233,12 +233,12 @@ func (v *Incident) SeverityClass() string {
 }
 
 // SeverityLabel is the severity in the page language, or "unknown".
-func (v *Incident) SeverityLabel() (string, error) {
+func (v *IncidentView) SeverityLabel() (string, error) {
 	return v.L.T("severity_" + v.SeverityClass())
 }
 
 // OrganizationLink is the incident's organization, or nil.
-func (v *Incident) OrganizationLink() (*Term, error) {
+func (v *IncidentView) OrganizationLink() (*TermView, error) {
 	if t := v.Organization(); t != nil {
 		return v.r.term(t, v.L)
 	}
@@ -246,11 +246,11 @@ func (v *Incident) OrganizationLink() (*Term, error) {
 }
 
 // Zone is the IANA name of the incident's zone.
-func (v *Incident) Zone() string { return v.Location.String() }
+func (v *IncidentView) Zone() string { return v.Location.String() }
 
 // Chart is the incident's SVG timeline: the impact window and a marker per
 // event, linking to the event in the text below.
-func (v *Incident) Chart() (template.HTML, error) {
+func (v *IncidentView) Chart() (template.HTML, error) {
 	var events []chart.Event
 	for _, e := range v.Events() {
 		events = append(events, chart.Event{At: e.Instant, Label: v.L.Time(e.Instant, v.Location) + " — " + e.Text, Href: "#" + e.Anchor})
@@ -280,13 +280,13 @@ func (v *Incident) Chart() (template.HTML, error) {
 }
 
 // Events lists the timeline in the page language.
-func (v *Incident) Events() []content.Event { return v.Timeline(v.L.Tag) }
+func (v *IncidentView) Events() []content.Event { return v.Timeline(v.L.Tag) }
 
 // TermLinks are the incident's terms of one taxonomy. Beside the
 // incident's organization its products cannot be confused with another's,
 // so they are labelled by their own names.
-func (v *Incident) TermLinks(tax archive.Taxonomy) ([]*Term, error) {
-	out := make([]*Term, len(v.Terms[tax]))
+func (v *IncidentView) TermLinks(tax archive.Taxonomy) ([]*TermView, error) {
+	out := make([]*TermView, len(v.Terms[tax]))
 	for i, t := range v.Terms[tax] {
 		var err error
 		if out[i], err = v.r.termIn(t, v.L, false); err != nil {
@@ -297,27 +297,29 @@ func (v *Incident) TermLinks(tax archive.Taxonomy) ([]*Term, error) {
 }
 
 // wrap makes views of incidents in the same language.
-func (v *Incident) wrap(list []*archive.Incident) []*Incident { return v.r.incidents(list, v.L) }
+func (v *IncidentView) wrap(list []*archive.Incident) []*IncidentView {
+	return v.r.incidents(list, v.L)
+}
 
 // RelatedIncidents, OverlappingIncidents, SimilarIncidents are cross-links.
-func (v *Incident) RelatedIncidents() []*Incident { return v.wrap(v.Related) }
+func (v *IncidentView) RelatedIncidents() []*IncidentView { return v.wrap(v.Related) }
 
 // OverlappingIncidents are incidents whose impact windows intersect this one.
-func (v *Incident) OverlappingIncidents() []*Incident { return v.wrap(v.Overlapping) }
+func (v *IncidentView) OverlappingIncidents() []*IncidentView { return v.wrap(v.Overlapping) }
 
 // SimilarIncidents share a cause, product or region.
-func (v *Incident) SimilarIncidents() []*Incident { return v.wrap(v.Similar) }
+func (v *IncidentView) SimilarIncidents() []*IncidentView { return v.wrap(v.Similar) }
 
 // PrevIncident is the incident before this one in time, or nil.
-func (v *Incident) PrevIncident() *Incident { return v.r.incident(v.Prev, v.L) }
+func (v *IncidentView) PrevIncident() *IncidentView { return v.r.incident(v.Prev, v.L) }
 
 // NextIncident is the incident after this one in time, or nil.
-func (v *Incident) NextIncident() *Incident { return v.r.incident(v.Next, v.L) }
+func (v *IncidentView) NextIncident() *IncidentView { return v.r.incident(v.Next, v.L) }
 
-// Term is a term seen in one language.
-type Term struct {
+// TermView is a term seen in one language.
+type TermView struct {
 	*archive.Term
-	L *i18n.Lang
+	L *locale.Lang
 	// Label is the term's display name: a translation from the i18n file
 	// (key "term.<taxonomy>.<slug>") when there is one, else the name; a
 	// product another organization has one of the same name of is shown
@@ -327,13 +329,17 @@ type Term struct {
 }
 
 // URL is the term's page in the page language.
-func (t *Term) URL() string { return t.r.urls.URL(urls.TermLoc(t.L.Tag, string(t.Taxonomy), t.Slug)) }
+func (t *TermView) URL() string {
+	return t.r.urls.URL(urls.TermLoc(t.L.Tag, string(t.Taxonomy), t.Slug))
+}
 
 // TermsURL is the list of the term's taxonomy.
-func (t *Term) TermsURL() string { return t.r.urls.URL(urls.TermsLoc(t.L.Tag, string(t.Taxonomy))) }
+func (t *TermView) TermsURL() string { return t.r.urls.URL(urls.TermsLoc(t.L.Tag, string(t.Taxonomy))) }
 
 // Chart is the term's timeline: its incidents across the years.
-func (t *Term) Chart() (template.HTML, error) { return t.r.overview(t.Incidents, t.L, "term-chart") }
+func (t *TermView) Chart() (template.HTML, error) {
+	return t.r.overview(t.Incidents, t.L, "term-chart")
+}
 
 // Year groups a timeline's months by UTC year.
 type Year struct {
@@ -351,7 +357,7 @@ type Month struct {
 type TimelineEvent struct {
 	content.Event
 	Index    int // in the incident's timeline
-	Incident *Incident
+	Incident *IncidentView
 	IsBegin  bool // the first event of its incident
 	IsLast   bool // the last event of its incident
 }
@@ -366,4 +372,4 @@ func (e *TimelineEvent) URL() string {
 func (e *TimelineEvent) ID() string { return urls.TimelineID(e.Incident.ID, e.Anchor) }
 
 // URL is the year's timeline page, in the page language.
-func (y YearSummary) URL(p *Page) string { return p.Site.urls.URL(urls.YearLoc(p.L.Tag, y.Year)) }
+func (y YearSummary) URL(p *PageView) string { return p.Site.urls.URL(urls.YearLoc(p.L.Tag, y.Year)) }

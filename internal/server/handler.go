@@ -61,7 +61,7 @@ var securityHeaders = [][2]string{
 }
 
 type handler struct {
-	site    Site
+	site    Snapshotter
 	live    bool
 	logf    func(string, ...any)
 	timeout time.Duration
@@ -80,7 +80,7 @@ type handler struct {
 // with an index.html, anything else missing to the site's 404.html with
 // status 404. Folders are never listed, names starting with a dot never
 // served, and only GET and HEAD are allowed.
-func NewHandler(site Site, o Options) http.Handler {
+func NewHandler(site Snapshotter, o Options) http.Handler {
 	h := &handler{
 		site:      site,
 		live:      o.LiveReload,

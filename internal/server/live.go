@@ -29,9 +29,9 @@ var (
 	overlayTag    = hashETag(overlayCSS)
 )
 
-// A Watcher is a Site that reports its swaps, as MemSite does: in
+// A ChangeFeed is a Site that reports its swaps, as MemSite does: in
 // LiveReload mode open pages follow them over /_gen/events.
-type Watcher interface {
+type ChangeFeed interface {
 	Watch(ctx context.Context, since uint64) <-chan Change
 }
 
@@ -96,7 +96,7 @@ func (h *handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	var changes <-chan Change
-	if wt, ok := h.site.(Watcher); ok {
+	if wt, ok := h.site.(ChangeFeed); ok {
 		seen := r.Header.Get("Last-Event-ID")
 		if seen == "" {
 			seen = r.URL.Query().Get("v")

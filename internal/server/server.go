@@ -4,7 +4,7 @@
 //
 // The pieces:
 //
-//   - [Site] is the set of files being served: [NewDirSite] for a folder on
+//   - [Snapshotter] is the set of files being served: [NewDirSite] for a folder on
 //     disk (`gen serve --dir public`), [NewMemSite] for a build kept in
 //     memory and swapped whole after every rebuild.
 //   - [NewHandler] serves a Site: content types, validators, conditional

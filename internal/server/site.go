@@ -19,8 +19,8 @@ import (
 	"time"
 )
 
-// Site is the set of files being served.
-type Site interface {
+// Snapshotter is the set of files being served.
+type Snapshotter interface {
 	// Snapshot returns one consistent version of the site; a request is
 	// served from one snapshot from start to end.
 	Snapshot() Snapshot
@@ -98,7 +98,7 @@ func notExist(name string) error {
 // folders whose name starts with a dot are never served. The folder is
 // looked up afresh for every request, so a build that replaces it whole
 // is picked up at once.
-func NewDirSite(dir string) Site {
+func NewDirSite(dir string) Snapshotter {
 	return dirSite{dir: dir}
 }
 

@@ -14,18 +14,18 @@ import (
 	"strings"
 	"sync"
 
-	builtin "github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/i18n"
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
-	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/layouts"
 )
 
 // Site is the loaded and linked site, before rendering.
 type Site struct {
 	Archive *archive.Archive
-	Bundle  *i18n.Bundle
+	Bundle  *locale.Bundle
 	Layouts fs.FS // the site's layouts over the defaults
 	Langs   fs.FS // the i18n files the bundle was read from
 }
@@ -38,15 +38,15 @@ func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	var errs diag.List
 	// The set of i18n files is the set of site languages: a site with its
 	// own i18n folder gets exactly those, not the defaults as well.
-	var langFS fs.FS = builtin.Files
+	var langFS fs.FS = i18n.Files
 	if own := filepath.Join(dir, "i18n"); isDir(own) {
 		langFS = os.DirFS(own)
 	}
-	bundle, err := i18n.Load(langFS, "i18n")
+	bundle, err := locale.Load(langFS, "i18n")
 	if err != nil {
 		errs.AddError(err)
 	}
-	if bundle != nil && langFS != fs.FS(builtin.Files) {
+	if bundle != nil && langFS != fs.FS(i18n.Files) {
 		defaults, err := builtinLangs()
 		if err != nil {
 			return nil, fmt.Errorf("the built-in languages: %w", err)
@@ -71,11 +71,11 @@ func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 // errors: a report of a site that does not load still says how much of it
 // was read.
 func Count(dir string) (incidents int, langs []string) {
-	var langFS fs.FS = builtin.Files
+	var langFS fs.FS = i18n.Files
 	if own := filepath.Join(dir, "i18n"); isDir(own) {
 		langFS = os.DirFS(own)
 	}
-	if bundle, _ := i18n.Load(langFS, "i18n"); bundle != nil {
+	if bundle, _ := locale.Load(langFS, "i18n"); bundle != nil {
 		langs = bundle.Tags()
 	}
 	folders, _ := os.ReadDir(filepath.Join(dir, "content"))
@@ -93,7 +93,7 @@ func Count(dir string) (incidents int, langs []string) {
 
 // builtinLangs are gen's own languages, read once: every rebuild of a site
 // with its own i18n folder fills missing strings from them.
-var builtinLangs = sync.OnceValues(func() (*i18n.Bundle, error) { return i18n.Load(builtin.Files, "i18n") })
+var builtinLangs = sync.OnceValues(func() (*locale.Bundle, error) { return locale.Load(i18n.Files, "i18n") })
 
 // siteFS is the site's own folder name under dir laid over the defaults
 // built into gen: a site may override any one file, or none.

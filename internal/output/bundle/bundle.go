@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/archive"
-	gi18n "github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/refcount"
 	"github.com/postmortem-archive/gen/internal/render"
@@ -71,7 +71,7 @@ type Output struct {
 	// Close has been called and the last of them has released it.
 	Index  *refcount.Ref[*search.Index]
 	Pages  *render.Renderer
-	Bundle *gi18n.Bundle
+	Bundle *locale.Bundle
 	Info   Info
 	dir    string // the bundle folder
 }
@@ -110,7 +110,7 @@ func Open(dir string) (*Output, error) {
 	if err := json.Unmarshal(data, &info); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, InfoFile), err)
 	}
-	langs, err := gi18n.Load(os.DirFS(filepath.Join(dir, LangsDir)), LangsDir)
+	langs, err := locale.Load(os.DirFS(filepath.Join(dir, LangsDir)), LangsDir)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
-// Package i18n loads the site's languages from i18n/<tag>.yaml: the UI
+// Package locale loads the site's languages from i18n/<tag>.yaml: the UI
 // strings with CLDR plural forms, the language's own name, and its date and
 // duration formats. The set of files is the set of site languages.
-package i18n
+package locale
 
 import (
 	"bytes"

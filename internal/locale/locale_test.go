@@ -1,4 +1,4 @@
-package i18n_test
+package locale_test
 
 import (
 	"strings"
@@ -6,13 +6,13 @@ import (
 	"testing/fstest"
 	"time"
 
-	langfiles "github.com/postmortem-archive/gen/i18n"
-	"github.com/postmortem-archive/gen/internal/i18n"
+	"github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/internal/locale"
 )
 
-func bundled(t *testing.T) *i18n.Bundle {
+func bundled(t *testing.T) *locale.Bundle {
 	t.Helper()
-	b, err := i18n.Load(langfiles.Files, "i18n")
+	b, err := locale.Load(i18n.Files, "i18n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ duration: {hours: "{n} ч", minutes: "{n} мин"}
 strings:
   incidents_count: {one: "{n} инцидент", few: "{n} инцидента", many: "{n} инцидентов", other: "{n} инцидента"}
 `)}}
-	b, err := i18n.Load(files, "i18n")
+	b, err := locale.Load(files, "i18n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestMatchAcceptLanguage(t *testing.T) {
 func TestCollationOrdersTermsForTheLanguage(t *testing.T) {
 	b := bundled(t)
 	words := []string{"zebra", "Äpfel", "apple", "Banana"}
-	i18n.Sort(b.Get("en"), words, func(s string) string { return s })
+	locale.Sort(b.Get("en"), words, func(s string) string { return s })
 	// Byte order would give Banana,apple,zebra,Äpfel.
 	if got := strings.Join(words, ","); got != "Äpfel,apple,Banana,zebra" {
 		t.Errorf("en order = %s", got)
@@ -119,7 +119,7 @@ func TestMissingStringIsAnError(t *testing.T) {
 		"fr.yaml": {Data: []byte("name: Français\ndate: x\ntime: x\nmonths: [a,b,c,d,e,f,g,h,i,j,k,l]\nstrings: {a: A}\n")},
 		"de.yaml": {Data: []byte("name: Deutsch\ndate: x\nbogus: 1\n")},
 	}
-	_, err := i18n.Load(files, "i18n")
+	_, err := locale.Load(files, "i18n")
 	if err == nil {
 		t.Fatal("want errors")
 	}
@@ -131,7 +131,7 @@ func TestMissingStringIsAnError(t *testing.T) {
 }
 
 func TestFillFromDefaults(t *testing.T) {
-	site, err := i18n.Load(fstest.MapFS{
+	site, err := locale.Load(fstest.MapFS{
 		"en.yaml": {Data: []byte("name: English\ndate: x\ntime: x\nmonths: [a,b,c,d,e,f,g,h,i,j,k,l]\nstrings: {site_title: My archive}\n")},
 		"fr.yaml": {Data: []byte("name: Français\ndate: x\ntime: x\nmonths: [a,b,c,d,e,f,g,h,i,j,k,l]\nstrings: {site_title: Mes incidents}\n")},
 	}, "i18n")
