@@ -255,16 +255,17 @@ func (t *tree) resolvePending() {
 				continue
 			}
 			need[a] = true
-			if !t.anchors[a] {
-				if err := t.fsw.Add(a); err != nil {
-					if errors.Is(err, fs.ErrNotExist) {
-						continue
-					}
-					t.fail(fmt.Errorf("watch: %s: %w", a, err))
-					break
+			// Always (re)add: an anchor removed and recreated under its
+			// name, as by rm -rf and a checkout, is a new inode that the
+			// old watch does not see.
+			if err := t.fsw.Add(a); err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
 				}
-				t.anchors[a] = true
+				t.fail(fmt.Errorf("watch: %s: %w", a, err))
+				break
 			}
+			t.anchors[a] = true
 			// Something further down may have appeared before the watch
 			// on a was in place.
 			if nearestDir(root) == a {
