@@ -99,7 +99,7 @@ type pagefindAnswer struct {
 }
 
 // engine asks Pagefind a judged query: its words as the search term, its
-// product:, region: and cause: terms as Pagefind filters.
+// organization:, product:, region: and cause: terms as Pagefind filters.
 func (p *pagefind) engine(ctx context.Context, q searcheval.Query) (searcheval.Answer, error) {
 	term, filters := splitFacets(q.Q)
 	line, err := json.Marshal(pagefindQuery{Lang: q.Lang, Term: term, Filters: filters, K: searcheval.RankDepth})
@@ -132,7 +132,9 @@ func (p *pagefind) close() error {
 
 // filterOf names the Pagefind filter made of each taxonomy that the
 // queries' facets use.
-var filterOf = map[string]string{"products": "product", "regions": "region", "causes": "cause"}
+var filterOf = map[string]string{
+	"organizations": "organization", "products": "product", "regions": "region", "causes": "cause",
+}
 
 // scheme reads the built site's URLs, which are under the root.
 var scheme = urls.Scheme{Taxonomies: slices.Sorted(maps.Keys(filterOf))}
@@ -145,10 +147,10 @@ func incidentID(url string) string {
 	return ""
 }
 
-var facetTerm = regexp.MustCompile(`(?i)\b(product|region|cause)s?:("[^"]*"|\S+)`)
+var facetTerm = regexp.MustCompile(`(?i)\b(org|organization|product|region|cause)s?:("[^"]*"|\S+)`)
 
-// splitFacets takes the product:, region: and cause: terms out of a query
-// in gen's syntax, as Pagefind filters named by them.
+// splitFacets takes the organization:, product:, region: and cause:
+// terms out of a query in gen's syntax, as Pagefind filters named by them.
 func splitFacets(q string) (string, map[string]string) {
 	var filters map[string]string
 	rest := facetTerm.ReplaceAllStringFunc(q, func(t string) string {
@@ -156,7 +158,11 @@ func splitFacets(q string) (string, map[string]string) {
 		if filters == nil {
 			filters = map[string]string{}
 		}
-		filters[strings.ToLower(m[1])] = strings.Trim(m[2], `"`)
+		name := strings.ToLower(m[1])
+		if name == "org" {
+			name = "organization"
+		}
+		filters[name] = strings.Trim(m[2], `"`)
 		return ""
 	})
 	return strings.Join(strings.Fields(rest), " "), filters
@@ -165,7 +171,7 @@ func splitFacets(q string) (string, map[string]string) {
 // The markup that tunes Pagefind to the incident pages, added only to the
 // copy it indexes: index only the incident's article (not lists, term
 // pages or navigation), not the chart's tick labels, and make its
-// product, region and cause links filters.
+// organization, product, region and cause links filters.
 var (
 	articleTag = regexp.MustCompile(`<article class="incident"`)
 	chartTag   = regexp.MustCompile(`<figure class="chart"`)

@@ -36,8 +36,9 @@ func TestTunePage(t *testing.T) {
 
 // Facet terms of gen's syntax become Pagefind filters; the rest is the term.
 func TestSplitFacets(t *testing.T) {
-	term, filters := splitFacets(`product:"Skyreach Compute" power cause:disk-full 縮圖`)
-	if term != "power 縮圖" || filters["product"] != "Skyreach Compute" || filters["cause"] != "disk-full" || len(filters) != 2 {
+	term, filters := splitFacets(`product:"Skyreach Compute" power cause:disk-full 縮圖 org:瀚海雲端`)
+	if term != "power 縮圖" || filters["product"] != "Skyreach Compute" || filters["cause"] != "disk-full" ||
+		filters["organization"] != "瀚海雲端" || len(filters) != 3 {
 		t.Errorf("got %q %v", term, filters)
 	}
 }

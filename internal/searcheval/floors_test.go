@@ -25,7 +25,7 @@ var genFloors = map[string]floor{
 	"phrase":     {recall: 1, mrr: 0.92, zero: 0},
 	"facet":      {recall: 1, mrr: 1, zero: 0},
 	"cjk-word":   {recall: 0.97, mrr: 0.97, zero: 0},
-	"cjk-char":   {recall: 0, mrr: 0, zero: 8},
+	"cjk-char":   {recall: 0.94, mrr: 0.91, zero: 0},
 	"simplified": {recall: 0, mrr: 0, zero: 12},
 }
 

@@ -35,7 +35,7 @@ var Categories = []string{
 	"prefix",     // the first letters of a word, as typed so far (3 letters up to the word)
 	"typo",       // a word misspelt
 	"phrase",     // words in quotes, or several words
-	"facet",      // product:, region:, cause:, with or without words
+	"facet",      // org:, product:, region:, cause:, with or without words
 	"cjk-word",   // a run of Chinese or Japanese characters
 	"cjk-char",   // one Chinese or Japanese character
 	"simplified", // Simplified Chinese for text written in Traditional
