@@ -356,7 +356,7 @@ func TestBuildErrors(t *testing.T) {
 			files: func(t *testing.T) files {
 				return files{en: errOrig, file(errID, "fr"): errJA}
 			},
-			prefix: func(t *testing.T) string { return file(errID, "fr") + ": " },
+			prefix: func(t *testing.T) string { return file(errID, "fr") + ":1:1: " },
 			frags:  []string{`language "fr" has no i18n file`, "add i18n/fr.yaml", "en, ja, zh-TW"},
 		},
 		{
@@ -364,7 +364,7 @@ func TestBuildErrors(t *testing.T) {
 			files: func(t *testing.T) files {
 				return files{en: errOrig, file(errID, "zh-tw"): errJA}
 			},
-			prefix: func(t *testing.T) string { return file(errID, "zh-tw") + ": " },
+			prefix: func(t *testing.T) string { return file(errID, "zh-tw") + ":1:1: " },
 			frags:  []string{`"zh-tw" is not in canonical form`, "rename the file to zh-TW.md"},
 		},
 		{
@@ -372,7 +372,7 @@ func TestBuildErrors(t *testing.T) {
 			files: func(t *testing.T) files {
 				return files{en: errOrig, file(errID, "notes_draft"): errJA}
 			},
-			prefix: func(t *testing.T) string { return file(errID, "notes_draft") + ": " },
+			prefix: func(t *testing.T) string { return file(errID, "notes_draft") + ":1:1: " },
 			frags:  []string{"is not a BCP 47 language tag", "en.md or zh-TW.md"},
 		},
 		{
@@ -562,7 +562,7 @@ func TestUnknownLanguageWithSiteI18n(t *testing.T) {
 	dir := writeSite(t, files{file(errID, "en"): errOrig, file(errID, "fr"): errJA})
 	copyI18n(t, dir)
 	out := mustFail(t, dir)
-	if findErr(out, file(errID, "fr")+": ", `language "fr" has no i18n file`, "add i18n/fr.yaml") == "" {
+	if findErr(out, file(errID, "fr")+":1:1: ", `language "fr" has no i18n file`, "add i18n/fr.yaml") == "" {
 		t.Errorf("want an error for fr.md naming i18n/fr.yaml; got:\n%s", out)
 	}
 	// With i18n/fr.yaml the same file is accepted.
@@ -806,9 +806,9 @@ func TestSeveralErrorsAllReported(t *testing.T) {
 		{file(idA, "en") + ":10:11: ", `severity "extreme" is not one of`},
 		{file(idB, "en") + ":29:3: ", "timeline goes backwards"},
 		{file(idB, "ja") + ":3:11: ", `severity "minor" contradicts the original ` + file(idB, "en") + `:10 which says "major"`},
-		{file(idC, "fr") + ": ", `language "fr" has no i18n file`},
+		{file(idC, "fr") + ":1:1: ", `language "fr" has no i18n file`},
 		{file(idC, "ja") + ":1:1: ", "file is empty"},
-		{file(idC, "zh-tw") + ": ", "rename the file to zh-TW.md"},
+		{file(idC, "zh-tw") + ":1:1: ", "rename the file to zh-TW.md"},
 	}
 	for _, w := range want {
 		if findErr(out, w.prefix, w.frag) == "" {

@@ -23,7 +23,7 @@ func TestHugeFileRefused(t *testing.T) {
 	}
 	f.Close()
 	out := mustFail(t, dir)
-	if !strings.Contains(out, "content/"+errID+"/ja.md: file is 50.0 MiB; the limit for one incident is") || content.MaxFileSize >= 50<<20 {
+	if !strings.Contains(out, "content/"+errID+"/ja.md:1:1: file is 50.0 MiB; the limit for one incident is") || content.MaxFileSize >= 50<<20 {
 		t.Errorf("huge file: %s", out)
 	}
 }

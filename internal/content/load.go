@@ -141,15 +141,15 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 			tagText := strings.TrimSuffix(fname, ".md")
 			tag, err := language.Parse(tagText)
 			if err != nil {
-				errs.Add(frel, 0, 0, "%q is not a BCP 47 language tag; name the file after its language, e.g. en.md or zh-TW.md", tagText)
+				errs.Add(frel, 1, 1, "%q is not a BCP 47 language tag; name the file after its language, e.g. en.md or zh-TW.md", tagText)
 				continue
 			}
 			if tag.String() != tagText {
-				errs.Add(frel, 0, 0, "language tag %q is not in canonical form; rename the file to %s.md", tagText, tag)
+				errs.Add(frel, 1, 1, "language tag %q is not in canonical form; rename the file to %s.md", tagText, tag)
 				continue
 			}
 			if !siteLangs[tagText] {
-				errs.Add(frel, 0, 0, "language %q has no i18n file; add i18n/%s.yaml or use one of: %s", tagText, tagText, strings.Join(langs, ", "))
+				errs.Add(frel, 1, 1, "language %q has no i18n file; add i18n/%s.yaml or use one of: %s", tagText, tagText, strings.Join(langs, ", "))
 				continue
 			}
 			jobs = append(jobs, job{name, tagText, frel, filepath.Join(root, name, fname)})
@@ -229,7 +229,7 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 // page, with any problems recorded in errs.
 func loadFile(abs string, info os.FileInfo, file, id, lang string, errs *diag.List) *Page {
 	if info.Size() > MaxFileSize {
-		errs.Add(file, 0, 0, "file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(info.Size())/(1<<20), MaxFileSize>>20)
+		errs.Add(file, 1, 1, "file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(info.Size())/(1<<20), MaxFileSize>>20)
 		return nil
 	}
 	src, err := os.ReadFile(abs)
