@@ -327,6 +327,53 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("SearchWhileComposing", func(t *testing.T) {
+		b.open(t, "/zh-TW/search/?q=gmail")
+		b.waitFor(t, "results", `document.querySelectorAll("#search-results .result").length > 0`)
+		// Record the script's requests and address changes.
+		b.do(t, "watch requests", chromedp.Evaluate[chromedp.Void](`(() => {
+			window.__fetched = []; window.__addresses = [];
+			const f = window.fetch, r = history.replaceState;
+			window.fetch = function (u, o) { window.__fetched.push(String(u)); return f.call(this, u, o); };
+			history.replaceState = function (s, t, u) { window.__addresses.push(String(u)); return r.call(this, s, t, u); };
+		})()`))
+		// An input method composes 儲 from ㄔ, ㄔㄨ, ㄔㄨˇ: no search and
+		// no address until compositionend.
+		b.do(t, "compose", chromedp.Evaluate[chromedp.Void](`(() => {
+			const q = document.getElementById("q");
+			q.focus(); q.value = "";
+			q.dispatchEvent(new CompositionEvent("compositionstart", {data: ""}));
+			for (const s of ["ㄔ", "ㄔㄨ", "ㄔㄨˇ"]) {
+				q.value = s;
+				q.dispatchEvent(new CompositionEvent("compositionupdate", {data: s}));
+				q.dispatchEvent(new InputEvent("input", {data: s, inputType: "insertCompositionText", isComposing: true}));
+			}
+			window.__composedAt = performance.now();
+		})()`))
+		// Longer than the script waits after typing before it searches
+		// and before it updates the address.
+		b.waitFor(t, "time to pass", `performance.now() - window.__composedAt > 1500`)
+		if n := eval[int](t, b, `window.__fetched.length + window.__addresses.length`); n != 0 {
+			t.Fatalf("%d requests or address changes while composing: %v %v", n,
+				eval[[]string](t, b, `window.__fetched`), eval[[]string](t, b, `window.__addresses`))
+		}
+		// The previous results are still shown.
+		if n := eval[int](t, b, `document.querySelectorAll("#search-results .result").length`); n == 0 {
+			t.Error("the results were cleared while composing")
+		}
+		b.do(t, "end the composition", chromedp.Evaluate[chromedp.Void](`(() => {
+			const q = document.getElementById("q");
+			q.value = "儲存";
+			q.dispatchEvent(new CompositionEvent("compositionend", {data: "儲存"}));
+		})()`))
+		b.waitFor(t, "a search for the composed word", `window.__fetched.length === 1 && new URL(window.__fetched[0]).searchParams.get("q") === "儲存"`)
+		b.waitFor(t, "the address to follow", `new URLSearchParams(location.search).get("q") === "儲存"`)
+		if got := eval[[]string](t, b, `window.__addresses.map(u => new URL(u, location.href).searchParams.get("q"))`); len(got) != 1 || got[0] != "儲存" {
+			t.Errorf("addresses: %q, want only the composed word", got)
+		}
+		b.clean(t, "search while composing")
+	})
+
 	t.Run("PageTypes", func(t *testing.T) {
 		for _, p := range pageTypes() {
 			t.Run(p.name, func(t *testing.T) { checkPage(t, b, p, axeSource, shots) })

@@ -2,42 +2,89 @@
 // the form submits to the server, which renders the same page with
 // results. This script fetches that same server-rendered page and swaps
 // in its results, so both paths show exactly the same thing.
+//
+// What is shown stays until the next answer arrives (no empty flash in
+// between); nothing is searched while an input method is composing (the
+// ㄗ of ㄗˋ is not a word yet), only at compositionend; and the address
+// bar follows settled input only: after a pause, or on submit, never a
+// half-typed syllable.
 (function () {
   "use strict";
   var form = document.querySelector(".search-form");
   var input = document.getElementById("q");
   var results = document.getElementById("search-results");
   if (!form || !input || !results || !window.fetch || !window.DOMParser) return;
-  var timer = 0, seq = 0;
+  var TYPING_PAUSE = 150, SETTLED_PAUSE = 1000;
+  var timer = 0, settleTimer = 0, seq = 0, composing = false, shown = "";
+
+  // url is the search page for what the form holds now: the words and
+  // the active filters (hidden inputs), without empty values.
+  function url() {
+    var params = new URLSearchParams();
+    new FormData(form).forEach(function (v, k) {
+      v = String(v).trim();
+      if (v) params.append(k, v);
+    });
+    var qs = params.toString();
+    return form.action + (qs ? "?" + qs : "");
+  }
+
+  function settle() {
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(function () {
+      if (!composing && shown && shown !== location.href) history.replaceState(null, "", shown);
+    }, SETTLED_PAUSE);
+  }
 
   function search() {
-    var q = input.value.trim();
-    var url = form.action + (q ? "?q=" + encodeURIComponent(q) : "");
-    var mine = ++seq;
-    fetch(url, { headers: { "Accept": "text/html" } }).then(function (res) {
-      if (!res.ok) throw new Error("status " + res.status);
+    if (composing) return;
+    var target = url(), mine = ++seq;
+    results.setAttribute("aria-busy", "true");
+    fetch(target, { headers: { "Accept": "text/html" } }).then(function (res) {
+      // A query the server cannot search (400) still has a page to show.
+      if (!res.ok && res.status !== 400) throw new Error("status " + res.status);
       return res.text();
     }).then(function (html) {
       if (mine !== seq) return; // a newer search is on its way
+      results.removeAttribute("aria-busy");
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("search-results");
       if (!fresh || doc.getElementById("static-notice")) return; // a static host: nothing to add
       results.replaceChildren.apply(results, Array.prototype.map.call(fresh.childNodes, function (n) {
         return document.importNode(n, true);
       }));
-      history.replaceState(null, "", url);
-    }).catch(function () { /* keep what is shown; the form still works */ });
+      shown = new URL(target, location.href).href;
+      settle();
+    }).catch(function () {
+      // Keep what is shown; the form still works.
+      if (mine === seq) results.removeAttribute("aria-busy");
+    });
   }
 
-  input.addEventListener("input", function () {
+  function later() {
     clearTimeout(timer);
-    timer = setTimeout(search, 150);
+    clearTimeout(settleTimer);
+    timer = setTimeout(search, TYPING_PAUSE);
+  }
+
+  input.addEventListener("compositionstart", function () {
+    composing = true;
+    clearTimeout(timer);
+    clearTimeout(settleTimer);
+  });
+  input.addEventListener("compositionend", function () {
+    composing = false;
+    later();
+  });
+  input.addEventListener("input", function (e) {
+    if (composing || e.isComposing) return;
+    later();
   });
 
   // Arrow keys move between the search box and the result links.
   function links() { return Array.prototype.slice.call(results.querySelectorAll(".result h2 a")); }
   form.addEventListener("keydown", function (e) {
-    if (e.key === "ArrowDown" && links().length) { e.preventDefault(); links()[0].focus(); }
+    if (e.key === "ArrowDown" && !composing && !e.isComposing && links().length) { e.preventDefault(); links()[0].focus(); }
   });
   results.addEventListener("keydown", function (e) {
     var all = links(), i = all.indexOf(document.activeElement);
