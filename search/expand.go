@@ -32,8 +32,13 @@ const (
 	// begin too many words.
 	minPrefixRunes = 3
 	// maxCompletions is the number of words a last word completes to at
-	// most: those of the most documents.
-	maxCompletions = 32
+	// most: those of the most documents. Many share a stem (connect,
+	// connected, connection…), and at most maxAlternativeTerms distinct
+	// terms of them are searched.
+	maxCompletions = 128
+	// maxAlternativeTerms bounds the terms a word's completions or
+	// corrections add to a query, in each language.
+	maxAlternativeTerms = 32
 	// maxCorrections is the number of words a word with a typo matches at
 	// most: the nearest, then those of the most documents.
 	maxCorrections = 8

@@ -206,6 +206,9 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 		seen[t] = true
 	}
 	for _, w := range words {
+		if len(seen)-len(exact) >= maxAlternativeTerms {
+			break
+		}
 		toks := b.text.Analyze([]byte(w))
 		if len(toks) != 1 || seen[string(toks[0].Term)] {
 			continue // a stop word, several tokens, or a term already searched
