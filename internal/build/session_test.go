@@ -85,6 +85,13 @@ func TestSessionIncrementalEqualsFullBuild(t *testing.T) {
 		{"time change moves it in every list", func() {
 			edit(t, pubsub, "end: 2016-10-31 15:15", "end: 2016-11-02 15:15")
 		}, []string{pubsub}},
+		{"another organization's product of the same name: both are shown with their organization", func() {
+			edit(t, pubsub, "organization: Google Cloud", "organization: AWS")
+			edit(t, pubsub, "products: [", "products: [BigQuery, ")
+		}, []string{pubsub}},
+		{"end removed: ongoing", func() {
+			edit(t, pubsub, "end: 2016-11-02 15:15\n", "ongoing: true\n")
+		}, []string{pubsub}},
 		{"translation removed", func() {
 			if err := os.Remove(filepath.Join(dir, "content", "2017-03-13-bigquery-streaming-inserts", "ja.md")); err != nil {
 				t.Fatal(err)
