@@ -2,6 +2,7 @@ package archive_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +17,8 @@ var langs = []string{"en", "ja", "zh-TW"}
 
 // inc describes one hand-made incident original.
 type inc struct {
-	id, tz, begin, end string
+	id, tz, begin, end string // end "": not stated
+	org                string
 	products, regions  []string
 	causes, related    []string
 	draft              bool
@@ -35,7 +37,13 @@ func (s inc) source() string {
 	if len(products) == 0 {
 		products = []string{"Test Product"}
 	}
-	fmt.Fprintf(&b, "---\ntitle: Incident %s\nsummary: Something broke.\ntimezone: %s\nbegin: %s\nend: %s\n", s.id, tz, s.begin, s.end)
+	fmt.Fprintf(&b, "---\ntitle: Incident %s\nsummary: Something broke.\ntimezone: %s\nbegin: %s\n", s.id, tz, s.begin)
+	if s.end != "" {
+		fmt.Fprintf(&b, "end: %s\n", s.end)
+	}
+	if s.org != "" {
+		fmt.Fprintf(&b, "organization: %s\n", s.org)
+	}
 	fmt.Fprintf(&b, "products: %s\nseverity: minor\n", list(products))
 	if len(s.regions) > 0 {
 		fmt.Fprintf(&b, "regions: %s\n", list(s.regions))
@@ -594,5 +602,65 @@ func TestTranslations(t *testing.T) {
 	}
 	if ja := i.Timeline("ja"); len(ja) != 2 || ja[1].Text != "Something happened." {
 		t.Errorf("ja timeline does not fall back to the original: %+v", ja)
+	}
+}
+
+// An incident without a stated end lasts, as far as anything knows, until
+// its last event, or an instant when none follows its begin: overlaps and
+// durations use that window.
+func TestOpenIncidentWindow(t *testing.T) {
+	a := link(t, archive.Options{},
+		inc{id: "2022-07-19-open", begin: "2022-07-19 14:00", timeline: []string{"2022-07-19 14:00", "17:30"}},
+		inc{id: "2022-07-19-later", begin: "2022-07-19 17:00", end: "2022-07-19 18:00"},
+		inc{id: "2022-07-19-after", begin: "2022-07-19 17:30", end: "2022-07-19 18:00"},
+		inc{id: "2022-07-19-instant", begin: "2022-07-19 17:45"},
+	)
+	open := find(t, a, "2022-07-19-open")
+	if open.EndStated() || !open.End.IsZero() || open.Duration != 3*time.Hour+30*time.Minute || !open.Through.Equal(time.Date(2022, 7, 19, 17, 30, 0, 0, time.UTC)) {
+		t.Errorf("open: end %v, through %v, duration %v", open.End, open.Through, open.Duration)
+	}
+	if got := ids(open.Overlapping); !slices.Equal(got, []string{"2022-07-19-later"}) {
+		t.Errorf("open overlaps %v; want the one that began before its last event, not the one beginning at it", got)
+	}
+	instant := find(t, a, "2022-07-19-instant")
+	if instant.Duration != 0 || !instant.Through.Equal(instant.Begin) {
+		t.Errorf("instant: duration %v, through %v", instant.Duration, instant.Through)
+	}
+	if got := ids(instant.Overlapping); !slices.Equal(got, []string{"2022-07-19-later", "2022-07-19-after"}) {
+		t.Errorf("instant overlaps %v; want the windows it falls in", got)
+	}
+}
+
+// A product belongs to its incident's organization: the same name under
+// two organizations is two terms, each marked shared; under one it is one.
+func TestProductsBelongToOrganizations(t *testing.T) {
+	a := link(t, archive.Options{},
+		inc{id: "2021-01-01-a", begin: "2021-01-01 10:00", end: "2021-01-01 11:00", org: "AWS", products: []string{"Storage", "DNS"}},
+		inc{id: "2021-02-01-b", begin: "2021-02-01 10:00", end: "2021-02-01 11:00", org: "Google Cloud", products: []string{"Storage"}},
+		inc{id: "2021-03-01-c", begin: "2021-03-01 10:00", end: "2021-03-01 11:00", org: "AWS", products: []string{"storage"}},
+		inc{id: "2021-04-01-d", begin: "2021-04-01 10:00", end: "2021-04-01 11:00", products: []string{"DNS"}},
+	)
+	got := map[string]string{}
+	for _, t := range a.Terms[archive.Products] {
+		org := ""
+		if t.Organization != nil {
+			org = t.Organization.Name
+		}
+		got[t.Slug] = fmt.Sprintf("%s|%s|%v|%d", t.Key(), org, t.Shared, len(t.Incidents))
+	}
+	want := map[string]string{
+		"aws-storage":          "Storage (AWS)|AWS|true|2",
+		"google-cloud-storage": "Storage (Google Cloud)|Google Cloud|true|1",
+		"aws-dns":              "DNS (AWS)|AWS|true|1",
+		"dns":                  "DNS||true|1",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("product terms:\n got %v\nwant %v", got, want)
+	}
+	if n := len(a.Terms[archive.Organizations]); n != 2 {
+		t.Errorf("%d organizations, want 2", n)
+	}
+	if org := find(t, a, "2021-04-01-d").Organization(); org != nil {
+		t.Errorf("an incident without organization has %q", org.Name)
 	}
 }
