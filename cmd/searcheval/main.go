@@ -26,11 +26,17 @@ import (
 	"github.com/postmortem-archive/gen/internal/searcheval"
 )
 
+// errUsage marks a mistake on the command line (exit 2, not 1).
+var errUsage = errors.New("usage")
+
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "searcheval:", err)
-		}
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "searcheval:", err)
 		os.Exit(1)
 	}
 }
@@ -54,10 +60,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.misses, "misses", false, "list the queries whose first 5 results miss a relevant incident")
 	fs.StringVar(&o.work, "work", "", "folder to work in, kept afterwards (default: a temporary folder, removed)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage // the flag package has said what is wrong
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+		fmt.Fprintf(stderr, "searcheval: unexpected arguments: %v\n", fs.Args())
+		return errUsage
 	}
 	if o.work == "" {
 		tmp, err := os.MkdirTemp("", "searcheval-")
