@@ -54,6 +54,11 @@ func (p *Phases) mark(name string) {
 	p.last = now
 }
 
+// writerCount is how many files a build writes at once: creating files
+// and folders mostly waits on the disk, and a few writers at once finish
+// sooner than one after another.
+const writerCount = 8
+
 // Run builds the site into opts.Dest, and its bundle (the search index
 // and what a server needs to render search pages) beside it; see package
 // output for where.
@@ -78,7 +83,9 @@ func Run(opts Options) (*Result, error) {
 	}()
 	// Files that cannot be written are collected by the staging: a full
 	// disk is one message with a count, not one per page.
-	pages, err := r.Render(stage.Collect)
+	w := newWriters(writerCount, 256, stage.Collect)
+	pages, err := r.Render(w.emit)
+	w.wait()
 	if err == nil {
 		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
 		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
