@@ -81,6 +81,9 @@ func (r *Renderer) partial(name string, data any) (template.HTML, error) {
 // ItemHTML is the incident's entry in lists (partials/incident-item.html).
 func (v *IncidentView) ItemHTML() (template.HTML, error) {
 	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partItem}, func() (template.HTML, error) {
+		if v.r.layouts.native.item {
+			return fragment(func(w *htmlw) { w.item(v) })
+		}
 		return v.r.partial("incident-item", v)
 	})
 }
@@ -88,6 +91,9 @@ func (v *IncidentView) ItemHTML() (template.HTML, error) {
 // HTML is the event's entry on timelines (partials/timeline-event.html).
 func (e *TimelineEvent) HTML() (template.HTML, error) {
 	return e.Incident.r.fragments.html(fragmentKey{e.Incident.ID, e.Incident.L.Tag, e.Index}, func() (template.HTML, error) {
+		if e.Incident.r.layouts.native.event {
+			return fragment(func(w *htmlw) { w.event(e) })
+		}
 		return e.Incident.r.partial("timeline-event", e)
 	})
 }

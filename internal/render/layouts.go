@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-	"time"
 )
 
 // pageKinds are the page templates; each is parsed together with base.html
@@ -15,8 +14,8 @@ var pageKinds = []string{"home", "list", "incident", "terms", "term", "timeline"
 
 var funcs = template.FuncMap{
 	// datetime is the machine-readable UTC form for <time datetime>.
-	"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"utc":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"datetime": datetime,
+	"utc":      utc,
 	// safe marks search fragments as HTML: the search package escapes
 	// everything in them but its own <mark> tags.
 	"safe": func(s string) template.HTML { return template.HTML(s) }, // #nosec G203
@@ -43,8 +42,9 @@ var funcs = template.FuncMap{
 
 // Layouts are a theme's parsed templates and its static files.
 type Layouts struct {
-	sets  map[string]*template.Template // by page kind
-	files fs.FS
+	sets   map[string]*template.Template // by page kind
+	files  fs.FS
+	native nativeParts // which layouts are written from Go
 }
 
 // ParseLayouts parses each page kind's template set from files, an FS in
@@ -55,7 +55,7 @@ func ParseLayouts(files fs.FS) (*Layouts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Layouts{sets: sets, files: files}, nil
+	return &Layouts{sets: sets, files: files, native: nativeFor(files)}, nil
 }
 
 func parseSets(layouts fs.FS) (map[string]*template.Template, error) {
