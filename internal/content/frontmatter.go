@@ -149,6 +149,29 @@ func splitFrontMatter(src []byte) (yamlText, body []byte, bodyLine int, ok bool)
 // firstLine is the file line on which the YAML text starts. ok is false
 // when the text is not YAML at all, so that nothing else is said of it.
 func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m Meta, ok bool) {
+	root, ok := parseMetaYAML(file, yamlText, firstLine, errs)
+	if root == nil {
+		return m, ok
+	}
+	d := &metaDecoder{file: file, at: func(n *yaml.Node) Pos { return Pos{n.Line + firstLine - 1, n.Column} }, errs: errs}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if seen[k.Value] {
+			kp := d.at(k)
+			errs.Add(file, kp.Line, kp.Col, "key %q is given twice; keep one", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		d.entry(&m, k, v)
+	}
+	return m, true
+}
+
+// parseMetaYAML parses the front matter into its top mapping. root is nil
+// when there is nothing to decode: no keys at all (ok), or text that is
+// not a YAML mapping (not ok, reported).
+func parseMetaYAML(file string, yamlText []byte, firstLine int, errs *diag.List) (root *yaml.Node, ok bool) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(yamlText, &doc); err != nil {
 		line, msg := yamlErrorLine(err)
@@ -157,47 +180,53 @@ func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m
 			hint = "a value with \": \" in it needs quotes: summary: \"Cause: …\""
 		}
 		errs.Add(file, line+firstLine-1, 0, "front matter is not valid YAML: %s; %s", msg, hint)
-		return m, false
+		return nil, false
 	}
 	if len(doc.Content) == 0 {
-		return m, true
+		return nil, true
 	}
-	root := doc.Content[0]
-	at := func(n *yaml.Node) Pos { return Pos{n.Line + firstLine - 1, n.Column} }
+	root = doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		errs.Add(file, at(root).Line, at(root).Col, "front matter must be a mapping of keys to values, not a %s", kindName(root))
-		return m, false
+		errs.Add(file, root.Line+firstLine-1, root.Column, "front matter must be a mapping of keys to values, not a %s", kindName(root))
+		return nil, false
 	}
-	d := metaDecoder{file: file, at: at, errs: errs}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		kp := at(k)
-		if seen[k.Value] {
-			errs.Add(file, kp.Line, kp.Col, "key %q is given twice; keep one", k.Value)
-			continue
-		}
-		seen[k.Value] = true
-		key, known := metaKeys[k.Value]
-		switch {
-		case k.Value == "sources":
-			m.Sources = decodeSources(file, v, at, errs)
-		case !known:
-			hint := "remove it"
-			if near := diag.Nearest(k.Value, knownKeys); near != "" {
-				hint = fmt.Sprintf("did you mean %q?", near)
-			}
-			errs.Add(file, kp.Line, kp.Col, "unknown front-matter key %q; %s (known keys: %s)", k.Value, hint, strings.Join(knownKeys, ", "))
-		case key.str != nil:
-			d.str(k.Value, v, key.str(&m))
-		case key.list != nil:
-			d.list(k.Value, v, key.list(&m))
-		default:
-			b, pos := key.flag(&m)
-			d.flag(k.Value, v, b, pos)
+	return root, true
+}
+
+// entry decodes one key and its value into m.
+func (d *metaDecoder) entry(m *Meta, k, v *yaml.Node) {
+	key, known := metaKeys[k.Value]
+	switch {
+	case k.Value == "sources":
+		m.Sources = decodeSources(d.file, v, d.at, d.errs)
+	case !known:
+		d.unknown(k)
+	case key.str != nil:
+		d.str(k.Value, v, key.str(m))
+	case key.list != nil:
+		d.list(k.Value, v, key.list(m))
+	default:
+		b, pos := key.flag(m)
+		d.flag(k.Value, v, b, pos)
+	}
+}
+
+// knownKeyList is knownKeys as the error message for an unknown key
+// shows them, joined once rather than for every unknown key.
+var knownKeyList = strings.Join(knownKeys, ", ")
+
+// unknown reports a key gen does not know, with the nearest known key when
+// one is close enough to be a misspelling.
+func (d *metaDecoder) unknown(k *yaml.Node) {
+	d.unknownKeys++
+	hint := "remove it"
+	if d.unknownKeys <= suggestedKeys {
+		if near := diag.Nearest(k.Value, knownKeys); near != "" {
+			hint = fmt.Sprintf("did you mean %q?", near)
 		}
 	}
-	return m, true
+	kp := d.at(k)
+	d.errs.Add(d.file, kp.Line, kp.Col, "unknown front-matter key %q; %s (known keys: %s)", k.Value, hint, knownKeyList)
 }
 
 // metaKey says where one front-matter key's value goes: a single value, a
@@ -235,9 +264,16 @@ type metaDecoder struct {
 	file string
 	at   func(*yaml.Node) Pos
 	errs *diag.List
+	// unknownKeys counts the unknown keys reported so far.
+	unknownKeys int
 }
 
-func (d metaDecoder) str(key string, v *yaml.Node, dst *String) {
+// suggestedKeys is how many unknown keys of one file get a "did you mean":
+// many more than a person is shown (diag.MaxShown), few enough that a
+// file of hundreds of thousands of junk keys is not spent on guessing.
+const suggestedKeys = 10 * diag.MaxShown
+
+func (d *metaDecoder) str(key string, v *yaml.Node, dst *String) {
 	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 		d.errs.Add(d.file, d.at(v).Line, d.at(v).Col, "%s must be a single value, not a %s", key, kindName(v))
 		return
@@ -245,7 +281,7 @@ func (d metaDecoder) str(key string, v *yaml.Node, dst *String) {
 	*dst = String{d.at(v), strings.TrimSpace(v.Value)}
 }
 
-func (d metaDecoder) list(key string, v *yaml.Node, dst *Strings) {
+func (d *metaDecoder) list(key string, v *yaml.Node, dst *Strings) {
 	*dst = Strings{Pos: d.at(v)}
 	if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
 		// A lone value is a list of one: `products: BigQuery`.
@@ -265,7 +301,7 @@ func (d metaDecoder) list(key string, v *yaml.Node, dst *Strings) {
 	}
 }
 
-func (d metaDecoder) flag(key string, v *yaml.Node, dst *bool, pos *Pos) {
+func (d *metaDecoder) flag(key string, v *yaml.Node, dst *bool, pos *Pos) {
 	b, err := strconv.ParseBool(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil {
 		d.errs.Add(d.file, d.at(v).Line, d.at(v).Col, "%s must be true or false, not %q", key, v.Value)

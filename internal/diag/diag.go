@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Error is one problem at one place in one source file.
@@ -101,10 +102,22 @@ func (l *List) Error() string {
 
 // Nearest returns the candidate closest to word by edit distance, for
 // "did you mean" suggestions, or "" when none is reasonably close.
+//
+// It is called once per unknown key or link, so a file with hundreds of
+// thousands of them must not pay a full edit distance for each pair: a
+// candidate whose length alone puts it beyond the best so far is skipped,
+// and a distance stops as soon as it cannot beat the best.
 func Nearest(word string, candidates []string) string {
+	w := lowerRunes(nil, word)
 	best, bestDist := "", len(word)/2+2
+	var rows [2][]int
+	var cr []rune
 	for _, c := range candidates {
-		if d := distance(strings.ToLower(word), strings.ToLower(c)); d < bestDist {
+		cr = lowerRunes(cr[:0], c)
+		if abs(len(w)-len(cr)) >= bestDist {
+			continue
+		}
+		if d := distanceBelow(w, cr, bestDist, &rows); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
@@ -114,21 +127,55 @@ func Nearest(word string, candidates []string) string {
 // distance is the Levenshtein distance between a and b, in runes.
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	var rows [2][]int
+	return distanceBelow(ra, rb, max(len(ra), len(rb))+1, &rows)
+}
+
+// distanceBelow is the Levenshtein distance between a and b when it is
+// below bound, and bound otherwise: once every entry of a row is at least
+// bound, no later row can be smaller. rows is scratch space, reused
+// between calls.
+func distanceBelow(a, b []rune, bound int, rows *[2][]int) int {
+	for i := range rows {
+		if cap(rows[i]) < len(b)+1 {
+			rows[i] = make([]int, len(b)+1)
+		}
+		rows[i] = rows[i][:len(b)+1]
+	}
+	prev, cur := rows[0], rows[1]
 	for j := range prev {
 		prev[j] = j
 	}
-	for i := 1; i <= len(ra); i++ {
+	for i := 1; i <= len(a); i++ {
 		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
 			cost := 1
-			if ra[i-1] == rb[j-1] {
+			if a[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= bound {
+			return bound
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return min(prev[len(b)], bound)
+}
+
+// lowerRunes appends s in lower case, rune by rune, to dst.
+func lowerRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		dst = append(dst, unicode.ToLower(r))
+	}
+	return dst
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
