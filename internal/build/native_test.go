@@ -17,7 +17,7 @@ import (
 // files that are not the defaults, so html/template renders them.
 var nativeLayouts = []string{
 	"base.html", "incident.html", "partials/lang-switch.html", "partials/incident-links.html",
-	"partials/incident-item.html", "partials/timeline-event.html",
+	"partials/incident-item.html", "partials/timeline-line.html",
 }
 
 // hostile is an incident whose words need escaping everywhere they go.

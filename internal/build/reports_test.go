@@ -248,7 +248,7 @@ func TestReportsOrganizations(t *testing.T) {
 	}
 	doc := parseHTML(t, filepath.Join(dest, "en", "organizations", "aws", "index.html"))
 	var listed []string
-	for _, h := range findAll(doc, tag("h3")) {
+	for _, h := range findAll(doc, tag("h2")) {
 		for _, a := range findAll(h, tag("a")) {
 			listed = append(listed, attr(a, "href"))
 		}

@@ -200,9 +200,7 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 				}
 			}
 			if touched[inc.ID] {
-				for _, e := range inc.Events {
-					scope.Years[e.Instant.Year()] = true
-				}
+				scope.Years[render.LocalYear(inc)] = true
 				for tax, terms := range inc.Terms {
 					for _, t := range terms {
 						scope.Terms[string(tax)+"/"+t.Slug] = true
@@ -242,8 +240,8 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 
 func yearsOf(a *archive.Archive) map[int]bool {
 	out := map[int]bool{}
-	for _, e := range a.Events {
-		out[e.Incident.Events[e.Index].Instant.Year()] = true
+	for _, inc := range a.Incidents {
+		out[render.LocalYear(inc)] = true
 	}
 	return out
 }

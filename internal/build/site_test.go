@@ -327,7 +327,8 @@ func TestDurationsAndTimes(t *testing.T) {
 		{"ja", "2016-10-31-pubsub-subscription-creation", "2 時間 4 分"},
 		// Crosses midnight: begins on the 19th local time, ends on the 20th.
 		{"en", "2020-08-19-blob-storage-metadata-overload", "6 h 35 min"},
-		{"en", "2020-08-19-blob-storage-metadata-overload", "August 19, 2020 20:55 PDT · 03:55 UTC"},
+		// The UTC part is on the next day: it says so.
+		{"en", "2020-08-19-blob-storage-metadata-overload", "August 19, 2020 20:55 PDT · 2020-08-20 03:55 UTC"},
 		{"en", "2020-08-19-blob-storage-metadata-overload", "August 20, 2020 03:30 PDT · 10:30 UTC"},
 		{"zh-TW", "2017-03-13-bigquery-streaming-inserts", "2017年3月13日 10:22 PDT · 17:22 UTC"},
 	}

@@ -31,8 +31,10 @@ type Overview struct {
 }
 
 // denseThreshold is the number of spans above which panel 1 of the overview
-// shows per-month density bars instead of one bar per incident.
-const denseThreshold = 2000
+// shows per-month density bars instead of one bar per incident: past a few
+// dozen, bars of a minimum width pile into lanes and overlap, and the
+// picture grows with the archive.
+const denseThreshold = 60
 
 // Overview layout, in user units of the 720-wide viewBox.
 const (

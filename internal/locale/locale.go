@@ -61,16 +61,19 @@ var pluralForms = map[string]plural.Form{
 
 // file is the shape of an i18n/<tag>.yaml file.
 type file struct {
-	Name      string             `yaml:"name"`      // the language's own name: 日本語
-	Direction string             `yaml:"direction"` // ltr or rtl
-	Date      string             `yaml:"date"`      // {year} {month} {mon} {day} {weekday}
-	DateShort string             `yaml:"date_short"`
-	MonthYear string             `yaml:"month_year"`
-	Months    []string           `yaml:"months"`
-	Weekdays  []string           `yaml:"weekdays"`
-	Time      string             `yaml:"time"` // {local} {zone} {utc}
-	Duration  durationFormat     `yaml:"duration"`
-	Strings   map[string]Message `yaml:"strings"`
+	Name      string   `yaml:"name"`      // the language's own name: 日本語
+	Direction string   `yaml:"direction"` // ltr or rtl
+	Date      string   `yaml:"date"`      // {year} {month} {mon} {day} {weekday}
+	DateShort string   `yaml:"date_short"`
+	MonthYear string   `yaml:"month_year"`
+	Months    []string `yaml:"months"`
+	Weekdays  []string `yaml:"weekdays"`
+	Time      string   `yaml:"time"` // {local} {zone} {utc}
+	// TimeUTC shows an instant of an incident kept in UTC, whose local
+	// time would repeat the UTC one: "{utc} UTC" when not given.
+	TimeUTC  string             `yaml:"time_utc"`
+	Duration durationFormat     `yaml:"duration"`
+	Strings  map[string]Message `yaml:"strings"`
 }
 
 type durationFormat struct {
@@ -317,14 +320,6 @@ func (l *Lang) date(format string, t time.Time) string {
 		"year", strconv.Itoa(t.Year()), "month", l.f.Months[t.Month()-1],
 		"mon", strconv.Itoa(int(t.Month())), "mon2", fmt.Sprintf("%02d", t.Month()),
 		"day", strconv.Itoa(t.Day()), "day2", fmt.Sprintf("%02d", t.Day()), "weekday", weekday)
-}
-
-// Time shows an instant as wall-clock time in loc with the zone's
-// abbreviation for that date, and in UTC: "10:22 PDT · 17:22 UTC".
-func (l *Lang) Time(t time.Time, loc *time.Location) string {
-	local := t.In(loc)
-	zone, _ := local.Zone()
-	return fill(l.f.Time, "local", local.Format("15:04"), "zone", zone, "utc", t.UTC().Format("15:04"))
 }
 
 // Duration formats d in whole minutes: "2 h 4 min", "2 小時 4 分鐘".

@@ -150,3 +150,41 @@ func TestFillFromDefaults(t *testing.T) {
 		t.Errorf("fr: %q, %v", got, err)
 	}
 }
+
+func TestTimesAreUnambiguous(t *testing.T) {
+	b := bundled(t)
+	zone := func(name string) *time.Location {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return loc
+	}
+	for _, c := range []struct {
+		lang string
+		at   time.Time
+		loc  *time.Location
+		want string
+	}{
+		// Across midnight the UTC part says which day it is.
+		{"en", time.Date(2020, 8, 20, 3, 55, 0, 0, time.UTC), zone("America/Los_Angeles"), "20:55 PDT · 2020-08-20 03:55 UTC"},
+		{"ja", time.Date(2020, 8, 20, 3, 55, 0, 0, time.UTC), zone("America/Los_Angeles"), "20:55 PDT · 2020-08-20 03:55 UTC"},
+		{"zh-TW", time.Date(2020, 8, 19, 20, 5, 0, 0, time.UTC), zone("Asia/Taipei"), "04:05 CST, UTC+8 · 2020-08-19 20:05 UTC"},
+		// The same day: no date.
+		{"en", time.Date(2020, 8, 19, 17, 55, 0, 0, time.UTC), zone("America/Los_Angeles"), "10:55 PDT · 17:55 UTC"},
+		// CST is China's and America's: the offset tells them apart.
+		{"en", time.Date(2021, 1, 5, 18, 0, 0, 0, time.UTC), zone("America/Chicago"), "12:00 CST, UTC−6 · 18:00 UTC"},
+		{"en", time.Date(2021, 1, 5, 2, 0, 0, 0, time.UTC), zone("Asia/Shanghai"), "10:00 CST, UTC+8 · 02:00 UTC"},
+		{"en", time.Date(2021, 1, 5, 2, 0, 0, 0, time.UTC), zone("Asia/Kolkata"), "07:30 IST, UTC+5:30 · 02:00 UTC"},
+		// A zone the database gives no abbreviation is named by its offset.
+		{"en", time.Date(2021, 1, 5, 2, 0, 0, 0, time.UTC), zone("America/Sao_Paulo"), "23:00 UTC−3 · 2021-01-05 02:00 UTC"},
+		// In UTC the time is shown once; London in winter is not UTC.
+		{"en", time.Date(2021, 1, 5, 16, 36, 0, 0, time.UTC), time.UTC, "16:36 UTC"},
+		{"ja", time.Date(2021, 1, 5, 16, 36, 0, 0, time.UTC), zone("Etc/UTC"), "16:36 UTC"},
+		{"en", time.Date(2021, 1, 5, 16, 36, 0, 0, time.UTC), zone("Europe/London"), "16:36 GMT · 16:36 UTC"},
+	} {
+		if got := b.Get(c.lang).Time(c.at, c.loc); got != c.want {
+			t.Errorf("%s %s in %s: %q, want %q", c.lang, c.at.Format(time.RFC3339), c.loc, got, c.want)
+		}
+	}
+}

@@ -155,7 +155,7 @@ func (r *Renderer) sitemap(emit Emit) error {
 	if err := add(urls.TimelineLoc(def)); err != nil {
 		return fmt.Errorf("sitemap: %w", err)
 	}
-	for _, y := range yearSummaries(r.archive.Events) {
+	for _, y := range yearSummaries(r.archive.Incidents) {
 		if err := add(urls.YearLoc(def, y.Year)); err != nil {
 			return fmt.Errorf("sitemap: %w", err)
 		}

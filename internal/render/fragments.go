@@ -8,7 +8,7 @@ import (
 )
 
 // Fragments caches what an incident contributes to pages that list many:
-// its entry in lists, its events on timelines, its record in the JSON
+// its entry in lists, its line on the timeline, its record in the JSON
 // export and its URLs in the sitemap. Each depends only on its own
 // incident (and the language), yet a list entry appears on many pages, so
 // it is made once. The authoring server keeps the cache across rebuilds
@@ -20,7 +20,7 @@ type Fragments struct {
 
 type fragmentKey struct {
 	id, lang string
-	part     int // an event's index, or one of the parts below
+	part     int // one of the parts below
 }
 
 // Parts of an incident that are not events.
@@ -28,6 +28,7 @@ const (
 	partItem    = -1 // list entry
 	partJSON    = -2 // incidents.json record
 	partSitemap = -3 // sitemap <url> elements
+	partLine    = -4 // line on the archive-wide timeline
 )
 
 // NewFragments returns an empty cache.
@@ -88,12 +89,13 @@ func (v *IncidentView) ItemHTML() (template.HTML, error) {
 	})
 }
 
-// HTML is the event's entry on timelines (partials/timeline-event.html).
-func (e *TimelineEvent) HTML() (template.HTML, error) {
-	return e.Incident.r.fragments.html(fragmentKey{e.Incident.ID, e.Incident.L.Tag, e.Index}, func() (template.HTML, error) {
-		if e.Incident.r.layouts.native.event {
-			return fragment(func(w *htmlw) { w.event(e) })
+// LineHTML is the incident's line on the archive-wide timeline
+// (partials/timeline-line.html).
+func (v *IncidentView) LineHTML() (template.HTML, error) {
+	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partLine}, func() (template.HTML, error) {
+		if v.r.layouts.native.line {
+			return fragment(func(w *htmlw) { w.line(v) })
 		}
-		return e.Incident.r.partial("timeline-event", e)
+		return v.r.partial("timeline-line", v)
 	})
 }

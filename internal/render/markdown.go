@@ -21,6 +21,7 @@ func (v *IncidentView) Body() (template.HTML, error) {
 	doc := p.Tree()
 	events := v.Events()
 	self := urls.IncidentLoc(v.L.Tag, v.ID)
+	timeline := urls.Rel(self, urls.TimelineEventLoc(v.L.Tag, v.ID, v.LocalBegin()))
 	markdown.Place(doc, func(i int) (markdown.Placement, bool) {
 		if i >= len(events) {
 			return markdown.Placement{}, false
@@ -31,8 +32,7 @@ func (v *IncidentView) Body() (template.HTML, error) {
 			// The author started a new day here: say which.
 			shown = v.L.DateShort(e.Instant.In(v.Location)) + " " + shown
 		}
-		year := urls.YearLoc(v.L.Tag, e.Instant.Year()).At(urls.TimelineID(v.ID, e.Anchor))
-		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, Href: urls.Rel(self, year)}, true
+		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, Href: timeline}, true
 	})
 	var buf bytes.Buffer
 	if err := md.Renderer().Render(&buf, p.Body, doc); err != nil {

@@ -23,15 +23,15 @@ var nativeDigests = map[string]string{
 	"incident.html":                "e25a6f08d0f0251f49590aae4567c61e4eddc19236ad80065beb96b52fc50ef0",
 	"partials/lang-switch.html":    "8bb492d2e82c5c01b60f1ea177ff47bdb6ee75e9385350243ffc6ab7b205af4d",
 	"partials/incident-links.html": "8e863da618c40d56a8737612dbd6370c64b3a64e4855a50e8286e2b494b2ee16",
-	"partials/incident-item.html":  "adef4751c4dfd536cf792bfc7697b4fe03f6599dce7049bc23ab2a0554732cd9",
-	"partials/timeline-event.html": "12acff7d4715ab74728fd8f17a96486ae641a76d4ca059c4ad54e303f694dae7",
+	"partials/incident-item.html":  "0083a14a727195426a28a44066344cefd254674e7d8a16a207042c9370efeeca",
+	"partials/timeline-line.html":  "71c7383f08f5fdf918599837db77b6092594008fa5c00698a4f6edc635b5a780",
 }
 
 // nativeParts says which layouts are written from Go.
 type nativeParts struct {
 	incident bool // incident pages: base, incident, lang-switch, incident-links
 	item     bool // list entries: incident-item
-	event    bool // timeline entries: timeline-event
+	line     bool // timeline lines: timeline-line
 }
 
 // nativeFor finds which parts of files the Go writers can write.
@@ -52,7 +52,7 @@ func nativeFor(files fs.FS) nativeParts {
 	return nativeParts{
 		incident: same("base.html", "incident.html", "partials/lang-switch.html", "partials/incident-links.html"),
 		item:     same("partials/incident-item.html"),
-		event:    same("partials/timeline-event.html"),
+		line:     same("partials/timeline-line.html"),
 	}
 }
 
@@ -430,20 +430,24 @@ func (w *htmlw) incidentLinks(list []*IncidentView) {
 
 // item is partials/incident-item.html.
 func (w *htmlw) item(v *IncidentView) {
-	w.raw("\n<li class=\"incident-item\">\n  <article>\n    <h3><a href=\"")
+	w.raw("\n<li class=\"incident-item\">\n  <article>\n    <h2><a href=\"")
 	w.url(v.URL())
 	w.raw("\"")
 	w.textLang(v)
 	w.raw(">")
 	w.text(v.Title())
-	w.raw("</a></h3>\n    <p class=\"meta\">")
+	w.raw("</a></h2>\n    <p class=\"meta\">")
 	if org, err := v.OrganizationLink(); err != nil || org != nil {
-		w.raw("<span class=\"organization\">")
+		w.raw("<a class=\"organization\" href=\"")
+		if org != nil {
+			w.url(org.URL())
+		}
+		w.raw("\">")
 		if org != nil {
 			w.text(org.Label)
 		}
 		w.textErr("", err)
-		w.raw("</span> · ")
+		w.raw("</a> · ")
 	}
 	w.raw("\n      <time datetime=\"")
 	w.text(datetime(v.Begin))
@@ -464,16 +468,7 @@ func (w *htmlw) item(v *IncidentView) {
 	w.raw("\">")
 	w.textErr(v.SeverityLabel())
 	w.raw("</span>")
-	products, err := v.TermLinks("products")
-	w.textErr("", err)
-	for i, t := range products {
-		if i == 0 {
-			w.raw(" · ")
-		} else {
-			w.raw(", ")
-		}
-		w.text(t.Label)
-	}
+	w.listedProducts(v)
 	w.raw("\n    </p>\n    <p class=\"summary\"")
 	w.textLang(v)
 	w.raw(">")
@@ -481,50 +476,65 @@ func (w *htmlw) item(v *IncidentView) {
 	w.raw("</p>\n  </article>\n</li>\n")
 }
 
-// event is partials/timeline-event.html.
-func (w *htmlw) event(e *TimelineEvent) {
-	v, l := e.Incident, e.Incident.L
+// listedProducts is incident-item.html's products: the first few linked,
+// then how many more.
+func (w *htmlw) listedProducts(v *IncidentView) {
+	shown, err := v.ListedTerms("products")
+	w.textErr("", err)
+	if shown == nil {
+		return
+	}
+	w.raw(" · <span class=\"products\">")
+	for i, t := range shown.Terms {
+		if i > 0 {
+			w.raw(", ")
+		}
+		w.raw("<a href=\"")
+		w.url(t.URL())
+		w.raw("\">")
+		w.text(t.Label)
+		w.raw("</a>")
+	}
+	if shown.More > 0 {
+		w.raw(", <a href=\"")
+		w.url(v.URL())
+		w.raw("\">")
+		w.textErr(v.L.N("more_count", shown.More))
+		w.raw("</a>")
+	}
+	w.raw("</span>")
+}
+
+// line is partials/timeline-line.html.
+func (w *htmlw) line(v *IncidentView) {
 	w.raw("\n      <li id=\"")
-	w.text(e.ID())
-	w.raw("\" class=\"")
-	if e.IsBegin {
-		w.raw("begin")
-	}
-	if e.IsLast {
-		w.raw(" last")
-	}
-	w.raw("\">\n        <a class=\"event-time\" href=\"")
-	w.url(e.URL())
+	w.text(v.TimelineID())
+	w.raw("\" class=\"line severity-")
+	w.text(v.SeverityClass())
 	w.raw("\"><time datetime=\"")
-	w.text(datetime(e.Instant))
-	w.raw("\" title=\"")
-	w.text(utc(e.Instant))
+	w.text(datetime(v.Begin))
 	w.raw("\">")
-	w.text(l.DateShort(e.Instant.In(v.Location)))
-	w.raw(" ")
-	w.text(l.Time(e.Instant, v.Location))
-	w.raw("</time></a>")
-	if e.IsBegin {
-		w.raw(" <span class=\"tag\">")
-		w.textErr(l.T("incident_began"))
-		w.raw("</span>")
-	}
-	if e.IsLast {
-		w.raw(" <span class=\"tag\">")
-		w.textErr(l.T("incident_ended"))
-		w.raw("</span>")
-	}
-	w.raw("\n        <a class=\"event-incident\" href=\"")
+	w.text(v.L.DateShort(v.LocalBegin()))
+	w.raw("</time> <a href=\"")
 	w.url(v.URL())
 	w.raw("\"")
 	w.textLang(v)
 	w.raw(">")
 	w.text(v.Title())
-	w.raw("</a>\n        <p")
-	w.textLang(v)
-	w.raw(">")
-	w.text(e.Text)
-	w.raw("</p>\n      </li>")
+	w.raw("</a> <span class=\"meta\"><span class=\"severity severity-")
+	w.text(v.SeverityClass())
+	w.raw("\">")
+	w.textErr(v.SeverityLabel())
+	w.raw("</span>")
+	if d, err := v.DurationText(); err != nil || d != "" {
+		w.raw(" · ")
+		w.textErr(d, err)
+	}
+	if s, err := v.StatusShort(); err != nil || s != "" {
+		w.raw(" · ")
+		w.textErr(s, err)
+	}
+	w.raw("</span></li>")
 }
 
 // fragment runs a fragment writer; its HTML is what html/template would

@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/chart"
@@ -214,14 +213,14 @@ func (ps *pass) timeline(l *locale.Lang) {
 		ps.fail(err)
 		return
 	}
-	years := yearSummaries(ps.r.archive.Events)
+	years := yearSummaries(ps.r.archive.Incidents)
 	ps.page(ps.r.newPage(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *PageView) { p.YearList = years }))
 	for _, y := range years {
 		if !ps.scope.year(y.Year) {
 			continue
 		}
 		ps.page(ps.r.newPage(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *PageView) {
-			p.Years = ps.r.years(ps.r.archive.Events[y.first:y.first+y.Events], l)
+			p.Year = ps.r.year(y, l)
 			p.YearList = years
 		}))
 	}
@@ -246,7 +245,9 @@ func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 		}
 		for _, pg := range paginate(t.Incidents, urls.TermLoc(l.Tag, string(tax), t.Slug)) {
 			ps.page(ps.r.newPage(l, "term", t.Label, pg.loc, func(p *PageView) {
-				p.Taxonomy, p.Term = tax, t
+				// The term's chart is drawn on its first page only: the
+				// others are more of its list.
+				p.Taxonomy, p.Term, p.TermChart = tax, t, pg.n == 1
 				p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
 			}))
 		}
@@ -397,64 +398,15 @@ func (r *Renderer) pager(pg listPage) *Pager {
 	if pg.n < pg.of {
 		p.Older = r.urls.URL(pg.loc.Nth(pg.n + 1))
 	}
+	for n := 1; n <= pg.of; n++ {
+		switch {
+		case n == 1 || n == pg.of || n >= pg.n-2 && n <= pg.n+2:
+			p.Links = append(p.Links, PageLink{N: n, URL: r.urls.URL(pg.loc.Nth(n)), Current: n == pg.n})
+		case len(p.Links) > 0 && !p.Links[len(p.Links)-1].Gap:
+			p.Links = append(p.Links, PageLink{Gap: true})
+		}
+	}
 	return p
-}
-
-// YearSummary counts one year of the archive-wide timeline.
-type YearSummary struct {
-	Year      int
-	Events    int
-	Incidents int
-	first     int // index of its first event in the archive's events
-}
-
-// yearSummaries counts events and incidents per UTC year; events are
-// sorted by time, so each year is one run.
-func yearSummaries(events []archive.EventRef) []YearSummary {
-	var out []YearSummary
-	var seen map[*archive.Incident]bool
-	for i, ref := range events {
-		y := ref.Incident.Events[ref.Index].Instant.Year()
-		if len(out) == 0 || out[len(out)-1].Year != y {
-			out = append(out, YearSummary{Year: y, first: i})
-			seen = map[*archive.Incident]bool{}
-		}
-		s := &out[len(out)-1]
-		s.Events++
-		if !seen[ref.Incident] {
-			seen[ref.Incident] = true
-			s.Incidents++
-		}
-	}
-	return out
-}
-
-// years groups timeline events by UTC year and month, oldest first.
-func (r *Renderer) years(events []archive.EventRef, l *locale.Lang) []*Year {
-	var out []*Year
-	views := map[*archive.Incident]*IncidentView{}
-	for _, ref := range events {
-		e := ref.Event(l.Tag)
-		if len(out) == 0 || out[len(out)-1].Year != e.Instant.Year() {
-			out = append(out, &Year{Year: e.Instant.Year()})
-		}
-		y := out[len(out)-1]
-		start := time.Date(e.Instant.Year(), e.Instant.Month(), 1, 0, 0, 0, 0, time.UTC)
-		if len(y.Months) == 0 || !y.Months[len(y.Months)-1].Start.Equal(start) {
-			y.Months = append(y.Months, &Month{Start: start})
-		}
-		m := y.Months[len(y.Months)-1]
-		v, ok := views[ref.Incident]
-		if !ok {
-			v = r.incident(ref.Incident, l)
-			views[ref.Incident] = v
-		}
-		m.Events = append(m.Events, &TimelineEvent{
-			Event: e, Index: ref.Index, Incident: v,
-			IsBegin: ref.Index == 0, IsLast: ref.Index == len(ref.Incident.Events)-1,
-		})
-	}
-	return out
 }
 
 // copyStatic copies the layouts' static files (CSS, the language script).

@@ -30,7 +30,8 @@ type PageView struct {
 	Taxonomy  archive.Taxonomy
 	Terms     []*TermView   // terms index
 	Term      *TermView     // term page
-	Years     []*Year       // timeline and term pages: events by year and month
+	TermChart bool          // term pages: the first, which draws the term's chart
+	Year      *Year         // a year's timeline page
 	YearList  []YearSummary // timeline pages: every year, for navigation
 	Search    *Search       // search page
 
@@ -110,6 +111,17 @@ func (p *PageView) FeedURL() string { return p.Site.urls.URL(urls.FeedLoc(p.L.Ta
 type Pager struct {
 	Page, Of     int
 	Newer, Older string // URLs of the neighbouring pages, or ""
+	// Links are the page numbers to show: the first, the last, and two
+	// on either side of this one, with gaps between.
+	Links []PageLink
+}
+
+// PageLink is one page number of a Pager, or a gap ("…").
+type PageLink struct {
+	N       int
+	URL     string
+	Current bool
+	Gap     bool
 }
 
 // SiteView is what all pages share.
@@ -296,6 +308,35 @@ func (v *IncidentView) TermLinks(tax archive.Taxonomy) ([]*TermView, error) {
 	return out, nil
 }
 
+// listedTerms is how many terms of one taxonomy a list entry names: an
+// incident may name thousands of products, and its entry is on the page
+// of every one of them.
+const listedTerms = 5
+
+// TermsShown are the first terms of a taxonomy an entry names, and how
+// many more its own page names.
+type TermsShown struct {
+	Terms []*TermView
+	More  int
+}
+
+// ListedTerms are the incident's terms of one taxonomy as a list entry
+// names them: the first few, then how many more.
+func (v *IncidentView) ListedTerms(tax archive.Taxonomy) (*TermsShown, error) {
+	all := v.Terms[tax]
+	if len(all) == 0 {
+		return nil, nil
+	}
+	out := &TermsShown{Terms: make([]*TermView, min(len(all), listedTerms)), More: len(all) - min(len(all), listedTerms)}
+	for i := range out.Terms {
+		var err error
+		if out.Terms[i], err = v.r.termIn(all[i], v.L, false); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // wrap makes views of incidents in the same language.
 func (v *IncidentView) wrap(list []*archive.Incident) []*IncidentView {
 	return v.r.incidents(list, v.L)
@@ -340,36 +381,3 @@ func (t *TermView) TermsURL() string { return t.r.urls.URL(urls.TermsLoc(t.L.Tag
 func (t *TermView) Chart() (template.HTML, error) {
 	return t.r.overview(t.Incidents, t.L, "term-chart")
 }
-
-// Year groups a timeline's months by UTC year.
-type Year struct {
-	Year   int
-	Months []*Month
-}
-
-// Month groups timeline events by the UTC month they happened in.
-type Month struct {
-	Start  time.Time
-	Events []*TimelineEvent
-}
-
-// TimelineEvent is one entry of the archive-wide timeline.
-type TimelineEvent struct {
-	content.Event
-	Index    int // in the incident's timeline
-	Incident *IncidentView
-	IsBegin  bool // the first event of its incident
-	IsLast   bool // the last event of its incident
-}
-
-// URL links to the event's anchor on its incident page.
-func (e *TimelineEvent) URL() string {
-	return e.Incident.site.urls.URL(urls.IncidentLoc(e.Incident.L.Tag, e.Incident.ID).At(e.Anchor))
-}
-
-// ID is the event's fragment id on timeline pages: several incidents can
-// have an event in the same minute, so the incident id is part of it.
-func (e *TimelineEvent) ID() string { return urls.TimelineID(e.Incident.ID, e.Anchor) }
-
-// URL is the year's timeline page, in the page language.
-func (y YearSummary) URL(p *PageView) string { return p.Site.urls.URL(urls.YearLoc(p.L.Tag, y.Year)) }

@@ -117,9 +117,12 @@ func EventLoc(lang, id string, at time.Time, n int) Loc {
 	return IncidentLoc(lang, id).At(EventAnchor(at, n))
 }
 
-// TimelineEventLoc is an incident's event on the timeline page of its year.
-func TimelineEventLoc(lang, id string, at time.Time, n int) Loc {
-	return YearLoc(lang, at.UTC().Year()).At(TimelineID(id, EventAnchor(at, n)))
+// TimelineEventLoc is where an incident's events are on the archive-wide
+// timeline: its line on the page of the year it began in, by its local
+// date (localBegin is its begin in its own zone), the date it is listed
+// under everywhere.
+func TimelineEventLoc(lang, id string, localBegin time.Time) Loc {
+	return YearLoc(lang, localBegin.Year()).At(TimelineID(id))
 }
 
 // At is l with a fragment.
@@ -278,10 +281,11 @@ func ParseEventAnchor(fragment string) (t time.Time, n int, ok bool) {
 	return t, n, true
 }
 
-// TimelineID is the fragment id of an incident's event on timeline pages:
-// several incidents can have an event in the same minute, so the incident
-// id is part of it.
-func TimelineID(incidentID, anchor string) string { return incidentID + "-" + anchor }
+// TimelineID is the fragment id of an incident's line on a timeline page.
+func TimelineID(incidentID string) string { return "i-" + incidentID }
+
+// MonthID is the fragment id of a month on a timeline page: "m-2017-03".
+func MonthID(t time.Time) string { return "m-" + t.Format("2006-01") }
 
 // Scheme is one site's URLs: where it is served and which taxonomies it
 // has (the path segments after the language that are neither incidents,

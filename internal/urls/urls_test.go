@@ -24,7 +24,10 @@ var cases = []struct {
 	{EventLoc("ja", "2017-03-13-bq", at, 2), "/ja/incidents/2017-03-13-bq/#t-20170313T1722Z-2", "ja/incidents/2017-03-13-bq/index.html"},
 	{TimelineLoc("en"), "/en/timeline/", "en/timeline/index.html"},
 	{YearLoc("en", 2017), "/en/timeline/2017/", "en/timeline/2017/index.html"},
-	{TimelineEventLoc("en", "2017-03-13-bq", at.In(time.FixedZone("X", -10*3600)), 1), "/en/timeline/2017/#2017-03-13-bq-t-20170313T1722Z", "en/timeline/2017/index.html"},
+	{TimelineEventLoc("en", "2017-03-13-bq", at.In(time.FixedZone("X", -10*3600))), "/en/timeline/2017/#i-2017-03-13-bq", "en/timeline/2017/index.html"},
+	// An incident that began on New Year's Eve in its zone is listed in
+	// that year, though it was already the next in UTC.
+	{TimelineEventLoc("en", "2016-12-31-x", time.Date(2017, 1, 1, 3, 0, 0, 0, time.UTC).In(time.FixedZone("PST", -8*3600))), "/en/timeline/2016/#i-2016-12-31-x", "en/timeline/2016/index.html"},
 	{TermsLoc("en", "products"), "/en/products/", "en/products/index.html"},
 	{TermsLoc("en", "organizations"), "/en/organizations/", "en/organizations/index.html"},
 	{TermLoc("en", "regions", "us-east1"), "/en/regions/us-east1/", "en/regions/us-east1/index.html"},
@@ -128,7 +131,7 @@ func TestRel(t *testing.T) {
 		from, to Loc
 		want     string
 	}{
-		{inc, TimelineEventLoc("en", "2017-03-13-bq", at, 1), "../../timeline/2017/#2017-03-13-bq-t-20170313T1722Z"},
+		{inc, TimelineEventLoc("en", "2017-03-13-bq", at), "../../timeline/2017/#i-2017-03-13-bq"},
 		{inc, IncidentLoc("en", "2018-01-02-gcs").At("t-20180102T0000Z"), "../2018-01-02-gcs/#t-20180102T0000Z"},
 		{inc, inc.At("impact"), "#impact"},
 		{inc, inc, "./"},

@@ -1,0 +1,202 @@
+package build_test
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/corpus"
+)
+
+// maxPage is the most an HTML page may weigh, whatever the archive's size.
+const maxPage = 300 << 10
+
+// siteSize walks a built site: its total size, and its largest HTML page.
+func siteSize(t testing.TB, dest string) (total int64, largest string, largestSize int64) {
+	t.Helper()
+	err := filepath.WalkDir(dest, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		total += info.Size()
+		if strings.HasSuffix(p, ".html") && info.Size() > largestSize {
+			largest, largestSize = p, info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return total, largest, largestSize
+}
+
+// TestPagesBoundedAtAThousandIncidents builds a generated archive of 1,000
+// incidents: no page passes maxPage, and the pages that summarise many
+// incidents (the overview, a year, a term's first page) stay well under.
+func TestPagesBoundedAtAThousandIncidents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 1,000 incidents")
+	}
+	dir := t.TempDir()
+	if err := corpus.Generate(dir, corpus.Options{N: 1000, Langs: []string{"en", "zh-TW"}, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "public")
+	if _, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
+		t.Fatal(err)
+	}
+	total, largest, size := siteSize(t, dest)
+	t.Logf("output %d bytes; largest page %s, %d bytes", total, largest, size)
+	if size > maxPage {
+		t.Errorf("largest page %s is %d bytes, over %d", largest, size, maxPage)
+	}
+	for _, page := range []string{"en/timeline/index.html", "zh-TW/timeline/index.html"} {
+		if info, err := os.Stat(filepath.Join(dest, page)); err != nil || info.Size() > 100<<10 {
+			t.Errorf("%s: %v bytes (%v), want under 100 KB", page, info.Size(), err)
+		}
+	}
+	// A term's chart is on its first page only.
+	matches, _ := filepath.Glob(filepath.Join(dest, "en", "causes", "*", "page", "2", "index.html"))
+	if len(matches) == 0 {
+		t.Fatal("no cause has a second page")
+	}
+	for _, m := range matches {
+		doc := parseHTML(t, m)
+		if svgs := findAll(doc, tag("svg")); len(svgs) != 0 {
+			t.Errorf("%s draws %d charts; the term's chart is on its first page", m, len(svgs))
+		}
+	}
+}
+
+// productSite writes a one-language site whose single incident names n
+// products, beside an incident naming one of them.
+func productSite(t *testing.T, n int) string {
+	t.Helper()
+	var products strings.Builder
+	for i := range n {
+		fmt.Fprintf(&products, "  - Product %d\n", i)
+	}
+	en := func(title, begin, products string) string {
+		return "---\ntitle: " + title + "\nsummary: Many products failed.\ntimezone: UTC\nbegin: " + begin +
+			"\nend: " + begin[:11] + "23:00\nproducts:\n" + products + "severity: minor\n---\n\n## Timeline {#timeline}\n\n- " + begin + " — Errors began.\n"
+	}
+	dir := writeSite(t, files{
+		"content/2021-06-01-many/en.md": en("Many products", "2021-06-01 10:00", products.String()),
+		"content/2021-06-02-one/en.md":  en("One product", "2021-06-02 10:00", "  - Product 7\n"),
+	})
+	data, err := fs.ReadFile(i18n.Files, "en.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "i18n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "i18n", "en.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestOutputLinearInTerms: an incident naming 5,000 products is on each
+// of their pages, which must not each name all 5,000: five times the
+// products make about five times the output, not twenty-five.
+func TestOutputLinearInTerms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 6,000 pages")
+	}
+	sizes := map[int]int64{}
+	for _, n := range []int{1000, 5000} {
+		dir := productSite(t, n)
+		if _, err := buildSite(dir); err != nil {
+			t.Fatal(err)
+		}
+		total, largest, size := siteSize(t, filepath.Join(dir, "public"))
+		sizes[n] = total
+		t.Logf("%d products: %d bytes; largest page %s, %d bytes", n, total, largest, size)
+		page := parseHTML(t, filepath.Join(dir, "public", "en", "products", "product-42", "index.html"))
+		var named int
+		for _, a := range findAll(page, tag("a")) {
+			if strings.HasPrefix(attr(a, "href"), "/en/products/product-") {
+				named++
+			}
+		}
+		if named > 10 {
+			t.Errorf("%d products: a product's page links %d products", n, named)
+		}
+		if info, err := os.Stat(filepath.Join(dir, "public", "en", "products", "product-42", "index.html")); err != nil || info.Size() > 30<<10 {
+			t.Errorf("%d products: a product's page is %d bytes (%v), want under 30 KB", n, info.Size(), err)
+		}
+	}
+	if ratio := float64(sizes[5000]) / float64(sizes[1000]); ratio > 6 {
+		t.Errorf("5× the products gave %.1f× the output (%d → %d bytes), want about 5×", ratio, sizes[1000], sizes[5000])
+	}
+}
+
+// TestYearPagesGroupByLocalMonth: an incident is listed under the month of
+// the date shown for it, its begin in its own zone, even where that is
+// another month (or year) in UTC.
+func TestYearPagesGroupByLocalMonth(t *testing.T) {
+	incident := func(zone, begin string) string {
+		return "---\ntitle: At " + begin + " in " + zone + "\nsummary: S.\ntimezone: " + zone + "\nbegin: " + begin +
+			"\nseverity: minor\n---\n\n## Timeline {#timeline}\n\n- " + begin + " — Errors began.\n"
+	}
+	cases := []struct {
+		id, zone, begin, year, month, shown string
+	}{
+		// 2021-02-28 20:00 UTC: March in Tokyo.
+		{"2021-03-01-tokyo", "Asia/Tokyo", "2021-03-01 05:00", "2021", "m-2021-03", "2021-03-01"},
+		// 2021-01-01 04:00 UTC: still December 2020 in Los Angeles.
+		{"2020-12-31-la", "America/Los_Angeles", "2020-12-31 20:00", "2020", "m-2020-12", "2020-12-31"},
+		// 2021-05-01 03:30 UTC: April in New York.
+		{"2021-04-30-ny", "America/New_York", "2021-04-30 23:30", "2021", "m-2021-04", "2021-04-30"},
+		// 2021-06-30 18:30 UTC: July in Kolkata.
+		{"2021-07-01-kolkata", "Asia/Kolkata", "2021-07-01 00:00", "2021", "m-2021-07", "2021-07-01"},
+		{"2021-01-31-utc", "UTC", "2021-01-31 23:59", "2021", "m-2021-01", "2021-01-31"},
+	}
+	fs := files{}
+	for _, c := range cases {
+		fs["content/"+c.id+"/en.md"] = incident(c.zone, c.begin)
+	}
+	dir := writeSite(t, fs)
+	if _, err := buildSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "ja", "zh-TW"} {
+		for _, c := range cases {
+			doc := parseHTML(t, filepath.Join(dir, "public", lang, "timeline", c.year, "index.html"))
+			var line *html.Node
+			for _, n := range findAll(doc, func(n *html.Node) bool { return attr(n, "id") == "i-"+c.id }) {
+				line = n
+			}
+			if line == nil {
+				t.Errorf("%s: %s is not on the %s page", lang, c.id, c.year)
+				continue
+			}
+			month := line.Parent
+			for month != nil && attr(month, "class") != "month" {
+				month = month.Parent
+			}
+			if month == nil || attr(month, "id") != c.month {
+				t.Errorf("%s: %s is in month %q, want %s", lang, c.id, attr(month, "id"), c.month)
+			}
+			if got := textOf(findAll(line, tag("time"))[0]); got != c.shown {
+				t.Errorf("%s: %s shows %q, want %s", lang, c.id, got, c.shown)
+			}
+			// The month index links to the month.
+			if len(findAll(doc, func(n *html.Node) bool { return attr(n, "href") == "#"+c.month })) != 1 {
+				t.Errorf("%s: the %s index has no link to #%s", lang, c.year, c.month)
+			}
+		}
+	}
+}
