@@ -82,7 +82,7 @@ func TestImportBuilds(t *testing.T) {
 	}
 	got := events(t, filepath.Join(dest, "en", "incidents", "2024-03-04-elevated-api-errors-in-the-object", "index.html"))
 	want := []string{
-		"2024-03-04 23:52 PST · 07:52 UTC Investigating:",
+		"2024-03-04 23:52 PST · 2024-03-05 07:52 UTC Investigating:", // the UTC part is the next day
 		"2024-03-05 00:15 PST · 08:15 UTC Identified:",
 		"01:30 PST · 09:30 UTC Monitoring:",
 		"02:05 PST · 10:05 UTC Resolved:",
