@@ -73,7 +73,7 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 	}
 	sortEvents(a.Events)
 	linkOverlaps(a.Incidents)
-	a.Terms = linkTerms(a.Incidents)
+	a.Terms = linkTerms(a.Incidents, &errs)
 	linkSimilar(a.Incidents, a.Terms)
 	slices.Reverse(a.Incidents)
 	checkLinks(a, byID, hidden, &errs)
@@ -421,7 +421,11 @@ func overlaps(a, b *Incident) bool {
 // Organizations come first, because a product belongs to the organization
 // of the incident naming it: AWS's Storage and Google Cloud's Storage are
 // two terms, with two pages.
-func linkTerms(incs []*Incident) map[Taxonomy][]*Term {
+//
+// Two products whose slugs coincide though they are different products
+// (Google's "Cloud Storage" and Google Cloud's "Storage") cannot share a
+// page: that is an error at the later one.
+func linkTerms(incs []*Incident, errs *diag.List) map[Taxonomy][]*Term {
 	out := map[Taxonomy][]*Term{}
 	for _, inc := range incs {
 		inc.Terms = map[Taxonomy][]*Term{}
@@ -433,7 +437,8 @@ func linkTerms(incs []*Incident) map[Taxonomy][]*Term {
 			if tax == Products {
 				org = inc.Organization()
 			}
-			for _, name := range termNames(inc.Original, tax) {
+			for _, v := range termValues(inc.Original, tax) {
+				name := v.V
 				slug := Slug(name)
 				if org != nil {
 					slug = org.Slug + "-" + slug
@@ -443,6 +448,10 @@ func linkTerms(incs []*Incident) map[Taxonomy][]*Term {
 					t = &Term{Taxonomy: tax, Name: name, Slug: slug, Organization: org}
 					bySlug[slug] = t
 					out[tax] = append(out[tax], t)
+				} else if t.Organization != org || Slug(t.Name) != Slug(name) {
+					errs.Add(inc.Original.File, v.Line, v.Col, "product %q%s would have the same page (%s) as the product %q%s in %s; name one of them differently",
+						name, ofOrganization(org), slug, t.Name, ofOrganization(t.Organization), t.Incidents[0].Original.File)
+					continue
 				}
 				if !slices.Contains(inc.Terms[tax], t) {
 					inc.Terms[tax] = append(inc.Terms[tax], t)
@@ -473,19 +482,27 @@ func markShared(products []*Term) {
 	}
 }
 
-func termNames(p *content.Page, tax Taxonomy) []string {
+func ofOrganization(org *Term) string {
+	if org == nil {
+		return ""
+	}
+	return " of " + org.Name
+}
+
+// termValues are the names, as written, a page gives in a taxonomy.
+func termValues(p *content.Page, tax Taxonomy) []content.String {
 	switch tax {
 	case Organizations:
 		if o := p.Meta.Organization; o.Given() && o.V != "" {
-			return []string{o.V}
+			return []content.String{o}
 		}
 		return nil
 	case Products:
-		return p.Meta.Products.Values()
+		return p.Meta.Products.V
 	case Regions:
-		return p.Meta.Regions.Values()
+		return p.Meta.Regions.V
 	default:
-		return p.Meta.Causes.Values()
+		return p.Meta.Causes.V
 	}
 }
 

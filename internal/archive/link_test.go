@@ -664,3 +664,20 @@ func TestProductsBelongToOrganizations(t *testing.T) {
 		t.Errorf("an incident without organization has %q", org.Name)
 	}
 }
+
+// Two different products whose pages would have the same address are an
+// error at the later one, naming the earlier.
+func TestProductPageClash(t *testing.T) {
+	pages := parse(t,
+		inc{id: "2021-01-01-a", begin: "2021-01-01 10:00", end: "2021-01-01 11:00", org: "Google", products: []string{"Cloud Storage"}},
+		inc{id: "2021-02-01-b", begin: "2021-02-01 10:00", end: "2021-02-01 11:00", org: "Google Cloud", products: []string{"Storage"}},
+	)
+	_, err := archive.Link(pages, langs, archive.Options{})
+	if err == nil {
+		t.Fatal("two products on one page linked without an error")
+	}
+	want := `content/2021-02-01-b/en.md:8:12: product "Storage" of Google Cloud would have the same page (google-cloud-storage) as the product "Cloud Storage" of Google in content/2021-01-01-a/en.md; name one`
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
