@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/postmortem-archive/gen/internal/searcheval"
 )
 
 // An incident page gets Pagefind's markup: its article is the body, its
@@ -40,5 +44,43 @@ func TestSplitFacets(t *testing.T) {
 	if term != "power 縮圖" || filters["product"] != "Skyreach Compute" || filters["cause"] != "disk-full" ||
 		filters["organization"] != "瀚海雲端" || len(filters) != 3 {
 		t.Errorf("got %q %v", term, filters)
+	}
+}
+
+// The copy Pagefind indexes marks every incident page of a real build of
+// the judged site, so a change of the theme's markup cannot quietly leave
+// Pagefind indexing whole pages, and it leaves out what is not served.
+func TestTunedCopyOfTheJudgedSite(t *testing.T) {
+	dir := t.TempDir()
+	public, err := searcheval.Site{}.Build(filepath.Join(dir, "site"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuned := filepath.Join(dir, "tuned")
+	if err := tunedCopy(public, tuned); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := searcheval.FixtureIDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "ja", "zh-TW"} {
+		for _, id := range ids {
+			b, err := os.ReadFile(filepath.Join(tuned, lang, "incidents", id, "index.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			if strings.Count(page, "data-pagefind-body") != 1 || !strings.Contains(page, `data-pagefind-filter="organization"`) {
+				t.Errorf("%s/%s: not marked for Pagefind (one body, an organization filter)", lang, id)
+			}
+		}
+	}
+	list, err := os.ReadFile(filepath.Join(tuned, "en", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(list), "data-pagefind") {
+		t.Error("the list page is marked for Pagefind")
 	}
 }
