@@ -28,18 +28,22 @@ type source struct {
 	URL   string `yaml:"url"`
 }
 
+// organizations are the organizations an original may name ("": none).
+var organizations = map[string]bool{"": true, "Google Cloud": true, "Amazon Web Services": true, "Microsoft Azure": true}
+
 type frontMatter struct {
-	Title    string   `yaml:"title"`
-	Summary  string   `yaml:"summary"`
-	Timezone string   `yaml:"timezone"`
-	Begin    string   `yaml:"begin"`
-	End      string   `yaml:"end"`
-	Products []string `yaml:"products"`
-	Regions  []string `yaml:"regions"`
-	Causes   []string `yaml:"causes"`
-	Severity string   `yaml:"severity"`
-	Related  []string `yaml:"related"`
-	Sources  []source `yaml:"sources"`
+	Title        string   `yaml:"title"`
+	Summary      string   `yaml:"summary"`
+	Timezone     string   `yaml:"timezone"`
+	Begin        string   `yaml:"begin"`
+	End          string   `yaml:"end"`
+	Organization string   `yaml:"organization"`
+	Products     []string `yaml:"products"`
+	Regions      []string `yaml:"regions"`
+	Causes       []string `yaml:"causes"`
+	Severity     string   `yaml:"severity"`
+	Related      []string `yaml:"related"`
+	Sources      []source `yaml:"sources"`
 }
 
 type doc struct {
@@ -288,7 +292,7 @@ func TestCountsAndOriginals(t *testing.T) {
 			if d.fm.Title == "" || d.fm.Summary == "" {
 				t.Errorf("%s/%s: empty title or summary", id, d.lang)
 			}
-			if d != inc.orig && (d.fm.Begin != "" || d.fm.Products != nil || d.fm.Severity != "") {
+			if d != inc.orig && (d.fm.Begin != "" || d.fm.Products != nil || d.fm.Severity != "" || d.fm.Organization != "") {
 				t.Errorf("%s/%s: translation carries facts", id, d.lang)
 			}
 		}
@@ -338,7 +342,7 @@ func TestContent(t *testing.T) {
 		if inc.begin.Format("2006-01-02") != inc.end.Format("2006-01-02") {
 			midnight++
 		}
-		if len(fm.Products) < 1 || len(fm.Products) > 4 || len(fm.Regions) < 1 || len(fm.Regions) > 3 ||
+		if !organizations[fm.Organization] || len(fm.Products) < 1 || len(fm.Products) > 4 || len(fm.Regions) < 1 || len(fm.Regions) > 3 ||
 			len(fm.Causes) < 1 || len(fm.Causes) > 3 || !severities[fm.Severity] || len(fm.Related) > 3 {
 			t.Errorf("%s: facts out of range: %+v", id, fm)
 		}

@@ -11,15 +11,19 @@ type product struct {
 }
 
 type vendor struct {
-	name     string
-	weight   int
-	products []product
-	regions  []string
+	name string
+	// organization is the front matter's organization: "" for the vendor
+	// that stands for several companies' services, so that some of the
+	// archive names none, as such reports do.
+	organization string
+	weight       int
+	products     []product
+	regions      []string
 }
 
 var vendors = []vendor{
 	{
-		name: "Google Cloud", weight: 45,
+		name: "Google Cloud", organization: "Google Cloud", weight: 45,
 		products: []product{
 			{"BigQuery", ""}, {"Cloud Pub/Sub", "pubsub"}, {"Cloud SQL", ""}, {"Cloud Storage", "gcs"},
 			{"Compute Engine", "gce"}, {"Google Kubernetes Engine", "gke"}, {"App Engine", ""},
@@ -38,7 +42,7 @@ var vendors = []vendor{
 		},
 	},
 	{
-		name: "Amazon Web Services", weight: 25,
+		name: "Amazon Web Services", organization: "Amazon Web Services", weight: 25,
 		products: []product{
 			{"Amazon S3", "s3"}, {"Amazon EC2", "ec2"}, {"Amazon DynamoDB", "dynamodb"}, {"AWS Lambda", "lambda"},
 			{"Amazon RDS", "rds"}, {"Amazon CloudFront", "cloudfront"}, {"Amazon Route 53", "route53"},
@@ -52,7 +56,7 @@ var vendors = []vendor{
 		},
 	},
 	{
-		name: "Microsoft Azure", weight: 15,
+		name: "Microsoft Azure", organization: "Microsoft Azure", weight: 15,
 		products: []product{
 			{"Azure Active Directory", "azure-ad"}, {"Azure Storage", ""}, {"Azure Virtual Machines", "azure-vms"},
 			{"Azure SQL Database", "azure-sql"}, {"Azure Front Door", ""}, {"Azure DevOps", ""},

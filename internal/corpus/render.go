@@ -113,6 +113,9 @@ func (w *renderer) frontMatter(inc *Incident, st *story, lang string) {
 		w.str("timezone: " + inc.Zone + "\n")
 		w.str("begin: " + inc.Begin.Format(wallFormat) + "\n")
 		w.str("end: " + inc.End.Format(wallFormat) + "\n")
+		if org := vendors[inc.vendor].organization; org != "" {
+			w.str("organization: " + org + "\n")
+		}
 		w.yamlList("products", inc.Products)
 		w.yamlList("regions", inc.Regions)
 		w.yamlList("causes", inc.Causes)
