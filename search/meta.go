@@ -16,8 +16,9 @@ import (
 // Format 2: no stored text or term vectors of the long fields in bleve;
 // per-language document stores (package docstore) hold the documents' text and
 // metadata, meta.json only the lists of languages. Format 3: a vocabulary
-// beside each language index (package vocab).
-const metaFormat = 3
+// beside each language index (package vocab). Format 4: Chinese indexed
+// folded into Simplified (analysis.ChineseAnalyzer).
+const metaFormat = 4
 
 const metaFile = "meta.json"
 

@@ -2,8 +2,10 @@
 // search index, and does the analysis fast when indexing.
 //
 // Every language index has exactly one text analyzer (For): English with
-// stemming and stop words; Chinese, Japanese and Korean with the CJK
-// analyzer (bigrams and width folding); anything else the standard one.
+// stemming and stop words; Japanese and Korean with the CJK analyzer
+// (bigrams and width folding); Chinese with the same after folding
+// Traditional into Simplified (chinese.go); anything else the standard
+// one.
 // Fast re-implements what bleve's analysis computes for a field without
 // term vectors (token count and frequencies) one token at a time; it is
 // checked against bleve's own analysis (TestFastAnalysis in package
@@ -11,8 +13,8 @@
 // phrase checks of package search. Text flags (TextFlags) say when a
 // fast byte search for a term's surface form could miss an occurrence.
 //
-// Every program that opens an index must link the CJK analyzer; importing
-// this package does that.
+// Every program that opens an index must link the CJK and Chinese
+// analyzers; importing this package does that.
 package analysis
 
 import (
@@ -57,7 +59,9 @@ func For(lang string) string {
 	switch base.String() {
 	case "en":
 		return en.AnalyzerName
-	case "zh", "ja", "ko", "yue":
+	case "zh", "yue":
+		return ChineseAnalyzer
+	case "ja", "ko":
 		return cjk.AnalyzerName
 	}
 	return standard.Name
@@ -70,7 +74,11 @@ const (
 	Standard Kind = iota // lower case only
 	English              // lower case, stop words, Porter stemmer
 	CJK                  // width folding, lower case, bigrams
+	Chinese              // CJK after folding Traditional into Simplified
 )
+
+// Bigrams reports whether the analyzer makes CJK bigrams.
+func (k Kind) Bigrams() bool { return k == CJK || k == Chinese }
 
 // KindOf returns the kind of the analyzer of a language.
 func KindOf(lang string) Kind {
@@ -79,6 +87,8 @@ func KindOf(lang string) Kind {
 		return English
 	case cjk.AnalyzerName:
 		return CJK
+	case ChineseAnalyzer:
+		return Chinese
 	}
 	return Standard
 }

@@ -32,19 +32,26 @@ type Fast struct {
 	width   int                    // index in filters of the CJK width filter, or -1
 	lower   int                    // index in filters of the lower-case filter, or -1
 	bigram  bool                   // then the CJK bigram filter
+	fold    bool                   // first fold Chinese (FoldChinese)
 }
 
 // NewFast returns the fast analysis of a, or nil if a is not made of
 // parts it knows (then bleve analyses).
 func NewFast(a analysis.Analyzer) *Fast {
 	da, ok := a.(*analysis.DefaultAnalyzer)
-	if !ok || len(da.CharFilters) > 0 {
+	if !ok {
 		return nil
 	}
 	if _, ok := da.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
 		return nil
 	}
 	fa := &Fast{width: -1, lower: -1}
+	for _, f := range da.CharFilters {
+		if _, ok := f.(foldFilter); !ok || fa.fold {
+			return nil
+		}
+		fa.fold = true
+	}
 	for i, f := range da.TokenFilters {
 		switch f.(type) {
 		case *cjk.CJKBigramFilter:
@@ -177,8 +184,11 @@ func (b *bigram) token(c *freqCounter, t *analysis.Token) {
 // adds the pairs of adjacent words to sk if not nil, and the words as
 // written (lower-cased, before stop words and stemming; not CJK
 // characters; at most MaxWordBytes long) to words if not nil. It lowers
-// text in place, as bleve does.
+// (and folds) text in place, as bleve does.
 func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{}) (int, index.TokenFrequencies) {
+	if fa.fold {
+		FoldChinese(text)
+	}
 	// About one distinct term in 16 bytes of English, 5 of Chinese.
 	hint := len(text) / 16
 	if fa.bigram {

@@ -22,9 +22,10 @@ func TestFastAnalysis(t *testing.T) {
 		"ＧＭＡＩＬ 服務中斷 Gmail服務中斷", "ｶﾀｶﾅ カタカナ ﾃｽﾄ テスト ｶﾞｷﾞｸﾞ ﾊﾟﾋﾟ", "K-pop KELVIN İstanbul ΣΊΣΥΦΟΣ ΟΔΟΣ",
 		"engineer's engineers' ENGINEER’S don't", "e.g. eg 3.14 3,14 1，000 a：b a:b", "サーバー_x x_サーバー",
 		"資源耗盡。資源\n耗盡 資源 耗盡，資源耗 盡", "Ⱥ Ⱦ ⱥ ⱦ ȺȾ", "a", "", "資", "資a源", "ｱ", "１２３ ａｂｃ",
+		"資料庫與数据库 资料 記憶體洩漏 內存 裏面 后台 後台 乾燥 干燥 ＡＢＣ１２３資料", "資料\n庫 資料。庫",
 	)
 	// Random strings of awkward characters.
-	alphabet := []rune("aAzZ09 _'’＇.,:;-/資源耗盡服務ーカタﾀﾞｶﾟあいう\u0301\u200dΣσςİKＡｚ０\n\t")
+	alphabet := []rune("aAzZ09 _'’＇.,:;-/資源耗盡服務料庫数据記憶體ーカタﾀﾞｶﾟあいう\u0301\u200dΣσςİKＡｚ０\n\t")
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 3000 {
 		n := 1 + r.IntN(40)
@@ -79,7 +80,7 @@ func contentTexts(t *testing.T) []string {
 func TestFor(t *testing.T) {
 	t.Parallel()
 	for lang, want := range map[string]string{
-		"en": "en", "en-GB": "en", "zh-TW": "cjk", "zh-Hant-TW": "cjk", "zh": "cjk", "ja": "cjk", "ko": "cjk",
+		"en": "en", "en-GB": "en", "zh-TW": "gen_zh", "zh-Hant-TW": "gen_zh", "zh": "gen_zh", "yue": "gen_zh", "ja": "cjk", "ko": "cjk",
 		"fr": "standard", "de": "standard", "pt-BR": "standard",
 	} {
 		if got := For(lang); got != want {

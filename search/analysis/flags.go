@@ -18,6 +18,10 @@ const (
 	// FoldKana: the text has half-width katakana, which the CJK analyzer
 	// turns into full-width ones.
 	FoldKana
+	// FoldHan: the text has Chinese characters that the Chinese analyzer
+	// folds into others (Traditional into Simplified): search the folded
+	// text, whose byte offsets are the same.
+	FoldHan
 )
 
 // isWordRune reports whether r can be part of a token of letters and
@@ -43,10 +47,13 @@ func TextFlags(s string, k Kind) uint8 {
 		if l := unicode.ToLower(r); l < utf8.RuneSelf {
 			flags |= FoldASCII
 		}
-		if k == CJK {
+		if k.Bigrams() {
 			flags |= widthFlags(s, i, r, prev)
 		}
 		prev = r
+	}
+	if k == Chinese && FoldChineseString(s) != s {
+		flags |= FoldHan
 	}
 	return flags
 }

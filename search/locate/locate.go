@@ -30,7 +30,8 @@
 // A term without such an anchor (other scripts), and a document whose text
 // has characters that the analyzer folds into the anchor's characters
 // (full-width letters in CJK text, half-width katakana: see textFlags), are
-// analysed in full. A phrase that is a single run of CJK characters is
+// analysed in full. Chinese text is searched folded (Traditional into
+// Simplified, as its analyzer does), which keeps every byte offset. A phrase that is a single run of CJK characters is
 // simpler still: its bigrams are adjacent exactly where the run occurs in
 // the text, so its occurrences are found by byte search alone.
 
@@ -130,7 +131,7 @@ func NewPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *Pattern {
 	p := &Pattern{Terms: toPhrase(toks)}
 	// A single CJK run: consecutive bigrams, each starting one character
 	// after the previous one.
-	if kind == analysis.CJK {
+	if kind.Bigrams() {
 		var run strings.Builder
 		ok := true
 		for i, t := range toks {
@@ -328,11 +329,11 @@ func (l *Locator) usable(p *Pattern, f *Field) bool {
 	return true
 }
 
-// hits returns the offsets in f where one of p's anchors occurs.
-func hits(p *Pattern, f *Field) []int {
+// hits returns the offsets in s (a field's searched text) where one of
+// p's anchors occurs.
+func hits(p *Pattern, s string) []int {
 	var out []int
 	for _, a := range p.anchors {
-		s := f.Text
 		index := strings.Index
 		if a.ascii {
 			index = indexFold
@@ -370,10 +371,16 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 	if f.Text == "" {
 		return nil
 	}
+	// The text the byte search looks in: folded like the analyzer folds
+	// Chinese, with the same byte offsets.
+	search := f.Text
+	if f.Flags&analysis.FoldHan != 0 {
+		search = analysis.FoldChineseString(f.Text)
+	}
 	if p.Run != "" && f.Flags&analysis.FoldKana == 0 {
 		var out []Span
 		for i := 0; ; {
-			j := strings.Index(f.Text[i:], p.Run)
+			j := strings.Index(search[i:], p.Run)
 			if j < 0 {
 				break
 			}
@@ -395,7 +402,7 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 		return matchTokens(p, l.analyse(f.Text, 0, len(f.Text)), first, nil)
 	}
 	var out []Span
-	hs := hits(p, f)
+	hs := hits(p, search)
 	for k := 0; k < len(hs); {
 		// A window around this hit and every later hit it reaches.
 		a := windowStart(f.Text, hs[k])

@@ -193,6 +193,18 @@ func readQuoted(rs []rune, i int) (string, int) {
 	return s, i
 }
 
+// narrow turns full-width letters and digits (ＡＢＣ１２３, typed with a
+// CJK input method) into ASCII ones, as the text they look for is
+// usually written: every language's analyzer then finds the word, and
+// the CJK tokenizer, which drops full-width digits, sees them.
+func narrow(rs []rune) {
+	for i, r := range rs {
+		if r >= 0xFF10 && r <= 0xFF19 || r >= 0xFF21 && r <= 0xFF3A || r >= 0xFF41 && r <= 0xFF5A {
+			rs[i] = r - 0xFEE0 // the same order as ASCII
+		}
+	}
+}
+
 // Parse parses the user syntax (see the package documentation). It
 // accepts any text: it fails only for the limits and for malformed year:
 // and lang: values, with an error wrapping ErrBadQuery.
@@ -202,6 +214,7 @@ func Parse(s string) (*Query, error) {
 		return nil, Errorf("the query is too long (%d characters; at most %d)", n, MaxQueryRunes)
 	}
 	rs := []rune(s)
+	narrow(rs)
 	p := &Query{Text: s}
 	for i := 0; i < len(rs); {
 		if isSep(rs[i]) {

@@ -38,6 +38,7 @@ func TestParse(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{``, ``},
 		{`Gmail`, `[Gmail]`},
+		{`ＡＢＣ１２３ ｐｒｏｄｕｃｔ：ｘ`, `[ABC123] [product：x]`}, // full-width letters and digits narrowed, not punctuation
 		{`  Cloud   SQL `, `[Cloud] [SQL]`},
 		{`"Cloud SQL" outage`, `[Cloud SQL] [outage]`},
 		{`"unterminated phrase`, `[unterminated phrase]`},

@@ -1,0 +1,227 @@
+package analysis
+
+// Folding Simplified and Traditional Chinese into one form, so that a
+// reader typing 数据库 finds an incident written 資料庫 in Taiwan, and
+// the reverse. The fold is OpenCC's tw2sp conversion (Traditional Chinese
+// as written in Taiwan to Simplified, with Mainland phrasing: 資料 →
+// 数据, 記憶體 → 内存), from OpenCC's own dictionaries (opencc/). It runs
+// in the analysis of Chinese text, at index time and at query time, so
+// the index holds one form.
+//
+// The fold keeps every byte offset: only entries that turn each
+// character into one of the same UTF-8 length are kept (a phrase that
+// changes its number of characters, 記憶體 → 内存, is folded character by
+// character instead). So the text can be folded in place before it is
+// segmented, the tokens keep the offsets of the original text, and the
+// highlighter marks the original. Keys and values are ideographs only,
+// so a phrase never spans punctuation or space, and folding a window of
+// the text between such boundaries gives what folding the whole did.
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	bleveunicode "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// OpenCC's dictionaries of the tw2sp conversion, in the order it applies
+// them: Taiwan phrases and variants to standard Traditional, then
+// Traditional to Simplified.
+//
+//go:embed opencc/*.txt
+var openccFiles embed.FS
+
+var (
+	stage1 = []string{"TWPhrasesRev.txt", "TWVariantsRevPhrases.txt", "TWVariantsRev.txt"}
+	stage2 = []string{"TSPhrases.txt", "TSCharacters.txt"}
+)
+
+// ChineseAnalyzer is the name of the analyzer of Chinese text: the CJK
+// analyzer's (width folding, lower case, bigrams) after the fold.
+const ChineseAnalyzer = "gen_zh"
+
+// conversion is one stage of the fold: a longest-match replacement of
+// phrases, else of single characters.
+type conversion struct {
+	phrases map[string]string
+	chars   map[rune]rune
+	longest map[rune]int // the longest phrase key (bytes) starting with a rune
+}
+
+// folder is the fold, its two stages applied one after the other.
+type folder [2]*conversion
+
+var foldTables = sync.OnceValues(loadFold)
+
+func loadFold() (*folder, error) {
+	var f folder
+	for i, files := range [][]string{stage1, stage2} {
+		c := &conversion{phrases: map[string]string{}, chars: map[rune]rune{}, longest: map[rune]int{}}
+		for _, name := range files {
+			if err := c.load(name); err != nil {
+				return nil, err
+			}
+		}
+		f[i] = c
+	}
+	// Taiwan phrases written in Simplified characters (资料) fold as the
+	// Traditional ones do (資料 → 数据): a reader on the Mainland types
+	// the Simplified form of a Taiwan word as often as the Mainland one.
+	for k, v := range f[0].phrases {
+		b := []byte(k)
+		f[1].apply(b)
+		if s := string(b); s != k {
+			if _, ok := f[0].phrases[s]; !ok {
+				f[0].add(s, v)
+			}
+		}
+	}
+	return &f, nil
+}
+
+// load reads an OpenCC dictionary: a key, a tab and candidates separated
+// by spaces, of which the first is taken.
+func (c *conversion) load(name string) error {
+	b, err := openccFiles.ReadFile("opencc/" + name)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for n := 1; sc.Scan(); n++ {
+		key, vals, ok := strings.Cut(sc.Text(), "\t")
+		if !ok {
+			return fmt.Errorf("opencc/%s:%d:1: a line without a tab; want key<TAB>values", name, n)
+		}
+		val, _, _ := strings.Cut(vals, " ")
+		if aligned(key, val) {
+			c.add(key, val)
+		}
+	}
+	return sc.Err()
+}
+
+func (c *conversion) add(key, val string) {
+	r, size := utf8.DecodeRuneInString(key)
+	if size == len(key) {
+		if _, ok := c.chars[r]; !ok {
+			c.chars[r], _ = utf8.DecodeRuneInString(val)
+		}
+		return
+	}
+	if _, ok := c.phrases[key]; !ok {
+		c.phrases[key] = val
+		c.longest[r] = max(c.longest[r], len(key))
+	}
+}
+
+// aligned reports whether key and val are ideographs, character for
+// character of the same UTF-8 length.
+func aligned(key, val string) bool {
+	if len(key) != len(val) || key == val {
+		return false
+	}
+	for i, r := range key {
+		v, _ := utf8.DecodeRuneInString(val[i:])
+		if utf8.RuneLen(r) != utf8.RuneLen(v) || !unicode.Is(unicode.Han, r) || !unicode.Is(unicode.Han, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// apply converts b in place.
+func (c *conversion) apply(b []byte) {
+	var ends [16]int
+	for i := 0; i < len(b); {
+		if b[i] < 0xE2 { // below U+2000: no ideograph starts here
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if n := c.longest[r]; n > 0 {
+			// The ends of the next characters, up to the longest key.
+			k := 0
+			for j := i + size; j <= len(b) && j-i <= n && k < len(ends); {
+				ends[k] = j
+				k++
+				if j == len(b) {
+					break
+				}
+				_, s := utf8.DecodeRune(b[j:])
+				j += s
+			}
+			matched := false
+			for k--; k >= 1; k-- {
+				if v, ok := c.phrases[string(b[i:ends[k]])]; ok {
+					copy(b[i:], v)
+					i, matched = ends[k], true
+					break
+				}
+			}
+			if matched {
+				continue
+			}
+		}
+		if t, ok := c.chars[r]; ok {
+			utf8.EncodeRune(b[i:], t)
+		}
+		i += size
+	}
+}
+
+// FoldChinese folds Chinese text in b in place (see the top of the file).
+func FoldChinese(b []byte) {
+	f, err := foldTables()
+	if err != nil {
+		panic(err) // the embedded dictionaries are tested
+	}
+	f[0].apply(b)
+	f[1].apply(b)
+}
+
+// FoldChineseString returns s folded.
+func FoldChineseString(s string) string {
+	b := []byte(s)
+	FoldChinese(b)
+	return string(b)
+}
+
+// foldFilter is the fold as a bleve char filter.
+type foldFilter struct{}
+
+func (foldFilter) Filter(b []byte) []byte {
+	FoldChinese(b)
+	return b
+}
+
+func chineseAnalyzer(_ map[string]interface{}, cache *registry.Cache) (analysis.Analyzer, error) {
+	a := &analysis.DefaultAnalyzer{CharFilters: []analysis.CharFilter{foldFilter{}}}
+	var err error
+	if a.Tokenizer, err = cache.TokenizerNamed(bleveunicode.Name); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{cjk.WidthName, lowercase.Name, cjk.BigramName} {
+		f, err := cache.TokenFilterNamed(name)
+		if err != nil {
+			return nil, err
+		}
+		a.TokenFilters = append(a.TokenFilters, f)
+	}
+	return a, nil
+}
+
+func init() {
+	if err := registry.RegisterAnalyzer(ChineseAnalyzer, chineseAnalyzer); err != nil {
+		panic(err)
+	}
+}

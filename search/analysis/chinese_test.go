@@ -1,0 +1,85 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+)
+
+func TestFoldChinese(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"資料":           "数据", // a Taiwan word into the Mainland one
+		"资料":           "数据", // and written in Simplified characters
+		"數據":           "数据",
+		"数据":           "数据", // Simplified stays
+		"資料庫":          "数据库",
+		"數據庫":          "数据库",
+		"服務中斷":         "服务中断",
+		"記憶體洩漏":        "记忆体泄漏", // 記憶體 → 内存 changes the length: folded by character
+		"憑證過期 a 資料。庫":  "凭证过期 a 数据。库",
+		"ASCII 1.5 ＡＢ": "ASCII 1.5 ＡＢ", // width is the tokenizer's filters' job
+		"カタカナ ひらがな":    "カタカナ ひらがな",
+	} {
+		if got := FoldChineseString(in); got != want {
+			t.Errorf("fold %q = %q, want %q", in, got, want)
+		}
+		if len(FoldChineseString(in)) != len(in) {
+			t.Errorf("fold %q changed its length", in)
+		}
+	}
+}
+
+// Every entry kept is ideographs of the same lengths, and the tables are
+// not empty: the dictionaries load.
+func TestFoldTables(t *testing.T) {
+	t.Parallel()
+	f, err := foldTables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range f {
+		if len(c.chars) == 0 || len(c.phrases) == 0 {
+			t.Fatalf("stage %d: %d characters, %d phrases", i+1, len(c.chars), len(c.phrases))
+		}
+		for k, v := range c.phrases {
+			if !aligned(k, v) {
+				t.Errorf("stage %d: %q → %q not aligned", i+1, k, v)
+			}
+		}
+	}
+}
+
+// The Chinese analyzer gives the same terms for Traditional and
+// Simplified text, and for full-width and half-width letters, with
+// offsets in the original text. (The tokenizer drops full-width digits,
+// which no Unicode 6 table calls Numeric; queries are narrowed before
+// analysis, see package query.)
+func TestChineseAnalyzer(t *testing.T) {
+	t.Parallel()
+	an := mapping.NewIndexMapping().AnalyzerNamed(For("zh-TW"))
+	terms := func(s string) string {
+		var out []string
+		for _, tok := range an.Analyze([]byte(s)) {
+			out = append(out, string(tok.Term))
+		}
+		return strings.Join(out, " ")
+	}
+	for a, b := range map[string]string{
+		"資料庫": "数据库", "資料": "数据", "ＡＢＣ": "ABC", "資料庫ＧＭＡＩＬ": "数据库gmail",
+	} {
+		if ta, tb := terms(a), terms(b); ta != tb {
+			t.Errorf("%q → %q, %q → %q", a, ta, b, tb)
+		}
+	}
+	text := "停機：資料庫故障"
+	toks := an.Analyze([]byte(text))
+	last := toks[len(toks)-1]
+	if string(last.Term) != "故障" || text[last.Start:last.End] != "故障" {
+		t.Errorf("last token %q at %d–%d of %q", last.Term, last.Start, last.End, text)
+	}
+	if first := toks[0]; text[first.Start:first.End] != "停機" {
+		t.Errorf("first token %q at %d–%d", first.Term, first.Start, first.End)
+	}
+}
