@@ -32,6 +32,7 @@ type plan struct {
 	page, perPage int
 	filters       filters
 	reader        string // canonical reader language, "" if unknown
+	sort          string // Request.Sort, "" for relevance
 
 	// alternatives are the other words a clause matches, by clause index
 	// (expand.go); didYouMean is the query corrected, if a word was.
@@ -60,9 +61,36 @@ func newPlan(r Request) (*plan, error) {
 	if r.Year < 0 || r.Year > 9999 {
 		return nil, query.Errorf("year %d is not a year", r.Year)
 	}
-	p.filters = filters{product: r.Product, region: r.Region, cause: r.Cause, org: r.Organization, severity: r.Severity, year: r.Year}
+	p.filters = filters{product: r.Product, region: r.Region, cause: r.Cause, org: r.Organization, severity: r.Severity, year: r.Year,
+		duration: r.Duration}
+	if err := p.browse(r); err != nil {
+		return nil, err
+	}
 	p.reader, _ = CanonicalLang(r.Lang) // an unknown reader language shows originals
 	return p, nil
+}
+
+// browse checks and sets the filters and order of r that are not
+// bleve queries: language, duration and sort.
+func (p *plan) browse(r Request) error {
+	if r.Language != "" {
+		tag, err := CanonicalLang(r.Language)
+		if err != nil {
+			return query.Errorf("%q is not a language tag", query.Clip(r.Language))
+		}
+		p.filters.lang = tag
+	}
+	if d := r.Duration; d != "" && d != DurationUnknown && !slices.ContainsFunc(DurationBands, func(b DurationBand) bool { return b.Name == d }) {
+		return query.Errorf("%q is not a duration band", query.Clip(d))
+	}
+	switch r.Sort {
+	case "", SortRelevance:
+	case SortDate, SortDuration, SortSeverity:
+		p.sort = r.Sort
+	default:
+		return query.Errorf("%q is not an order of results", query.Clip(r.Sort))
+	}
+	return nil
 }
 
 // searchBufs are the buffers of a search, reused.
@@ -138,7 +166,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 	if err := collect(ctx, searches); err != nil {
 		return nil, err
 	}
-	matches := collapse(ix.meta.list, searches, bufs)
+	matches := keepDuration(collapse(ix.meta.list, searches, bufs), ix.meta, p.filters.duration)
 	defer func() { bufs.matches = matches[:0] }()
 	if matches, err = orderPage(ctx, matches, p, ix.meta, searches); err != nil {
 		return nil, err
@@ -180,6 +208,9 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 		}
 		b.dict = reader
 		queries, err := b.build(p.query, p.filters, p.alternatives)
+		if p.filters.lang != "" && lang != p.filters.lang {
+			queries.match = nil // its exclusions still count
+		}
 		if err != nil || queries.match == nil && queries.exclude == nil {
 			if cerr := reader.Close(); err == nil {
 				err = cerr
@@ -270,13 +301,20 @@ func collapse(list []*incident, searches []*langSearch, bufs *searchBufs) []matc
 	return slices.DeleteFunc(matches, func(m match) bool { return m.dropped })
 }
 
+// keepDuration keeps the matches in the duration band named band ("":
+// all).
+func keepDuration(ms []match, meta *metaStore, band string) []match {
+	if band == "" {
+		return ms
+	}
+	id, ok := meta.terms[facetKindDur].ids[band]
+	return slices.DeleteFunc(ms, func(m match) bool { return !ok || !slices.Contains(m.in.facetIDs[facetKindDur], id) })
+}
+
 // orderPage orders the page shown and what precedes it, checking the
 // unchecked incidents there until none is left; the rest stays unordered.
 func orderPage(ctx context.Context, matches []match, p *plan, meta *metaStore, searches []*langSearch) ([]match, error) {
-	order := byRelevance
-	if !p.ranked {
-		order = newestFirst(meta)
-	}
+	order := orderOf(p, meta)
 	end := p.page * p.perPage
 	for {
 		to := min(end, len(matches))

@@ -8,8 +8,9 @@ import (
 )
 
 // facets counts matching incidents per product, region, cause,
-// organization, severity, year and
-// matching language. Order: count descending, then term.
+// organization, severity, year, duration band and matching language.
+// Order: years newest first, duration bands shortest first, severities
+// most severe first, the others by count descending, then term.
 func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]FacetCount {
 	var counts [numFacetKinds][]int32
 	for k := range counts {
@@ -26,7 +27,7 @@ func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]Fa
 			langCounts[bits.TrailingZeros64(b)]++
 		}
 	}
-	list := func(names []string, counts []int32) []FacetCount {
+	list := func(names []string, counts []int32, order ...func(a, b FacetCount) int) []FacetCount {
 		fc := []FacetCount{}
 		for id, n := range counts {
 			if n > 0 {
@@ -34,6 +35,11 @@ func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]Fa
 			}
 		}
 		slices.SortFunc(fc, func(a, b FacetCount) int {
+			for _, o := range order {
+				if c := o(a, b); c != 0 {
+					return c
+				}
+			}
 			if c := cmp.Compare(b.Count, a.Count); c != 0 {
 				return c
 			}
@@ -53,8 +59,24 @@ func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]Fa
 		FacetRegion:       list(meta.terms[facetKindRegion].names, counts[facetKindRegion]),
 		FacetCause:        list(meta.terms[facetKindCause].names, counts[facetKindCause]),
 		FacetOrganization: list(meta.terms[facetKindOrg].names, counts[facetKindOrg]),
-		FacetSeverity:     list(meta.terms[facetKindSev].names, counts[facetKindSev]),
-		FacetYear:         list(meta.terms[facetKindYear].names, counts[facetKindYear]),
-		FacetLang:         list(langs, langCounts),
+		FacetSeverity: list(meta.terms[facetKindSev].names, counts[facetKindSev], func(a, b FacetCount) int {
+			return cmp.Compare(severityRank(b.Term), severityRank(a.Term))
+		}),
+		FacetYear: list(meta.terms[facetKindYear].names, counts[facetKindYear], func(a, b FacetCount) int {
+			return strings.Compare(b.Term, a.Term) // four digits each
+		}),
+		FacetDuration: list(meta.terms[facetKindDur].names, counts[facetKindDur], func(a, b FacetCount) int {
+			return cmp.Compare(bandIndex(a.Term), bandIndex(b.Term))
+		}),
+		FacetLang: list(langs, langCounts),
 	}
+}
+
+// bandIndex is the place of a duration band in DurationBands; unknown
+// last.
+func bandIndex(name string) int {
+	if i := slices.IndexFunc(DurationBands, func(b DurationBand) bool { return b.Name == name }); i >= 0 {
+		return i
+	}
+	return len(DurationBands)
 }

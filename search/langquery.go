@@ -27,6 +27,8 @@ type filters struct {
 	product, region, cause string
 	org, severity          string
 	year                   int
+	lang                   string // only this language's documents match
+	duration               string // a duration band, checked on the metadata
 }
 
 type fieldBoost struct {

@@ -53,6 +53,7 @@ type incident struct {
 	year                      string         // of primary.Begin, "" if unknown
 	products, regions, causes []string       // distinct values over all languages
 	orgs, severities          []string       // the same, one value each
+	duration                  string         // band of primary.Duration (DurationBands)
 
 	// The same values as numbers in the metaStore's term tables, for
 	// counting facets.
@@ -67,6 +68,7 @@ const (
 	facetKindOrg
 	facetKindSev
 	facetKindYear
+	facetKindDur
 	numFacetKinds
 )
 
@@ -128,6 +130,7 @@ func (in *incident) refresh() {
 	in.causes = distinct(func(d *docstore.Meta) []string { return d.Causes })
 	in.orgs = distinct(func(d *docstore.Meta) []string { return []string{d.Organization} })
 	in.severities = distinct(func(d *docstore.Meta) []string { return []string{d.Severity} })
+	in.duration = durationBand(time.Duration(in.primary.Duration) * time.Second)
 }
 
 // metaStore holds the docstore.Meta of every indexed document.
@@ -145,6 +148,22 @@ type metaStore struct {
 	facetData []int32 // kind<<24 | id
 	beginSec  []int64 // primary.Begin
 	beginNsec []int32
+	duration  []int64 // primary.Duration, seconds
+	severity  []int8  // severityRank of the most severe of severities
+}
+
+// severityRank orders severities for sorting and for their facet: the
+// most severe highest; unknown and unnamed ones lowest.
+func severityRank(s string) int8 {
+	switch s {
+	case "critical":
+		return 3
+	case "major":
+		return 2
+	case "minor":
+		return 1
+	}
+	return 0
 }
 
 // reindex makes the flat arrays of the metaStore. It must be called after
@@ -155,6 +174,8 @@ func (s *metaStore) reindex() {
 	s.facetData = s.facetData[:0]
 	s.beginSec = make([]int64, n)
 	s.beginNsec = make([]int32, n)
+	s.duration = make([]int64, n)
+	s.severity = make([]int8, n)
 	for i, in := range s.list {
 		s.facetOff[i] = int32(len(s.facetData))
 		if in == nil {
@@ -167,6 +188,10 @@ func (s *metaStore) reindex() {
 		}
 		s.beginSec[i] = in.primary.Begin.Unix()
 		s.beginNsec[i] = int32(in.primary.Begin.Nanosecond())
+		s.duration[i] = in.primary.Duration
+		for _, v := range in.severities {
+			s.severity[i] = max(s.severity[i], severityRank(v))
+		}
 	}
 	s.facetOff[n] = int32(len(s.facetData))
 }
@@ -187,7 +212,7 @@ func (s *metaStore) put(m *docstore.Meta) {
 
 // number sets the facet ids of an incident.
 func (s *metaStore) number(in *incident) {
-	for k, vs := range [numFacetKinds][]string{in.products, in.regions, in.causes, in.orgs, in.severities, {in.year}} {
+	for k, vs := range [numFacetKinds][]string{in.products, in.regions, in.causes, in.orgs, in.severities, {in.year}, {in.duration}} {
 		ids := in.facetIDs[k][:0]
 		for _, v := range vs {
 			if v != "" {

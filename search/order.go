@@ -1,7 +1,8 @@
 package search
 
 // The order of results: by relevance (ties by id) for a query with
-// positive words, else newest first; only the page shown and what
+// positive words, else newest first, unless the request asks for
+// another (Request.Sort); only the page shown and what
 // precedes it are sorted.
 
 import (
@@ -32,6 +33,34 @@ func newestFirst(meta *metaStore) func(a, b *match) int {
 		}
 		return strings.Compare(a.in.id, b.in.id)
 	}
+}
+
+// byMeta orders by a number of the incidents, highest first, then
+// newest first.
+func byMeta[T int8 | int64](meta *metaStore, v []T) func(a, b *match) int {
+	newest := newestFirst(meta)
+	return func(a, b *match) int {
+		if c := cmp.Compare(v[b.ord], v[a.ord]); c != 0 {
+			return c
+		}
+		return newest(a, b)
+	}
+}
+
+// orderOf is the order of results a plan asks for.
+func orderOf(p *plan, meta *metaStore) func(a, b *match) int {
+	switch p.sort {
+	case SortDate:
+		return newestFirst(meta)
+	case SortDuration:
+		return byMeta(meta, meta.duration)
+	case SortSeverity:
+		return byMeta(meta, meta.severity)
+	}
+	if p.ranked {
+		return byRelevance
+	}
+	return newestFirst(meta)
 }
 
 // orderTop reorders ms so that ms[:k] holds, sorted, the first k of ms in

@@ -177,7 +177,55 @@ type Request struct {
 	// whole display name.
 	Product, Region, Cause string
 	Organization, Severity string
-	Year                   int // 0: any
+	Year                   int    // 0: any
+	Language               string // only documents in this language (a canonical tag); "": all
+	Duration               string // a duration band (DurationBands): how long the incident lasted
+
+	// Sort orders the results: SortRelevance (the default; newest first
+	// when nothing is searched for), SortDate, SortDuration or
+	// SortSeverity, each with the newest first among equals.
+	Sort string
+}
+
+// Orders of results, the values of Request.Sort.
+const (
+	SortRelevance = "relevance"
+	SortDate      = "date"     // newest first
+	SortDuration  = "duration" // longest first
+	SortSeverity  = "severity" // most severe first
+)
+
+// Sorts lists the orders of results.
+var Sorts = []string{SortRelevance, SortDate, SortDuration, SortSeverity}
+
+// DurationBands are the values of the duration facet, shortest first; an
+// incident without a known end is in DurationUnknown.
+var DurationBands = []DurationBand{
+	{"under-1h", time.Hour}, {"1h-4h", 4 * time.Hour}, {"4h-24h", 24 * time.Hour}, {"over-24h", 0},
+}
+
+// DurationUnknown is the duration facet value of incidents whose
+// duration is not known.
+const DurationUnknown = "unknown"
+
+// DurationBand is one value of the duration facet: incidents shorter than
+// Below and not shorter than the band before (Below 0: no upper bound).
+type DurationBand struct {
+	Name  string
+	Below time.Duration
+}
+
+// durationBand is the duration facet value of d.
+func durationBand(d time.Duration) string {
+	if d <= 0 {
+		return DurationUnknown
+	}
+	for _, b := range DurationBands {
+		if b.Below == 0 || d < b.Below {
+			return b.Name
+		}
+	}
+	return DurationUnknown
 }
 
 // Response is the answer to a Request, in the JSON shape of the search API.
@@ -185,11 +233,14 @@ type Response struct {
 	Query string `json:"query"`
 	// DidYouMean is the query with the words that found nothing
 	// corrected, when some were (their corrections are searched too).
-	DidYouMean string                  `json:"did_you_mean,omitempty"`
-	Total      int                     `json:"total"` // number of matching incidents
-	TookMS     float64                 `json:"took_ms"`
-	Results    []Result                `json:"results"`
-	Facets     map[string][]FacetCount `json:"facets"` // keys product, region, cause, year, lang
+	DidYouMean string   `json:"did_you_mean,omitempty"`
+	Total      int      `json:"total"` // number of matching incidents
+	TookMS     float64  `json:"took_ms"`
+	Results    []Result `json:"results"`
+	// Facets are keyed by facet name (FacetProduct…). Years are newest
+	// first, durations shortest first, severities most severe first,
+	// the others by count.
+	Facets map[string][]FacetCount `json:"facets"`
 }
 
 // Result is one incident in a Response.
@@ -228,6 +279,7 @@ const (
 	FacetOrganization = "organization"
 	FacetSeverity     = "severity"
 	FacetYear         = "year"
+	FacetDuration     = "duration"
 	FacetLang         = "lang"
 )
 
