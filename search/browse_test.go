@@ -66,7 +66,7 @@ func TestBrowseSortsAndFilters(t *testing.T) {
 		{"by date", Request{Sort: SortDate}, []string{"2022-01-01-open", "2021-01-01-long", "2020-01-01-short", "2019-01-01-critical"}},
 		{"longest first", Request{Sort: SortDuration}, []string{"2021-01-01-long", "2019-01-01-critical", "2020-01-01-short", "2022-01-01-open"}},
 		{"most severe first", Request{Sort: SortSeverity}, []string{"2019-01-01-critical", "2021-01-01-long", "2020-01-01-short", "2022-01-01-open"}},
-		{"one duration band", Request{Duration: "over-24h"}, []string{"2021-01-01-long"}},
+		{"one duration band", Request{Duration: "over-1d"}, []string{"2021-01-01-long"}},
 		{"unknown duration", Request{Duration: DurationUnknown}, []string{"2022-01-01-open"}},
 		{"one language", Request{Language: "ja"}, []string{"2022-01-01-open", "2021-01-01-long"}},
 		{"unknown severity", Request{Severity: "unknown"}, []string{"2022-01-01-open"}},
@@ -85,7 +85,7 @@ func TestBrowseFacetOrder(t *testing.T) {
 	res := search(t, browseIndex(t), Request{})
 	for name, want := range map[string][]string{
 		FacetYear:     {"2022", "2021", "2020", "2019"},
-		FacetDuration: {"under-1h", "1h-4h", "over-24h", DurationUnknown},
+		FacetDuration: {"under-1h", "1-4h", "over-1d", DurationUnknown},
 		FacetSeverity: {"critical", "major", "minor", "unknown"},
 		FacetLang:     {"en", "ja"},
 	} {

@@ -48,7 +48,7 @@ func newPlan(r Request) (*plan, error) {
 		return nil, err
 	}
 	if p.text != "" && p.query.Empty() {
-		return nil, query.Errorf("there is nothing to search for in %q: type a word", query.Clip(p.text))
+		return nil, query.Problemf("search_error_nothing", "there is nothing to search for in “{value}”: type a word", "value", query.Clip(p.text))
 	}
 	p.ranked = p.query.Ranked()
 	if p.perPage < 1 {
@@ -56,10 +56,10 @@ func newPlan(r Request) (*plan, error) {
 	}
 	p.perPage = min(p.perPage, MaxPerPage)
 	if p.page > MaxWindow/p.perPage {
-		return nil, query.Errorf("page %d is too far: only the first %d results can be shown", p.page, MaxWindow)
+		return nil, query.Problemf("search_error_page", "page {page} is too far: only the first {max} results can be shown", "page", p.page, "max", MaxWindow)
 	}
 	if r.Year < 0 || r.Year > 9999 {
-		return nil, query.Errorf("year %d is not a year", r.Year)
+		return nil, query.Problemf("search_error_year", "year:{value} is not a year (try year:2017)", "value", r.Year)
 	}
 	p.filters = filters{product: r.Product, region: r.Region, cause: r.Cause, org: r.Organization, severity: r.Severity, year: r.Year,
 		duration: r.Duration}
@@ -76,19 +76,19 @@ func (p *plan) browse(r Request) error {
 	if r.Language != "" {
 		tag, err := CanonicalLang(r.Language)
 		if err != nil {
-			return query.Errorf("%q is not a language tag", query.Clip(r.Language))
+			return query.Problemf("search_error_language", "“{value}” is not a language tag", "value", query.Clip(r.Language))
 		}
 		p.filters.lang = tag
 	}
 	if d := r.Duration; d != "" && d != DurationUnknown && !slices.ContainsFunc(DurationBands, func(b DurationBand) bool { return b.Name == d }) {
-		return query.Errorf("%q is not a duration band", query.Clip(d))
+		return query.Problemf("search_error_duration", "“{value}” is not a duration band", "value", query.Clip(d))
 	}
 	switch r.Sort {
 	case "", SortRelevance:
 	case SortDate, SortDuration, SortSeverity:
 		p.sort = r.Sort
 	default:
-		return query.Errorf("%q is not an order of results", query.Clip(r.Sort))
+		return query.Problemf("search_error_sort", "“{value}” is not an order of results", "value", query.Clip(r.Sort))
 	}
 	return nil
 }

@@ -258,7 +258,7 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 		return nil, nil, nil
 	}
 	if len(toks) > MaxPhraseTokens {
-		return nil, nil, query.Errorf("%q has too many words for one phrase (at most %d)", query.Clip(text), MaxPhraseTokens)
+		return nil, nil, query.Problemf("search_error_phrase_too_long", "“{value}” has too many words for one phrase (at most {max})", "value", query.Clip(text), "max", MaxPhraseTokens)
 	}
 	pat := locate.NewPattern(toks, b.kind)
 	qs := make([]blevequery.Query, 0, len(fields))

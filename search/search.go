@@ -198,10 +198,11 @@ const (
 // Sorts lists the orders of results.
 var Sorts = []string{SortRelevance, SortDate, SortDuration, SortSeverity}
 
-// DurationBands are the values of the duration facet, shortest first; an
-// incident without a known end is in DurationUnknown.
+// DurationBands are the values of the duration facet, shortest first (the
+// bands of the archive's overview chart); an incident without a known end
+// is in DurationUnknown.
 var DurationBands = []DurationBand{
-	{"under-1h", time.Hour}, {"1h-4h", 4 * time.Hour}, {"4h-24h", 24 * time.Hour}, {"over-24h", 0},
+	{"under-1h", time.Hour}, {"1-4h", 4 * time.Hour}, {"4-12h", 12 * time.Hour}, {"12-24h", 24 * time.Hour}, {"over-1d", 0},
 }
 
 // DurationUnknown is the duration facet value of incidents whose

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/collate"
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 	"golang.org/x/text/message"
 	"gopkg.in/yaml.v3"
 
@@ -287,6 +288,19 @@ func (l *Lang) plural(m Message, n int, args ...any) string {
 func (l *Lang) HasKey(key string) bool {
 	_, ok := l.f.Strings[key]
 	return ok
+}
+
+// LanguageName is the name of the language tag in this language
+// ("Japanese", "日本語", "日文"), the tag itself when it has none.
+func (l *Lang) LanguageName(tag string) string {
+	t, err := language.Parse(tag)
+	if err != nil {
+		return tag
+	}
+	if name := display.Tags(l.tag).Name(t); name != "" {
+		return name
+	}
+	return tag
 }
 
 // Number formats n with the language's digit grouping.

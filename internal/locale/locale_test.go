@@ -188,3 +188,14 @@ func TestTimesAreUnambiguous(t *testing.T) {
 		}
 	}
 }
+
+func TestLanguageNamesInTheReadersLanguage(t *testing.T) {
+	b := bundled(t)
+	for _, c := range []struct{ reader, tag, want string }{
+		{"en", "ja", "Japanese"}, {"ja", "ja", "日本語"}, {"zh-TW", "en", "英文"}, {"en", "zh-TW", "Chinese (Taiwan)"}, {"en", "!!", "!!"},
+	} {
+		if got := b.Get(c.reader).LanguageName(c.tag); got != c.want {
+			t.Errorf("%s name of %s: %q, want %q", c.reader, c.tag, got, c.want)
+		}
+	}
+}

@@ -21,7 +21,7 @@ var funcs = template.FuncMap{
 	"safe": func(s string) template.HTML { return template.HTML(s) }, // #nosec G203
 	// facetNames lists the search facets in display order.
 	"facetNames": func() []string {
-		return []string{"organization", "product", "region", "cause", "severity", "year", "lang"}
+		return []string{"organization", "product", "region", "cause", "severity", "year", "duration", "lang"}
 	},
 	// dict passes several values to a partial: dict "Page" . "Years" .Years.
 	"dict": func(pairs ...any) (map[string]any, error) {

@@ -2,7 +2,9 @@ package render
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/urls"
@@ -14,18 +16,37 @@ import (
 type Search struct {
 	Served   bool // rendered by a server: results are real, no static-host notice
 	Request  SearchRequest
-	Response *SearchResponse // nil when nothing was asked, or on Error
-	Error    string          // a query the syntax cannot use, in words for the reader
-	base     string          // the search page URL, with base path
+	Response *SearchResponse // nil when nothing was searched, or on Error
+	// Error is a request that cannot be searched: a message key of the
+	// language files and its placeholders' values; Message says it.
+	Error *SearchError
+	base  string       // the search page URL, with base path
+	l     *locale.Lang // the page's language
 }
+
+// SearchError is a problem with a request, to say in the reader's
+// language: the key of its message and name, value pairs for its
+// {placeholders}.
+type SearchError struct {
+	Key  string
+	Args []any
+}
+
+// SearchFilters are the URL parameters that filter results, in the order
+// their chips are shown. Each is a facet of the same name, except
+// language, the facet "lang".
+var SearchFilters = []string{"organization", "product", "region", "cause", "severity", "year", "duration", "language"}
+
+// SearchSorts are the orders of results a reader may choose; the first
+// is the default.
+var SearchSorts = []string{"relevance", "date", "duration", "severity"}
 
 // SearchRequest is what the reader asked.
 type SearchRequest struct {
-	Query                  string
-	Product, Region, Cause string // facet filters
-	Organization, Severity string
-	Year                   int // 0: any
-	Page                   int // 1-based
+	Query   string
+	Filters map[string]string // by URL parameter (SearchFilters)
+	Sort    string            // one of SearchSorts; "" for the first
+	Page    int               // 1-based
 }
 
 // SearchResponse is one page of results.
@@ -34,7 +55,7 @@ type SearchResponse struct {
 	Total      int    // matching incidents
 	Pages      int    // result pages the reader may ask for
 	Results    []SearchResult
-	Facets     map[string][]SearchFacet // by facet name: organization, product, region, cause, severity, year, lang
+	Facets     map[string][]SearchFacet // by facet name: organization, product, region, cause, severity, year, duration, lang
 }
 
 // SearchResult is one incident found.
@@ -56,8 +77,35 @@ type SearchFacet struct {
 	Count int
 }
 
-// With returns the search URL for the current query with one parameter set
-// (or removed when value is ""), back on the first page.
+// SearchChip is an active filter, with the URL that removes it.
+type SearchChip struct {
+	Facet, Label, Remove string
+}
+
+// SearchSort is an order of results the page offers.
+type SearchSort struct {
+	Label, URL string
+	Current    bool
+}
+
+// filterParam is the URL parameter filtering by facet.
+func filterParam(facet string) string {
+	if facet == "lang" {
+		return "language"
+	}
+	return facet
+}
+
+// facetOf is the facet a filter parameter filters by.
+func facetOf(param string) string {
+	if param == "language" {
+		return "lang"
+	}
+	return param
+}
+
+// With returns the search URL for the current request with one parameter
+// set (or removed when value is ""), back on the first page.
 func (s *Search) With(key, value string) string {
 	q := s.params()
 	q.Del("page")
@@ -66,7 +114,98 @@ func (s *Search) With(key, value string) string {
 	} else {
 		q.Set(key, value)
 	}
-	return s.base + "?" + q.Encode()
+	return s.url(q)
+}
+
+// FacetURL is the URL that filters by one value of a facet, or, when that
+// filter is active, removes it.
+func (s *Search) FacetURL(facet, term string) string {
+	if s.Active(facet, term) {
+		return s.With(filterParam(facet), "")
+	}
+	return s.With(filterParam(facet), term)
+}
+
+// Active reports whether the results are filtered by this value of facet.
+func (s *Search) Active(facet, term string) bool {
+	return s.Request.Filters[filterParam(facet)] == term
+}
+
+// Label is how a facet value reads on the page: severities and duration
+// bands in words, languages by their names in the page's language, the
+// others as they are.
+func (s *Search) Label(facet, term string) (string, error) {
+	switch facet {
+	case "severity":
+		return s.l.T("severity_" + term)
+	case "duration": // the bands of the overview chart
+		if term == "unknown" {
+			return s.l.T("bucket_end_unknown")
+		}
+		return s.l.T("bucket_" + strings.ReplaceAll(term, "-", "_"))
+	case "lang":
+		return s.l.LanguageName(term), nil
+	}
+	return term, nil
+}
+
+// Chips are the active filters, each with the URL that removes it.
+func (s *Search) Chips() ([]SearchChip, error) {
+	var chips []SearchChip
+	for _, param := range SearchFilters {
+		v := s.Request.Filters[param]
+		if v == "" {
+			continue
+		}
+		label, err := s.Label(facetOf(param), v)
+		if err != nil {
+			return nil, err
+		}
+		chips = append(chips, SearchChip{Facet: facetOf(param), Label: label, Remove: s.With(param, "")})
+	}
+	return chips, nil
+}
+
+// Sorts are the orders of results, each with its URL.
+func (s *Search) Sorts() ([]SearchSort, error) {
+	cur := s.Request.Sort
+	if cur == "" {
+		cur = SearchSorts[0]
+	}
+	var out []SearchSort
+	for i, name := range SearchSorts {
+		label, err := s.l.T("sort_" + name)
+		if err != nil {
+			return nil, err
+		}
+		v := name
+		if i == 0 {
+			v = ""
+		}
+		out = append(out, SearchSort{Label: label, URL: s.With("sort", v), Current: name == cur})
+	}
+	return out, nil
+}
+
+// Kept are the parameters a new query keeps (the filters and the order),
+// as hidden fields of the search form.
+func (s *Search) Kept() [][2]string {
+	var out [][2]string
+	q := s.params()
+	for _, k := range append(slices.Clone(SearchFilters), "sort") {
+		if v := q.Get(k); v != "" {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	return out
+}
+
+// Message is the error in the page's language.
+func (s *Search) Message() (string, error) {
+	if s.Error == nil {
+		return "", nil
+	}
+	return s.l.T(s.Error.Key, s.Error.Args...)
 }
 
 // PageURL returns the URL of results page n.
@@ -77,20 +216,29 @@ func (s *Search) PageURL(n int) string {
 	} else {
 		q.Del("page")
 	}
+	return s.url(q)
+}
+
+func (s *Search) url(q url.Values) string {
+	if len(q) == 0 {
+		return s.base
+	}
 	return s.base + "?" + q.Encode()
 }
 
 func (s *Search) params() url.Values {
 	q := url.Values{}
 	r := s.Request
-	for k, v := range map[string]string{"q": r.Query, "product": r.Product, "region": r.Region, "cause": r.Cause,
-		"organization": r.Organization, "severity": r.Severity} {
+	if r.Query != "" {
+		q.Set("q", r.Query)
+	}
+	for k, v := range r.Filters {
 		if v != "" {
 			q.Set(k, v)
 		}
 	}
-	if r.Year != 0 {
-		q.Set("year", strconv.Itoa(r.Year))
+	if r.Sort != "" && r.Sort != SearchSorts[0] {
+		q.Set("sort", r.Sort)
 	}
 	return q
 }
@@ -110,18 +258,20 @@ func (s *Search) Pages() []int {
 // Page is the current page number.
 func (s *Search) Page() int { return max(s.Request.Page, 1) }
 
-// Filtered reports whether a facet filter is active.
-func (s *Search) Filtered() bool { return s.Request.Filtered() }
-
-// Filtered reports whether a facet filter is active.
-func (r SearchRequest) Filtered() bool {
-	return r.Product != "" || r.Region != "" || r.Cause != "" || r.Organization != "" || r.Severity != "" || r.Year != 0
+// Filtered reports whether a filter is active.
+func (s *Search) Filtered() bool {
+	for _, v := range s.Request.Filters {
+		if v != "" {
+			return true
+		}
+	}
+	return false
 }
 
-// Cleared is the search URL for the current query without any facet
+// Cleared is the search URL for the current query and order without any
 // filter.
 func (s *Search) Cleared() string {
-	c := &Search{Request: SearchRequest{Query: s.Request.Query}, base: s.base}
+	c := &Search{Request: SearchRequest{Query: s.Request.Query, Sort: s.Request.Sort}, base: s.base}
 	return c.PageURL(1)
 }
 
@@ -133,6 +283,7 @@ func (r *Renderer) searchPage(l *locale.Lang, s *Search) (*PageView, error) {
 	}
 	loc := urls.SearchLoc(l.Tag)
 	s.base = r.urls.URL(loc)
+	s.l = l
 	return r.newPage(l, "search", title, loc, func(p *PageView) { p.Search = s }), nil
 }
 

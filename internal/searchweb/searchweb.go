@@ -19,6 +19,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
+	"github.com/postmortem-archive/gen/search/query"
 )
 
 // Limits on serving searches.
@@ -96,12 +97,12 @@ func (h *Handler) API(w http.ResponseWriter, r *http.Request) {
 	defer h.release(st)
 	req, err := st.request(r)
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		writeJSON(w, http.StatusBadRequest, errorJSON(err))
 		return
 	}
 	res, status, err := h.search(r.Context(), st, req)
 	if err != nil {
-		writeJSON(w, status, map[string]string{"error": err.Error()})
+		writeJSON(w, status, errorJSON(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
@@ -131,22 +132,18 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 	q.Set("lang", lang)
 	r2 := r.Clone(r.Context())
 	r2.URL.RawQuery = q.Encode()
+	// Without words, the page lists every incident, newest first, to
+	// browse by facet.
 	view := &render.Search{}
 	status := http.StatusOK
 	req, err := st.request(r2)
-	switch {
-	case err != nil:
-		view.Error, status = err.Error(), http.StatusBadRequest
-	case req.Query == "" && !pageRequest(req).Filtered():
-		view.Request = pageRequest(req) // nothing asked yet: just the form
-	default:
-		view.Request = pageRequest(req)
-		res, code, err := h.search(r.Context(), st, req)
-		if err != nil {
-			view.Error, status = err.Error(), code
-		} else {
-			view.Response = pageResponse(req, res)
-		}
+	view.Request = pageRequest(req)
+	if err != nil {
+		view.Error, status = problemOf(err), http.StatusBadRequest
+	} else if res, code, err := h.search(r.Context(), st, req); err != nil {
+		view.Error, status = problemOf(err), code
+	} else {
+		view.Response = pageResponse(req, res)
 	}
 	page, err := st.pages.SearchPage(lang, view)
 	if err != nil {
@@ -163,8 +160,48 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 
 // pageRequest is what the search page shows of a request.
 func pageRequest(req search.Request) render.SearchRequest {
-	return render.SearchRequest{Query: req.Query, Product: req.Product, Region: req.Region, Cause: req.Cause,
-		Organization: req.Organization, Severity: req.Severity, Year: req.Year, Page: req.Page}
+	year := ""
+	if req.Year != 0 {
+		year = strconv.Itoa(req.Year)
+	}
+	return render.SearchRequest{Query: req.Query, Sort: req.Sort, Page: req.Page, Filters: map[string]string{
+		"organization": req.Organization, "product": req.Product, "region": req.Region, "cause": req.Cause,
+		"severity": req.Severity, "year": year, "duration": req.Duration, "language": req.Language,
+	}}
+}
+
+// Problems of the server rather than of the request, each with the key
+// of its message in the site's languages.
+var (
+	errBusy   = errors.New("the server is busy; try again in a moment")
+	errSlow   = errors.New("the search took too long; try fewer words")
+	errFailed = errors.New("the search failed")
+	errKeys   = map[error]string{errBusy: "search_error_busy", errSlow: "search_error_slow", errFailed: "search_error_failed"}
+)
+
+// problemOf is an error of a search as the page says it: by the key of
+// its message in the site's languages.
+func problemOf(err error) *render.SearchError {
+	var p *query.Problem
+	if errors.As(err, &p) {
+		return &render.SearchError{Key: p.Key, Args: p.Args}
+	}
+	for e, key := range errKeys {
+		if errors.Is(err, e) {
+			return &render.SearchError{Key: key}
+		}
+	}
+	return &render.SearchError{Key: "search_error_failed"}
+}
+
+// errorJSON is an error as the API answers it: in English, with the key
+// of its message for clients that say it in other words.
+func errorJSON(err error) map[string]string {
+	out := map[string]string{"error": err.Error()}
+	if p := problemOf(err); p.Key != "" {
+		out["code"] = strings.TrimPrefix(p.Key, "search_error_")
+	}
+	return out
 }
 
 // pageResponse is what the search page shows of a response: its results
@@ -205,7 +242,7 @@ func (h *Handler) search(ctx context.Context, st *state, req search.Request) (*s
 	case h.slots <- struct{}{}:
 		defer func() { <-h.slots }()
 	case <-wait.Done():
-		return nil, http.StatusServiceUnavailable, errors.New("the server is busy; try again in a moment")
+		return nil, http.StatusServiceUnavailable, errBusy
 	}
 	ctx, cancel = context.WithTimeout(ctx, Timeout)
 	defer cancel()
@@ -216,10 +253,10 @@ func (h *Handler) search(ctx context.Context, st *state, req search.Request) (*s
 	case errors.Is(err, search.ErrBadQuery):
 		return nil, http.StatusBadRequest, err
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return nil, http.StatusServiceUnavailable, errors.New("the search took too long; try fewer words")
+		return nil, http.StatusServiceUnavailable, errSlow
 	}
 	h.logf("search %q: %v", req.Query, err)
-	return nil, http.StatusInternalServerError, errors.New("the search failed")
+	return nil, http.StatusInternalServerError, errFailed
 }
 
 // request reads a search request from URL parameters. A malformed number
@@ -229,12 +266,14 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 	req := search.Request{
 		Query: strings.TrimSpace(q.Get("q")), Product: q.Get("product"), Region: q.Get("region"), Cause: q.Get("cause"),
 		Organization: q.Get("organization"), Severity: q.Get("severity"),
+		Language: q.Get("language"), Duration: q.Get("duration"), Sort: q.Get("sort"),
 		Lang: st.fallback,
 	}
 	if l := q.Get("lang"); l != "" {
 		tag, err := search.CanonicalLang(l)
 		if err != nil || !slices.Contains(st.langs, tag) {
-			return req, errors.New("lang must be one of " + strings.Join(st.langs, ", "))
+			langs := strings.Join(st.langs, ", ")
+			return req, query.Problemf("search_error_site_lang", "lang must be one of {langs}", "langs", langs)
 		}
 		req.Lang = tag
 	}
@@ -245,7 +284,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < lo || n > hi {
-			return errors.New(name + " must be a number from " + strconv.Itoa(lo) + " to " + strconv.Itoa(hi))
+			return query.Problemf("search_error_number", "{name} must be a number from {lo} to {hi}", "name", name, "lo", lo, "hi", hi)
 		}
 		*dst = n
 		return nil

@@ -79,6 +79,32 @@ func Errorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrBadQuery, fmt.Sprintf(format, args...))
 }
 
+// Problem is a request that cannot be searched, said so that a page can
+// say it in the reader's language: Key names the message in a site's
+// language files, Args fill its {placeholders}. Its Error is the English
+// message, and it wraps ErrBadQuery.
+type Problem struct {
+	Key  string // "search_error_too_long"…
+	Args []any  // name, value pairs: "max", 512
+	text string // English, with {placeholders}
+}
+
+// Problemf returns a Problem with English text, whose {name}
+// placeholders args fill (name, value pairs).
+func Problemf(key, text string, args ...any) error {
+	return &Problem{Key: key, Args: args, text: text}
+}
+
+func (p *Problem) Error() string {
+	pairs := make([]string, 0, len(p.Args))
+	for i := 0; i+1 < len(p.Args); i += 2 {
+		pairs = append(pairs, "{"+fmt.Sprint(p.Args[i])+"}", fmt.Sprint(p.Args[i+1]))
+	}
+	return ErrBadQuery.Error() + ": " + strings.NewReplacer(pairs...).Replace(p.text)
+}
+
+func (p *Problem) Unwrap() error { return ErrBadQuery }
+
 // Kind is the kind of a clause.
 type Kind uint8
 
@@ -211,7 +237,7 @@ func narrow(rs []rune) {
 func Parse(s string) (*Query, error) {
 	s = strings.ToValidUTF8(s, " ")
 	if n := utf8.RuneCountInString(s); n > MaxQueryRunes {
-		return nil, Errorf("the query is too long (%d characters; at most %d)", n, MaxQueryRunes)
+		return nil, Problemf("search_error_too_long", "the query is too long ({n} characters; at most {max})", "n", n, "max", MaxQueryRunes)
 	}
 	rs := []rune(s)
 	narrow(rs)
@@ -265,7 +291,7 @@ func (p *Query) add(c Clause) error {
 		return nil
 	}
 	if len(p.Clauses) >= MaxClauses {
-		return Errorf("the query has too many terms (at most %d)", MaxClauses)
+		return Problemf("search_error_too_many_terms", "the query has too many terms (at most {max})", "max", MaxClauses)
 	}
 	p.Clauses = append(p.Clauses, c)
 	return nil
@@ -279,7 +305,7 @@ func (p *Query) addField(spec fieldSpec, val string, neg bool) error {
 	case spec.lang:
 		l, err := analysis.CanonicalLang(val)
 		if err != nil {
-			return Errorf("lang:%s is not a language tag (try lang:en or lang:zh-TW)", Clip(val))
+			return Problemf("search_error_lang", "lang:{value} is not a language tag (try lang:en or lang:zh-TW)", "value", Clip(val))
 		}
 		if neg {
 			p.NotLangs = append(p.NotLangs, l)
@@ -290,7 +316,7 @@ func (p *Query) addField(spec fieldSpec, val string, neg bool) error {
 	case spec.kind == Year:
 		y, err := strconv.Atoi(val)
 		if err != nil || y < 1000 || y > 9999 {
-			return Errorf("year:%s is not a year (try year:2017)", Clip(val))
+			return Problemf("search_error_year", "year:{value} is not a year (try year:2017)", "value", Clip(val))
 		}
 		val = strconv.Itoa(y)
 	}

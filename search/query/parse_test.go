@@ -110,3 +110,14 @@ func TestReplace(t *testing.T) {
 		t.Errorf("bare words %q", bare)
 	}
 }
+
+func TestProblemsNameTheirMessage(t *testing.T) {
+	_, err := Parse("year:20x")
+	var p *Problem
+	if !errors.As(err, &p) || !errors.Is(err, ErrBadQuery) {
+		t.Fatalf("Parse(year:20x): %v, want a Problem wrapping ErrBadQuery", err)
+	}
+	if p.Key != "search_error_year" || err.Error() != "bad query: year:20x is not a year (try year:2017)" {
+		t.Errorf("problem %q: %q", p.Key, err)
+	}
+}

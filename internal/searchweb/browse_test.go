@@ -1,0 +1,196 @@
+package searchweb_test
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/search"
+)
+
+// page is a served search page, parsed.
+type page struct {
+	status int
+	doc    *html.Node
+}
+
+func getPage(t *testing.T, get func(path string, q url.Values) (int, []byte), path string, q url.Values) page {
+	t.Helper()
+	code, body := get(path, q)
+	doc, err := html.Parse(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page{code, doc}
+}
+
+// count is the number the result count states.
+func (p page) count(t *testing.T) int {
+	t.Helper()
+	n := findID(p.doc, "result-count")
+	if n == nil {
+		t.Fatal("no result count on the page")
+	}
+	f := strings.Fields(textOfNode(n))
+	v, err := strconv.Atoi(f[0])
+	if err != nil {
+		t.Fatalf("result count %q", textOfNode(n))
+	}
+	return v
+}
+
+// chips are the active filters' chips: facet → removal URL.
+func (p page) chips() map[string]string {
+	out := map[string]string{}
+	walk(p.doc, func(n *html.Node) {
+		if n.Data == "a" && attrOf(n, "class") == "chip" {
+			out[attrOf(n, "data-facet")] = attrOf(n, "href")
+		}
+	})
+	return out
+}
+
+func (p page) link(class string) string {
+	var href string
+	walk(p.doc, func(n *html.Node) {
+		if n.Data == "a" && attrOf(n, "class") == class {
+			href = attrOf(n, "href")
+		}
+	})
+	return href
+}
+
+// TestBrowseWithoutWords: without words, the API and the page list every
+// incident newest first, with every facet, and sort them.
+func TestBrowseWithoutWords(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	all := api(t, srv, url.Values{"lang": {"en"}, "per_page": {"50"}})
+	if all.Total != 6 || len(all.Results) != 6 {
+		t.Fatalf("no words: %d incidents, want all 6", all.Total)
+	}
+	var dates []string
+	for _, r := range all.Results {
+		dates = append(dates, r.Date)
+	}
+	if !slices.IsSortedFunc(dates, func(a, b string) int { return strings.Compare(b, a) }) {
+		t.Errorf("not newest first: %v", dates)
+	}
+	for _, f := range []string{"organization", "severity", "year", "duration", "lang"} {
+		if len(all.Facets[f]) == 0 {
+			t.Errorf("facet %s missing when browsing: %v", f, all.Facets)
+		}
+	}
+	if !slices.ContainsFunc(all.Facets["severity"], func(c search.FacetCount) bool { return c.Term == "unknown" }) {
+		t.Errorf("severity facet without unknown: %v", all.Facets["severity"])
+	}
+	bySeverity := api(t, srv, url.Values{"lang": {"en"}, "sort": {"severity"}})
+	if first := bySeverity.Results[0]; first.Severity != "critical" {
+		t.Errorf("sorted by severity, first %s (%s)", first.ID, first.Severity)
+	}
+
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	p := getPage(t, get, "/en/search/", nil)
+	if p.status != http.StatusOK || p.count(t) != 6 {
+		t.Fatalf("the search page without words: status %d", p.status)
+	}
+	// Languages are named in the reader's language.
+	var langs []string
+	walk(getPage(t, get, "/ja/search/", nil).doc, func(n *html.Node) {
+		if n.Data == "a" && strings.Contains(attrOf(n, "href"), "language=") {
+			langs = append(langs, textOfNode(n))
+		}
+	})
+	if !slices.Contains(langs, "英語") || !slices.Contains(langs, "日本語") {
+		t.Errorf("language facet on the Japanese page: %q", langs)
+	}
+}
+
+// TestEveryFilterShowsAChipAndClears: each facet value filters the page
+// browsed without words, shows a chip that removes it, and "Clear
+// filters" removes them all.
+func TestEveryFilterShowsAChipAndClears(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	all := api(t, srv, url.Values{"lang": {"en"}})
+	applied := url.Values{}
+	for _, param := range render.SearchFilters {
+		facet := param
+		if param == "language" {
+			facet = "lang"
+		}
+		values := all.Facets[facet]
+		if len(values) == 0 {
+			continue
+		}
+		q := url.Values{param: {values[0].Term}}
+		p := getPage(t, get, "/en/search/", q)
+		if p.status != http.StatusOK || p.count(t) != values[0].Count {
+			t.Errorf("%s=%s: status %d, want %d incidents", param, values[0].Term, p.status, values[0].Count)
+			continue
+		}
+		remove, ok := p.chips()[facet]
+		if !ok {
+			t.Errorf("%s=%s: no chip among %v", param, values[0].Term, p.chips())
+			continue
+		}
+		u, _ := url.Parse(remove)
+		if u.Query().Has(param) {
+			t.Errorf("%s: the chip links to %s, which keeps it", param, remove)
+		}
+		if back := getPage(t, get, u.Path, u.Query()); back.count(t) != all.Total || len(back.chips()) != 0 {
+			t.Errorf("%s: after removing it, %d incidents and chips %v", param, back.count(t), back.chips())
+		}
+		applied.Set(param, values[0].Term)
+	}
+	if len(applied) < 5 {
+		t.Fatalf("only %d filters tried: %v", len(applied), applied)
+	}
+	// Two at once, with words: two chips; clearing keeps the words.
+	both := url.Values{"q": {"dns"}, "organization": {"AWS"}, "year": {"2021"}}
+	p := getPage(t, get, "/en/search/", both)
+	if len(p.chips()) != 2 {
+		t.Errorf("chips %v, want organization and year", p.chips())
+	}
+	u, _ := url.Parse(p.link("clear-filters"))
+	if got := u.Query(); len(got) != 1 || got.Get("q") != "dns" {
+		t.Errorf("clear filters links to %s; want the words only", u)
+	}
+}
+
+// TestQueryErrorsInTheReadersLanguage: the page says what is wrong with a
+// query in its own language; the API in English, with a code.
+func TestQueryErrorsInTheReadersLanguage(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	for _, c := range []struct {
+		path string
+		q    url.Values
+		want string
+	}{
+		{"/ja/search/", url.Values{"q": {"year:20x"}}, "year:20x は年ではありません"},
+		{"/zh-TW/search/", url.Values{"q": {"year:20x"}}, "year:20x 不是年份"},
+		{"/en/search/", url.Values{"q": {"year:20x"}}, "year:20x is not a year"},
+		{"/ja/search/", url.Values{"q": {strings.Repeat("a", 600)}}, "検索語が長すぎます（600 文字。最大 512 文字）"},
+		{"/ja/search/", url.Values{"page": {"0"}}, "page は 1 から 1000 までの数値で指定してください"},
+		{"/ja/search/", url.Values{"sort": {"price"}}, "「price」は並べ替えの順序ではありません"},
+	} {
+		p := getPage(t, get, c.path, c.q)
+		msg := findID(p.doc, "search-error")
+		if p.status != http.StatusBadRequest || msg == nil || !strings.Contains(textOfNode(msg), c.want) {
+			t.Errorf("%s?%s: status %d, message %v; want %q", c.path, c.q.Encode(), p.status, msg != nil && true, c.want)
+			if msg != nil {
+				t.Logf("message: %s", textOfNode(msg))
+			}
+		}
+	}
+	code, body := get("/api/search", url.Values{"q": {"year:20x"}})
+	if code != http.StatusBadRequest || !strings.Contains(string(body), `"code":"year"`) || !strings.Contains(string(body), "is not a year") {
+		t.Errorf("API: %d %s", code, body)
+	}
+}
