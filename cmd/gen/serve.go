@@ -128,7 +128,11 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 			site.Swap(nil, msgs)
 			return
 		}
-		site.Swap(files, nil)
+		lazy := map[string]server.Lazy{}
+		for p, page := range session.Pages() {
+			lazy[p] = page
+		}
+		site.SwapLazy(files, lazy, nil)
 		built := session.Site()
 		langs.Store(built.Bundle)
 		index, pages := session.Search()

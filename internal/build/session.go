@@ -27,8 +27,9 @@ type Session struct {
 	opts  Options
 	cache *content.Cache
 	site  *source.Site                 // the last good build's site
-	files map[string][]byte            // the last good build's output
-	pages *render.Renderer             // the last good build's renderer, for search pages
+	files map[string][]byte            // the last good build's output but its incident pages
+	pages map[string]*Page             // the last good build's incident pages
+	render *render.Renderer            // the last good build's renderer, for search pages
 	index *refcount.Ref[*search.Index] // in memory, kept up to date document by document
 	frags *render.Fragments            // list and timeline entries of unchanged incidents
 	tmpl  *render.Layouts              // parsed once, again after a change to layouts
@@ -43,7 +44,8 @@ func NewSession(opts Options) *Session {
 // Update brings the output up to date after changes to the given source
 // files (absolute or relative to the source folder); nil means unknown and
 // rebuilds everything. On error the last good output is kept and returned
-// again by Files. The returned map must not be modified.
+// again. The returned map must not be modified; it holds every file but
+// the incident pages, which are in Pages.
 func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	start := time.Now()
 	src, _ := filepath.Abs(s.opts.Source)
@@ -97,11 +99,26 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	if err != nil {
 		return s.files, nil, err
 	}
+	byID := make(map[string]*archive.Incident, len(site.Archive.Incidents))
+	for _, inc := range site.Archive.Incidents {
+		byID[inc.ID] = inc
+	}
+	pages := map[string]*Page{}
 	var mu sync.Mutex
-	pages, err := r.RenderScope(scope, func(path string, data []byte) error {
+	count, err := r.RenderScope(scope, func(path string, data []byte) error {
 		mu.Lock()
+		defer mu.Unlock()
+		if loc := siteURLs.ParseFile(path); loc.Kind == urls.Incident {
+			// Rendered to find its errors; kept only when a change touched
+			// it, else rendered again when asked for.
+			p := &Page{r: r, inc: byID[loc.ID], lang: loc.Lang}
+			if !full {
+				p.r, p.inc, p.data = nil, nil, data
+			}
+			pages[path] = p
+			return nil
+		}
 		files[path] = data
-		mu.Unlock()
 		return nil
 	})
 	if err != nil {
@@ -113,14 +130,15 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 		return s.files, nil, err
 	}
 	phases.mark("index")
-	s.site, s.files, s.pages = site, files, r
+	s.carryPages(pages, scope, r, byID)
+	s.site, s.files, s.pages, s.render = site, files, pages, r
 	var size int64
 	for _, data := range files {
 		size += int64(len(data))
 	}
 	return files, &Result{
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
-		Pages: pages, Bytes: size, Took: time.Since(start), Phases: phases, Warnings: warnings,
+		Pages: count, Bytes: size, Took: time.Since(start), Phases: phases, Warnings: warnings,
 	}, nil
 }
 
@@ -130,7 +148,28 @@ func (s *Session) Site() *source.Site { return s.site }
 // Search returns the in-memory index and the renderer of the search
 // pages of the last good build. The session holds one reference to the
 // index until a full rebuild replaces it: a user acquires its own.
-func (s *Session) Search() (*refcount.Ref[*search.Index], *render.Renderer) { return s.index, s.pages }
+func (s *Session) Search() (*refcount.Ref[*search.Index], *render.Renderer) { return s.index, s.render }
+
+// Pages returns the last good build's incident pages, which Update does
+// not return with the other files: each renders when first asked for. The
+// returned map must not be modified.
+func (s *Session) Pages() map[string]*Page { return s.pages }
+
+// carryPages adds to pages the last build's incident pages a change did
+// not touch, pointed at the new build r when not rendered yet; it runs
+// once the new build succeeded.
+func (s *Session) carryPages(pages map[string]*Page, scope *render.Scope, r *render.Renderer, byID map[string]*archive.Incident) {
+	if scope == nil {
+		return
+	}
+	for path, p := range s.pages {
+		loc := siteURLs.ParseFile(path)
+		if inc := byID[loc.ID]; inc != nil && !scope.Incidents[loc.ID] {
+			p.follow(r, inc)
+			pages[path] = p
+		}
+	}
+}
 
 // Close releases the session's index.
 func (s *Session) Close() error {

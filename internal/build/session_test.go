@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,12 +23,26 @@ func sessionOpts(dir string) build.Options {
 	return build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/", Generator: "gen test"}
 }
 
-// sameOutput fails unless the incremental output equals a full build's.
-func sameOutput(t *testing.T, got map[string][]byte, dir string) {
+// sameOutput fails unless the incremental output of s (its files, and
+// its incident pages rendered now) equals a full build's, and the full
+// build's equals what gen build writes.
+func sameOutput(t *testing.T, s *build.Session, files map[string][]byte, dir string) {
 	t.Helper()
-	want, _, err := build.NewSession(sessionOpts(dir)).Update(nil)
+	got := withPages(t, s, files)
+	full := build.NewSession(sessionOpts(dir))
+	fullFiles, _, err := full.Update(nil)
 	if err != nil {
 		t.Fatalf("full build: %v", err)
+	}
+	want := withPages(t, full, fullFiles)
+	dest := filepath.Join(t.TempDir(), "public")
+	if _, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: sessionOpts(dir).BaseURL, Generator: sessionOpts(dir).Generator}); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range readTree(t, dest) {
+		if p != ".gen-output" && !bytes.Equal(want[p], data) {
+			t.Errorf("the authoring server's %s differs from gen build's", p)
+		}
 	}
 	var diff []string
 	for p, w := range want {
@@ -46,6 +61,20 @@ func sameOutput(t *testing.T, got map[string][]byte, dir string) {
 	if len(diff) > 0 {
 		t.Errorf("incremental output differs from a full build in %d files: %s", len(diff), strings.Join(diff[:min(len(diff), 10)], "; "))
 	}
+}
+
+// withPages is files with the session's incident pages, rendered.
+func withPages(t *testing.T, s *build.Session, files map[string][]byte) map[string][]byte {
+	t.Helper()
+	out := maps.Clone(files)
+	for p, page := range s.Pages() {
+		data, err := page.Bytes()
+		if err != nil {
+			t.Fatalf("rendering %s: %v", p, err)
+		}
+		out[p] = data
+	}
+	return out
 }
 
 func edit(t *testing.T, file, old, new string) {
@@ -110,7 +139,7 @@ func TestSessionIncrementalEqualsFullBuild(t *testing.T) {
 		if res.Pages == 0 {
 			t.Fatalf("%s: rendered no pages", st.name)
 		}
-		sameOutput(t, files, dir)
+		sameOutput(t, s, files, dir)
 		if t.Failed() {
 			t.Fatalf("after step %q", st.name)
 		}
@@ -173,7 +202,7 @@ func TestSessionRendersOnlyWhatAChangeTouches(t *testing.T) {
 	if want := 3*(3+3+1+2+1+4) + 1; inc.Pages != want {
 		t.Errorf("a one-file edit rendered %d pages (a full build %d), want %d", inc.Pages, full.Pages, want)
 	}
-	sameOutput(t, got, dir)
+	sameOutput(t, s, got, dir)
 }
 
 func TestSessionKeepsLastGoodBuildOnError(t *testing.T) {
@@ -197,7 +226,7 @@ func TestSessionKeepsLastGoodBuildOnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameOutput(t, files, dir)
+	sameOutput(t, s, files, dir)
 }
 
 func TestSessionKeepsSearchIndexCurrent(t *testing.T) {

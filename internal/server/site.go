@@ -213,14 +213,31 @@ type memSnapshot struct {
 
 type memFile struct {
 	data    []byte
+	lazy    Lazy // makes data when first opened, when not nil
 	modTime time.Time
 	once    sync.Once
 	etag    string
+	err     error // from lazy
 }
 
-func (f *memFile) tag() string {
-	f.once.Do(func() { f.etag = hashETag(f.data) })
-	return f.etag
+// Lazy is a file made when it is first asked for (an authoring server
+// renders most pages on request rather than keeping them all). Bytes
+// returns the same content every time and is safe for concurrent use.
+type Lazy interface {
+	Bytes() ([]byte, error)
+}
+
+// load makes a lazy file's content once, and its validator.
+func (f *memFile) load() error {
+	f.once.Do(func() {
+		if f.lazy != nil {
+			f.data, f.err = f.lazy.Bytes()
+		}
+		if f.err == nil {
+			f.etag = hashETag(f.data)
+		}
+	})
+	return f.err
 }
 
 // hashETag is a strong validator computed from content.
@@ -249,6 +266,13 @@ func NewMemSite() *MemSite {
 // with these errors (none for a nil files with no errors). Every Swap
 // increments the version and wakes watchers.
 func (m *MemSite) Swap(files map[string][]byte, buildErrors []string) {
+	m.SwapLazy(files, nil, buildErrors)
+}
+
+// SwapLazy is Swap with some files made when first asked for: a file
+// given as the same Lazy as in the previous swap is unchanged, another is
+// changed. lazy may be nil.
+func (m *MemSite) SwapLazy(files map[string][]byte, lazy map[string]Lazy, buildErrors []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	prev := m.cur.Load()
@@ -266,7 +290,7 @@ func (m *MemSite) Swap(files map[string][]byte, buildErrors []string) {
 	}
 	if files != nil && len(buildErrors) == 0 {
 		now := time.Now()
-		next.files = make(map[string]*memFile, len(files))
+		next.files = make(map[string]*memFile, len(files)+len(lazy))
 		pages, css, names := false, false, false
 		changed := func(name string) {
 			if path.Ext(name) == ".css" {
@@ -275,25 +299,31 @@ func (m *MemSite) Swap(files map[string][]byte, buildErrors []string) {
 				pages = true
 			}
 		}
-		for name, data := range files {
+		add := func(name string, f *memFile, same func(old *memFile) bool) {
 			if strings.HasPrefix(name, "/") || name != path.Clean(name) {
 				name = strings.TrimPrefix(path.Clean("/"+name), "/")
 			}
 			if name == "" || !validName(name) {
-				continue
+				return
 			}
 			old, ok := prev.files[name]
 			switch {
-			case ok && bytes.Equal(old.data, data):
+			case ok && same(old):
 				next.files[name] = old
 			case ok:
-				next.files[name] = &memFile{data: data, modTime: now}
+				next.files[name] = f
 				changed(name)
 			default:
-				next.files[name] = &memFile{data: data, modTime: now}
+				next.files[name] = f
 				changed(name)
 				names = true
 			}
+		}
+		for name, data := range files {
+			add(name, &memFile{data: data, modTime: now}, func(old *memFile) bool { return old.lazy == nil && bytes.Equal(old.data, data) })
+		}
+		for name, l := range lazy {
+			add(name, &memFile{lazy: l, modTime: now}, func(old *memFile) bool { return old.lazy == l })
 		}
 		if names || len(next.files) != len(prev.files) {
 			// Files came or went: find the folders again.
@@ -395,7 +425,10 @@ func (s *memSnapshot) Open(name string) (*File, error) {
 		return nil, notExist(name)
 	}
 	if f, ok := s.files[name]; ok {
-		return &File{Name: name, Size: int64(len(f.data)), ModTime: f.modTime, ETag: f.tag(), Data: f.data}, nil
+		if err := f.load(); err != nil {
+			return nil, err
+		}
+		return &File{Name: name, Size: int64(len(f.data)), ModTime: f.modTime, ETag: f.etag, Data: f.data}, nil
 	}
 	if s.dirs[name] {
 		return &File{Name: name, IsDir: true}, nil
