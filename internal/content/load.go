@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"golang.org/x/text/language"
 
 	"github.com/postmortem-archive/gen/internal/diag"
@@ -398,12 +399,36 @@ func invalidUTF8At(b []byte) (line, col int) {
 }
 
 // plainText is the text of a node and its descendants without markup.
+// Its lines are the blocks: a paragraph, a heading, a list item, a table
+// row (its cells apart, separated by tabs) each on a line of its own,
+// and never two on one line, so that a search snippet cut from one line
+// does not run a heading into the text under it. Inside a block, a line
+// break is a space (or nothing between Chinese and Japanese characters).
 func plainText(n ast.Node, src []byte) string {
 	var b strings.Builder
+	// endBlock ends the line of a block, once: nested blocks (a list item
+	// holding a paragraph) do not leave empty lines.
+	endBlock := func(sep byte) {
+		s := b.String()
+		if s == "" || s[len(s)-1] == '\n' || s[len(s)-1] == '\t' && sep == '\t' {
+			return
+		}
+		if last := s[len(s)-1]; last == ' ' || last == '\t' {
+			// Not a trailing space or an empty last cell before the
+			// line's end.
+			trimmed := strings.TrimRight(s, " \t")
+			b.Reset()
+			b.WriteString(trimmed)
+		}
+		b.WriteByte(sep)
+	}
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
-			if c.Type() == ast.TypeBlock {
-				b.WriteByte('\n')
+			switch {
+			case c.Kind() == extast.KindTableCell:
+				endBlock('\t')
+			case c.Type() == ast.TypeBlock:
+				endBlock('\n')
 			}
 			return ast.WalkContinue, nil
 		}
@@ -414,7 +439,9 @@ func plainText(n ast.Node, src []byte) string {
 				b.WriteByte(' ')
 			}
 		case *ast.String:
-			b.Write(t.Value)
+			// The line breaks package markdown keeps before a link are
+			// spaces here: a line is a block.
+			b.Write(bytes.ReplaceAll(t.Value, []byte("\n"), []byte(" ")))
 		case *ast.CodeSpan:
 			for ch := t.FirstChild(); ch != nil; ch = ch.NextSibling() {
 				if tx, ok := ch.(*ast.Text); ok {

@@ -8,12 +8,13 @@ import (
 )
 
 // A line break before a link is a space in English and nothing between
-// Chinese characters, as everywhere else in the text.
+// Chinese characters, as everywhere else in the text: a line of the text
+// is a block.
 func TestLineBreaksBeforeLinks(t *testing.T) {
 	cases := map[string]string{
-		"compare how\n[the outage](../x/) went": "compare how\n[the outage] went",
+		"compare how\n[the outage](../x/) went": "compare how [the outage] went",
 		"請參閱\n[這起事故](../x/)。":                   "請參閱這起事故。",
-		"see\n**this** and\n`code`":             "see\nthis and\ncode",
+		"see\n**this** and\n`code`":             "see this and code",
 	}
 	for body, want := range cases {
 		var errs diag.List
@@ -22,5 +23,20 @@ func TestLineBreaksBeforeLinks(t *testing.T) {
 		if want = strings.ReplaceAll(want, "[the outage]", "the outage"); got != want {
 			t.Errorf("%q: text %q, want %q", body, got, want)
 		}
+	}
+}
+
+// Every block is a line of its own, and only blocks are: a heading is not
+// run into the paragraph under it, a list item's paragraph leaves no
+// empty line, and a table row is a line with its cells apart.
+func TestPlainTextLinesAreBlocks(t *testing.T) {
+	body := "## Impact\n\nOn Monday the API\n[failed](../x/) for\n**most** calls.\n\n" +
+		"- 10:22 — Requests fail.\n- 10:52 — They recover.\n\n" +
+		"| Region | Failed |\n|---|---|\n| us | 91% |\n| eu | |\n"
+	var errs diag.List
+	p := Parse("content/2021-01-01-x/en.md", "2021-01-01-x", "en", []byte("---\ntitle: x\n---\n"+body), &errs)
+	want := "Impact\nOn Monday the API failed for most calls.\n10:22 — Requests fail.\n10:52 — They recover.\nRegion\tFailed\nus\t91%\neu"
+	if got := p.PlainText(); got != want {
+		t.Errorf("text:\n%q\nwant\n%q", got, want)
 	}
 }

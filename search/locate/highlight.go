@@ -3,8 +3,11 @@ package locate
 // Highlighting: up to maxFragments fragments of about FragmentRunes
 // characters from the long fields of a result, centred on the places where
 // the query's words and phrases occur, chosen so that together they show
-// as many different words of the query as they can. A field short enough
-// is shown whole. Matches are wrapped in <mark>…</mark> (a phrase, and a
+// as many different words of the query as they can, and never the same
+// sentence twice (a timeline event is in the body and the timeline). A
+// fragment stays within one line of its field, one block of the page (a
+// heading, a paragraph, a list item, a table row), shown whole when it is
+// short enough; a table row's cells (separated by tabs) are shown apart. Matches are wrapped in <mark>…</mark> (a phrase, and a
 // run of Chinese characters, as one), everything else is HTML-escaped, and
 // a fragment that does not reach the start or end of its field has "…"
 // there.
@@ -46,7 +49,8 @@ type mark struct {
 type fragment struct {
 	f          int
 	Start, End int
-	marks      []mark // inside it, in order
+	marks      []mark   // inside it, in order
+	sentences  []string // the sentences of its marks, normalised (sentenceOf)
 }
 
 // Fragments returns the highlighted fragments of a document's text for the
@@ -94,19 +98,21 @@ func findMarks(loc *Locator, fields [docstore.NumFields]string, flags uint8, hs 
 }
 
 // candidates returns the candidate fragments of field fi, whose text is s
-// and marks ms: the whole field when it is short, else a window around
-// each of its first maxSeeds marks.
+// and marks ms: around each of its first maxSeeds marks, its line when it
+// is short, else a window of it.
 func candidates(fi int, s string, ms []mark) []fragment {
 	if len(ms) == 0 {
 		return nil
 	}
-	if utf8.RuneCountInString(s) <= FragmentRunes {
-		return []fragment{{f: fi, Start: 0, End: len(s), marks: ms}}
-	}
 	var cands []fragment
 	seen := map[[2]int]bool{}
 	for _, m := range ms[:min(len(ms), maxSeeds)] {
-		a, b := around(s, m.Span)
+		ls, le := lineOf(s, m.Span)
+		a, b := ls, le
+		if utf8.RuneCountInString(s[ls:le]) > FragmentRunes {
+			a, b = around(s[ls:le], Span{m.Start - ls, m.End - ls})
+			a, b = a+ls, b+ls
+		}
 		// Take in the marks it cuts through.
 		for _, o := range ms {
 			if o.Start < b && o.End > b {
@@ -124,11 +130,60 @@ func candidates(fi int, s string, ms []mark) []fragment {
 		for _, o := range ms {
 			if o.Start >= a && o.End <= b {
 				fr.marks = append(fr.marks, o)
+				if sn := sentenceOf(s, o.Span); !slices.Contains(fr.sentences, sn) {
+					fr.sentences = append(fr.sentences, sn)
+				}
 			}
 		}
 		cands = append(cands, fr)
 	}
 	return cands
+}
+
+// lineOf returns the line of s that holds sp (the lines that do, for a
+// match across a line break).
+func lineOf(s string, sp Span) (int, int) {
+	a := strings.LastIndexByte(s[:sp.Start], '\n') + 1
+	b := len(s)
+	if i := strings.IndexByte(s[sp.End:], '\n'); i >= 0 {
+		b = sp.End + i
+	}
+	return a, b
+}
+
+// sentenceEnds are what ends a sentence (a line ends one too).
+var sentenceEnds = []string{". ", "! ", "? ", "; ", "。", "！", "？", "；", "\t"}
+
+// sentenceOf returns the sentence of s that holds sp, normalised for
+// comparing: lower case, white space collapsed, without its final
+// punctuation.
+func sentenceOf(s string, sp Span) string {
+	a, b := lineOf(s, sp)
+	for _, e := range sentenceEnds {
+		if i := strings.LastIndex(s[a:sp.Start], e); i >= 0 {
+			a += i + len(e)
+		}
+		if i := strings.Index(s[sp.End:b], e); i >= 0 {
+			b = sp.End + i
+		}
+	}
+	return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(s[a:b], ".!?")), " "))
+}
+
+// repeats reports whether c shows a sentence a picked fragment shows
+// already: the same, or one holding the other (a timeline event and the
+// body's list item that gives its time too).
+func repeats(c fragment, picked []fragment) bool {
+	for _, p := range picked {
+		for _, x := range c.sentences {
+			for _, y := range p.sentences {
+				if strings.Contains(x, y) || strings.Contains(y, x) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // pickFragments picks the best fragments one by one, up to maxFragments:
@@ -140,7 +195,7 @@ func pickFragments(cands []fragment) []fragment {
 	for len(picked) < maxFragments {
 		best, bestScore := -1, 0
 		for i, c := range cands {
-			if c.f < 0 || overlapsAny(c, picked) {
+			if c.f < 0 || overlapsAny(c, picked) || repeats(c, picked) {
 				continue
 			}
 			score, pats := 0, map[int]bool{}
@@ -267,7 +322,8 @@ func formatFragment(s string, fr fragment) string {
 	var b strings.Builder
 	start, end := fr.Start, fr.End
 	// No white space next to an ellipsis.
-	if start > 0 {
+	// A fragment that starts or ends with its line is not cut there.
+	if start > 0 && s[start-1] != '\n' {
 		for start < end {
 			r, size := utf8.DecodeRuneInString(s[start:])
 			if !unicode.IsSpace(r) {
@@ -277,7 +333,7 @@ func formatFragment(s string, fr fragment) string {
 		}
 		b.WriteString("…")
 	}
-	cutEnd := end < len(s)
+	cutEnd := end < len(s) && s[end] != '\n'
 	if cutEnd {
 		for end > start {
 			r, size := utf8.DecodeLastRuneInString(s[:end])
@@ -292,15 +348,22 @@ func formatFragment(s string, fr fragment) string {
 		if m.Start < at || m.End > end {
 			continue
 		}
-		b.WriteString(html.EscapeString(s[at:m.Start]))
+		b.WriteString(escape(s[at:m.Start]))
 		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(s[m.Start:m.End]))
+		b.WriteString(escape(s[m.Start:m.End]))
 		b.WriteString("</mark>")
 		at = m.End
 	}
-	b.WriteString(html.EscapeString(s[at:end]))
+	b.WriteString(escape(s[at:end]))
 	if cutEnd {
 		b.WriteString("…")
 	}
 	return b.String()
 }
+
+// cells shows a table row's cells apart, and a line break (inside a
+// match across lines) as a space.
+var cells = strings.NewReplacer("\t", " · ", "\n", " ")
+
+// escape is s as HTML text in a fragment.
+func escape(s string) string { return cells.Replace(html.EscapeString(s)) }
