@@ -357,3 +357,15 @@ func TestWrkScriptRequestsEveryPath(t *testing.T) {
 		}
 	}
 }
+
+func TestServeTableKeepsOneServersFiguresWhenTheOtherFailed(t *testing.T) {
+	gen := &serverResult{name: "gen serve", ready: 2 * time.Second, rssReady: 300e6, rssHWM: 400e6,
+		edits: []time.Duration{90 * time.Millisecond, 40 * time.Millisecond, 60 * time.Millisecond}}
+	var b strings.Builder
+	printServeTable(&b, gen, nil)
+	for _, want := range []string{"| ready (start to first incident page) | 2.00 s | — | — |", "| 60 ms (40 ms–90 ms) | — | — |", "| 400.0 MB | — |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -40,6 +40,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var a archiveFlags
 	a.register(fs)
 	edits := fs.Int("edits", 7, "edits per server; the median is reported")
+	readyLimit := fs.Duration("ready-timeout", 45*time.Minute, "how long a server may take to serve its first page")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,32 +63,28 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	id := ids[len(ids)/2]
 	lang := b.langs[0]
 	loadBefore := loadAverage()
-	gen, err := b.measureServer(ctx, "gen serve", *edits,
+	gen, gerr := b.measureServer(ctx, "gen serve", *edits, *readyLimit,
 		func(port int) *exec.Cmd {
 			return exec.CommandContext(ctx, b.gen, "serve", "--source", b.genSite, "--port", strconv.Itoa(port))
 		},
 		filepath.Join(b.genSite, "content", id, lang+".md"), urls.IncidentLoc(lang, id).Path())
-	if err != nil {
-		return err
-	}
-	hg, err := b.measureServer(ctx, "hugo server", *edits,
+	hg, herr := b.measureServer(ctx, "hugo server", *edits, *readyLimit,
 		func(port int) *exec.Cmd {
 			return exec.CommandContext(ctx, hugo, "server", "--source", b.hugoSite, "--bind", "127.0.0.1", "--port", strconv.Itoa(port),
 				"--cacheDir", filepath.Join(b.work, "hugo-cache"))
 		},
 		filepath.Join(b.hugoSite, "content", "incidents", id, "index."+hugoLang(lang)+".md"), urls.IncidentLoc(hugoLang(lang), id).Path()) // the Hugo site has gen's URL shapes
-	if err != nil {
-		return err
-	}
+	// One server failing (not ready in time) still leaves the other's
+	// figures worth printing.
 	fmt.Fprintf(stdout, "%d incidents × %d languages, %d edits of %s each; load average before %s, after %s\n\n",
 		b.incidents, len(b.langs), *edits, id, loadBefore, loadAverage())
 	printServeTable(stdout, gen, hg)
-	return nil
+	return errors.Join(gerr, herr)
 }
 
 // measureServer runs one server through startup and the edits, then stops
 // it with SIGINT and reads its CPU time.
-func (b *bench) measureServer(ctx context.Context, name string, edits int, start func(port int) *exec.Cmd, source, page string) (*serverResult, error) {
+func (b *bench) measureServer(ctx context.Context, name string, edits int, readyLimit time.Duration, start func(port int) *exec.Cmd, source, page string) (*serverResult, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -107,7 +104,7 @@ func (b *bench) measureServer(ctx context.Context, name string, edits int, start
 	defer stopProcess(cmd)
 	url := fmt.Sprintf("http://127.0.0.1:%d%s", port, page)
 	client := &http.Client{Timeout: 30 * time.Second}
-	if err := pollUntil(ctx, client, url, "</html>", 10*time.Minute); err != nil {
+	if err := pollUntil(ctx, client, url, "</html>", readyLimit); err != nil {
 		return nil, fmt.Errorf("%s never served %s (log in %s): %w", name, url, logf.Name(), err)
 	}
 	res.ready = time.Since(t0)
@@ -130,6 +127,7 @@ func (b *bench) measureServer(ctx context.Context, name string, edits int, start
 	if cmd.ProcessState != nil {
 		res.usage = processUsage(cmd.ProcessState, time.Since(t0))
 	}
+	fmt.Fprintf(b.log, "genbench: %s stopped: peak RSS %s, CPU %s\n", name, megabytes(res.rssHWM), seconds(res.usage.CPU()))
 	return res, nil
 }
 
@@ -225,19 +223,35 @@ func procStatus(pid int, key string) (int64, error) {
 	return 0, fmt.Errorf("/proc/%d/status has no %s", pid, key)
 }
 
-// printServeTable prints both servers' figures and their ratio.
+// printServeTable prints both servers' figures and their ratio; a server
+// that failed (nil) shows dashes.
 func printServeTable(w io.Writer, gen, hugo *serverResult) {
 	fmt.Fprintln(w, "| authoring server | gen serve | hugo server | gen/Hugo |")
 	fmt.Fprintln(w, "|---|---|---|---|")
-	row := func(what, gv, hv, r string) { fmt.Fprintf(w, "| %s | %s | %s | %s |\n", what, gv, hv, r) }
-	row("ready (start to first incident page)", seconds(gen.ready), seconds(hugo.ready), ratio(gen.ready, hugo.ready))
-	row("RSS when ready", megabytes(gen.rssReady), megabytes(hugo.rssReady), ratio(gen.rssReady, hugo.rssReady))
-	row("peak RSS (after the edits)", megabytes(gen.rssHWM), megabytes(hugo.rssHWM), ratio(gen.rssHWM, hugo.rssHWM))
-	ge, he := median(gen.edits), median(hugo.edits)
-	row(fmt.Sprintf("edit to page, median of %d (min–max)", len(gen.edits)),
-		fmt.Sprintf("%s (%s–%s)", ms(ge), ms(slices.Min(gen.edits)), ms(slices.Max(gen.edits))),
-		fmt.Sprintf("%s (%s–%s)", ms(he), ms(slices.Min(hugo.edits)), ms(slices.Max(hugo.edits))), ratio(ge, he))
-	row("CPU over the whole run", seconds(gen.usage.CPU()), seconds(hugo.usage.CPU()), ratio(gen.usage.CPU(), hugo.usage.CPU()))
+	row := func(what string, cell func(*serverResult) string, r func(g, h *serverResult) string) {
+		gv, hv, rv := "—", "—", "—"
+		if gen != nil {
+			gv = cell(gen)
+		}
+		if hugo != nil {
+			hv = cell(hugo)
+		}
+		if gen != nil && hugo != nil {
+			rv = r(gen, hugo)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", what, gv, hv, rv)
+	}
+	row("ready (start to first incident page)", func(s *serverResult) string { return seconds(s.ready) },
+		func(g, h *serverResult) string { return ratio(g.ready, h.ready) })
+	row("RSS when ready", func(s *serverResult) string { return megabytes(s.rssReady) },
+		func(g, h *serverResult) string { return ratio(g.rssReady, h.rssReady) })
+	row("peak RSS (after the edits)", func(s *serverResult) string { return megabytes(s.rssHWM) },
+		func(g, h *serverResult) string { return ratio(g.rssHWM, h.rssHWM) })
+	row("edit to page, median (min–max)", func(s *serverResult) string {
+		return fmt.Sprintf("%s (%s–%s)", ms(median(s.edits)), ms(slices.Min(s.edits)), ms(slices.Max(s.edits)))
+	}, func(g, h *serverResult) string { return ratio(median(g.edits), median(h.edits)) })
+	row("CPU over the whole run", func(s *serverResult) string { return seconds(s.usage.CPU()) },
+		func(g, h *serverResult) string { return ratio(g.usage.CPU(), h.usage.CPU()) })
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) }
