@@ -41,6 +41,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	a.register(fs)
 	edits := fs.Int("edits", 7, "edits per server; the median is reported")
 	readyLimit := fs.Duration("ready-timeout", 45*time.Minute, "how long a server may take to serve its first page")
+	genOnly := fs.Bool("gen-only", false, "measure gen serve alone (to follow a change to gen without waiting for Hugo)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,12 +69,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return exec.CommandContext(ctx, b.gen, "serve", "--source", b.genSite, "--port", strconv.Itoa(port))
 		},
 		filepath.Join(b.genSite, "content", id, lang+".md"), urls.IncidentLoc(lang, id).Path())
-	hg, herr := b.measureServer(ctx, "hugo server", *edits, *readyLimit,
-		func(port int) *exec.Cmd {
-			return exec.CommandContext(ctx, hugo, "server", "--source", b.hugoSite, "--bind", "127.0.0.1", "--port", strconv.Itoa(port),
-				"--cacheDir", filepath.Join(b.work, "hugo-cache"))
-		},
-		filepath.Join(b.hugoSite, "content", "incidents", id, "index."+hugoLang(lang)+".md"), urls.IncidentLoc(hugoLang(lang), id).Path()) // the Hugo site has gen's URL shapes
+	var hg *serverResult
+	var herr error
+	if !*genOnly {
+		hg, herr = b.measureServer(ctx, "hugo server", *edits, *readyLimit,
+			func(port int) *exec.Cmd {
+				return exec.CommandContext(ctx, hugo, "server", "--source", b.hugoSite, "--bind", "127.0.0.1", "--port", strconv.Itoa(port),
+					"--cacheDir", filepath.Join(b.work, "hugo-cache"))
+			},
+			filepath.Join(b.hugoSite, "content", "incidents", id, "index."+hugoLang(lang)+".md"), urls.IncidentLoc(hugoLang(lang), id).Path()) // the Hugo site has gen's URL shapes
+	}
 	// One server failing (not ready in time) still leaves the other's
 	// figures worth printing.
 	fmt.Fprintf(stdout, "%d incidents × %d languages, %d edits of %s each; load average before %s, after %s\n\n",
