@@ -113,10 +113,9 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 	site := server.NewMemSite()
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
 	var langs atomic.Pointer[locale.Bundle]
-	rebuild := func(changed []string) {
-		files, res, err := session.Update(changed)
-		if err != nil {
-			msgs := errorLines(err)
+	publish := func(b build.Built) {
+		if b.Err != nil {
+			msgs := errorLines(b.Err)
 			shown, more := diag.Shown(msgs)
 			for _, m := range shown {
 				logf("%s", m)
@@ -129,20 +128,22 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 			return
 		}
 		lazy := map[string]server.Lazy{}
-		for p, page := range session.Pages() {
+		for p, page := range b.Pages {
 			lazy[p] = page
 		}
-		site.SwapLazy(files, lazy, nil)
+		site.SwapLazy(b.Files, lazy, nil)
 		built := session.Site()
 		langs.Store(built.Bundle)
 		index, pages := session.Search()
 		search.Set(index, pages, built.Bundle.Tags(), built.Bundle.Default().Tag)
+		res := b.Result
 		fmt.Fprintf(stdout, "built %s in %s: %s in %s\n", count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"), res.Took.Round(1e5))
 		for _, w := range res.Warnings {
 			logf("%v", w)
 		}
 	}
-	rebuild(nil)
+	files, res, err := session.Update(nil)
+	publish(build.Built{Files: files, Pages: session.Pages(), Result: res, Err: err})
 
 	src, _ := filepath.Abs(opts.Source)
 	w, err := watch.New(watch.Options{Roots: []string{filepath.Join(src, "content"), filepath.Join(src, "layouts"), filepath.Join(src, "i18n")}})
@@ -151,11 +152,25 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		ln.Close()
 		return exitContent
 	}
-	defer w.Close()
+	// A save while a build runs gives that build up (Session.Follow).
+	// The session is closed only after Follow has returned, which it does
+	// once the watcher is closed and its batches end.
+	batches := make(chan []string)
+	followed := make(chan struct{})
+	defer func() { w.Close(); <-followed }()
 	go func() {
+		defer close(batches)
 		for b := range w.Batches() {
-			rebuild(b.Paths)
+			select {
+			case batches <- b.Paths:
+			case <-ctx.Done():
+				return
+			}
 		}
+	}()
+	go func() {
+		defer close(followed)
+		session.Follow(ctx, batches, publish)
 	}()
 	go func() {
 		for err := range w.Errors() {

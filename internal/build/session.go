@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -24,15 +25,15 @@ import (
 // the pages that show it; a change to layouts or languages rebuilds all.
 // A Session is not safe for concurrent use.
 type Session struct {
-	opts  Options
-	cache *content.Cache
-	site  *source.Site                 // the last good build's site
-	files map[string][]byte            // the last good build's output but its incident pages
-	pages map[string]*Page             // the last good build's incident pages
-	render *render.Renderer            // the last good build's renderer, for search pages
-	index *refcount.Ref[*search.Index] // in memory, kept up to date document by document
-	frags *render.Fragments            // list and timeline entries of unchanged incidents
-	tmpl  *render.Layouts              // parsed once, again after a change to layouts
+	opts   Options
+	cache  *content.Cache
+	site   *source.Site                 // the last good build's site
+	files  map[string][]byte            // the last good build's output but its incident pages
+	pages  map[string]*Page             // the last good build's incident pages
+	render *render.Renderer             // the last good build's renderer, for search pages
+	index  *refcount.Ref[*search.Index] // in memory, kept up to date document by document
+	frags  *render.Fragments            // list and timeline entries of unchanged incidents
+	tmpl   *render.Layouts              // parsed once, again after a change to layouts
 }
 
 // NewSession starts a session for the site in opts.Source. opts.Dest is
@@ -47,6 +48,14 @@ func NewSession(opts Options) *Session {
 // again. The returned map must not be modified; it holds every file but
 // the incident pages, which are in Pages.
 func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
+	return s.UpdateContext(context.Background(), changed)
+}
+
+// UpdateContext is Update that gives up when ctx is done, returning ctx's
+// error and keeping the last good output, as after any failed build. It
+// checks ctx while loading the content, between stages and while
+// rendering; once the search index is being changed it finishes.
+func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[string][]byte, *Result, error) {
 	start := time.Now()
 	src, _ := filepath.Abs(s.opts.Source)
 	full := s.site == nil || changed == nil
@@ -69,9 +78,12 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	}
 
 	phases := startPhases()
-	site, err := source.Load(s.opts.Source, s.opts.Drafts, s.cache)
+	site, err := source.LoadContext(ctx, s.opts.Source, s.opts.Drafts, s.cache)
 	phases.mark("load+link")
 	if err != nil {
+		return s.files, nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return s.files, nil, err
 	}
 	var scope *render.Scope
@@ -105,7 +117,7 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 	}
 	pages := map[string]*Page{}
 	var mu sync.Mutex
-	count, err := r.RenderScope(scope, func(path string, data []byte) error {
+	count, err := r.RenderScopeContext(ctx, scope, func(path string, data []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if loc := siteURLs.ParseFile(path); loc.Kind == urls.Incident {
@@ -125,6 +137,9 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 		return s.files, nil, err
 	}
 	phases.mark("render")
+	if err := ctx.Err(); err != nil {
+		return s.files, nil, err
+	}
 	warnings, err := s.updateIndex(site, r.BasePath(), full, touched)
 	if err != nil {
 		return s.files, nil, err

@@ -6,6 +6,7 @@ package content
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -63,8 +64,9 @@ var idPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*$
 // rebuild parses only the files that changed. A file is parsed again when
 // its size or modification time differs, or when it was forgotten.
 type Cache struct {
-	mu    sync.Mutex
-	files map[string]cachedFile
+	mu      sync.Mutex
+	files   map[string]cachedFile
+	onParse func(file string, src []byte)
 }
 
 type cachedFile struct {
@@ -84,11 +86,25 @@ func (c *Cache) Forget(abs string) {
 	c.mu.Unlock()
 }
 
+// OnParse sets f to be called by the worker about to parse a file, with
+// the file's name and text. The authoring server's tests use it to hold
+// one parse, as a pathological file would, and see that a newer change
+// does not wait for it. It must be set before the cache is first used.
+func (c *Cache) OnParse(f func(file string, src []byte)) { c.onParse = f }
+
 // Load reads every content file under dir/content. langs is the set of site
 // languages (one per i18n file); a file in another language is an error.
 // All problems are collected; the pages that could be read are returned
 // with them. cache may be nil.
 func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
+	return LoadContext(context.Background(), dir, langs, cache)
+}
+
+// LoadContext is Load that gives up when ctx is done, returning ctx's
+// error: the files not yet parsed are not, and a parse already running is
+// not waited for (a goldmark parse cannot be interrupted; it finishes on
+// its own and its result is dropped).
+func LoadContext(ctx context.Context, dir string, langs []string, cache *Cache) ([]*Page, error) {
 	var errs diag.List
 	root := filepath.Join(dir, "content")
 	entries, err := os.ReadDir(root)
@@ -159,23 +175,12 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 
 	pages := make([]*Page, len(jobs))
 	perPage := make([]diag.List, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				pages[i] = cache.load(j.abs, j.file, j.id, j.lang, &perPage[i])
-			}
-		}()
+	if err := parseAll(ctx, len(jobs), func(i int) {
+		j := jobs[i]
+		pages[i] = cache.load(j.abs, j.file, j.id, j.lang, &perPage[i])
+	}); err != nil {
+		return nil, err
 	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 
 	out := pages[:0]
 	for i, p := range pages {
@@ -186,6 +191,40 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out, errs.Err()
+}
+
+// parseAll calls parse(i) for every i below n, on every core, and returns
+// when all are done or, at once, when ctx is done: then no further file is
+// handed out, and the parses running finish unwatched.
+func parseAll(ctx context.Context, n int, parse func(i int)) error {
+	next := make(chan int)
+	finished := make(chan struct{})
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				parse(i)
+			}
+		})
+	}
+	go func() {
+		defer close(finished)
+		defer wg.Wait()
+		defer close(next)
+		for i := range n {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	select {
+	case <-finished:
+		return ctx.Err()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // unwrapPath drops the path an os error repeats, since messages already
@@ -207,7 +246,7 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 		return nil
 	}
 	if c == nil {
-		return loadFile(abs, info, file, id, lang, errs)
+		return c.loadFile(abs, info, file, id, lang, errs)
 	}
 	c.mu.Lock()
 	hit, ok := c.files[abs]
@@ -217,7 +256,7 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 		return hit.page
 	}
 	var own diag.List
-	page := loadFile(abs, info, file, id, lang, &own)
+	page := c.loadFile(abs, info, file, id, lang, &own)
 	c.mu.Lock()
 	c.files[abs] = cachedFile{mod: info.ModTime(), size: info.Size(), page: page, errs: own}
 	c.mu.Unlock()
@@ -228,7 +267,7 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 // loadFile reads and parses one file, whose size info has already been
 // taken. It returns nil when the file cannot be used at all; otherwise the
 // page, with any problems recorded in errs.
-func loadFile(abs string, info os.FileInfo, file, id, lang string, errs *diag.List) *Page {
+func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, errs *diag.List) *Page {
 	if info.Size() > MaxFileSize {
 		errs.Add(file, 1, 1, "file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(info.Size())/(1<<20), MaxFileSize>>20)
 		return nil
@@ -237,6 +276,9 @@ func loadFile(abs string, info os.FileInfo, file, id, lang string, errs *diag.Li
 	if err != nil {
 		errs.Add(file, 0, 0, "cannot read: %v", unwrapPath(err))
 		return nil
+	}
+	if c != nil && c.onParse != nil {
+		c.onParse(file, src)
 	}
 	return Parse(file, id, lang, src, errs)
 }

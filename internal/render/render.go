@@ -7,6 +7,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -97,6 +98,7 @@ func (r *Renderer) Render(emit Emit) (int, error) { return r.RenderScope(nil, em
 
 // pass is one render: where its files go and what went wrong.
 type pass struct {
+	ctx   context.Context
 	r     *Renderer
 	scope *Scope
 	emit  Emit
@@ -113,6 +115,9 @@ func (ps *pass) fail(err error) {
 
 // page renders one HTML page to its file.
 func (ps *pass) page(p *PageView) {
+	if ps.ctx.Err() != nil {
+		return // the render was given up; RenderScopeContext says so
+	}
 	out, err := ps.r.execute(p)
 	if err == nil {
 		err = ps.emit(p.Loc.File(), out)
@@ -129,7 +134,14 @@ func (ps *pass) page(p *PageView) {
 // RenderScope makes the files in scope: the incident and term pages it
 // names, and every page that lists or summarises the whole archive.
 func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
-	ps := &pass{r: r, scope: scope, emit: emit}
+	return r.RenderScopeContext(context.Background(), scope, emit)
+}
+
+// RenderScopeContext is RenderScope that stops rendering pages once ctx is
+// done (the authoring server gives up a build when the sources change
+// again) and then returns ctx's error.
+func (r *Renderer) RenderScopeContext(ctx context.Context, scope *Scope, emit Emit) (int, error) {
+	ps := &pass{ctx: ctx, r: r, scope: scope, emit: emit}
 	done := ps.incidents()
 	for _, l := range r.bundle.Langs {
 		ps.lists(l)
@@ -148,6 +160,9 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 		if err := file(emit); err != nil {
 			ps.fail(err)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return ps.pages, err
 	}
 	return ps.pages, ps.errs.Err()
 }

@@ -5,6 +5,7 @@
 package source
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,6 +36,12 @@ type Site struct {
 // cache, when not nil, keeps parsed files between loads (the authoring
 // server); drafts says whether draft incidents are included.
 func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
+	return LoadContext(context.Background(), dir, drafts, cache)
+}
+
+// LoadContext is Load that gives up, returning ctx's error, when ctx is
+// done while the content is read or before it is linked.
+func LoadContext(ctx context.Context, dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	var errs diag.List
 	// The set of i18n files is the set of site languages: a site with its
 	// own i18n folder gets exactly those, not the defaults as well.
@@ -56,7 +63,10 @@ func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	if bundle == nil || len(bundle.Langs) == 0 {
 		return nil, errs.Err()
 	}
-	pages, err := content.Load(dir, bundle.Tags(), cache)
+	pages, err := content.LoadContext(ctx, dir, bundle.Tags(), cache)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	errs.AddError(err)
 	a, err := archive.Link(pages, bundle.Tags(), archive.Options{Drafts: drafts})
 	errs.AddError(err)
