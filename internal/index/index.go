@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/urls"
@@ -45,7 +46,7 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 			Timeline: strings.Join(timeline, "\n"),
 			Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
 			Organization: organization(inc), Severity: severity(inc),
-			Begin: inc.Begin, Duration: inc.Duration,
+			Begin: inc.Begin, Duration: duration(inc),
 			URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
 		})
 	}
@@ -78,6 +79,16 @@ func severity(inc *archive.Incident) string {
 		return "unknown"
 	}
 	return inc.Severity
+}
+
+// duration is how long the incident lasted as the search knows it: zero,
+// unknown, when its end is not stated (its Duration is then only a lower
+// bound), as the archive's overview chart counts it.
+func duration(inc *archive.Incident) time.Duration {
+	if !inc.EndStated() {
+		return 0
+	}
+	return inc.Duration
 }
 
 // Write builds the search index of the whole archive into dir, for the

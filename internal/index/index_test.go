@@ -56,3 +56,35 @@ func TestWriteIndexesEveryVersion(t *testing.T) {
 		t.Errorf("URL %q, want %q", got, want)
 	}
 }
+
+// An incident whose end is not stated is in the unknown duration band,
+// as in the overview chart; the others in the band of their duration.
+func TestDurationBands(t *testing.T) {
+	site, err := source.Load(filepath.Join("..", "build", "testdata", "reports"), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := search.NewMemory(site.Bundle.Tags())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, d := range index.Documents(site.Archive, nil, "") {
+		if err := ix.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := 0
+	for _, inc := range site.Archive.Incidents {
+		if !inc.EndStated() {
+			open++
+		}
+	}
+	res, err := ix.Search(context.Background(), search.Request{Duration: search.DurationUnknown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != open || open == 0 {
+		t.Errorf("%d incidents of unknown duration, want the %d whose end is not stated", res.Total, open)
+	}
+}

@@ -166,21 +166,28 @@ func (s *Search) Chips() ([]SearchChip, error) {
 	return chips, nil
 }
 
-// Sorts are the orders of results, each with its URL.
+// Sorts are the orders of results, each with its URL. Without words
+// there is no relevance: the default is newest first.
 func (s *Search) Sorts() ([]SearchSort, error) {
-	cur := s.Request.Sort
+	cur, names := s.Request.Sort, SearchSorts
+	if s.Request.Query == "" {
+		names = names[1:]
+		if cur == "" || cur == SearchSorts[0] {
+			cur = "date"
+		}
+	}
 	if cur == "" {
 		cur = SearchSorts[0]
 	}
 	var out []SearchSort
-	for i, name := range SearchSorts {
+	for _, name := range names {
 		label, err := s.l.T("sort_" + name)
 		if err != nil {
 			return nil, err
 		}
 		v := name
-		if i == 0 {
-			v = ""
+		if name == SearchSorts[0] || s.Request.Query == "" && name == "date" {
+			v = "" // the default
 		}
 		out = append(out, SearchSort{Label: label, URL: s.With("sort", v), Current: name == cur})
 	}
