@@ -326,6 +326,19 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("SearchKeepsFilters", func(t *testing.T) {
+		// Browsing without words, filtered by year: typing keeps the
+		// filter, its chip removes it, and Clear filters is a link.
+		b.open(t, "/en/search/?year=2017")
+		b.waitFor(t, "the year's incidents and a chip", `document.querySelectorAll("#search-results .result").length > 0 && document.querySelector('.chip[data-facet="year"]') !== null`)
+		b.do(t, "type a query", chromedp.SendKeys(chromedp.ID("q"), "bigquery"))
+		b.waitFor(t, "the address with both", `new URLSearchParams(location.search).get("q") === "bigquery" && new URLSearchParams(location.search).get("year") === "2017"`)
+		b.waitFor(t, "the chip still there", `document.querySelector('.chip[data-facet="year"]') !== null && document.querySelectorAll("#search-results .result").length > 0`)
+		b.do(t, "remove the filter", chromedp.Click(chromedp.CSS(`.chip[data-facet="year"]`)))
+		b.waitFor(t, "the words without the filter", `document.readyState === "complete" && location.search === "?q=bigquery" && document.querySelector(".chip") === null`)
+		b.clean(t, "search keeps filters")
+	})
+
 	t.Run("SearchWhileComposing", func(t *testing.T) {
 		b.open(t, "/zh-TW/search/?q=gmail")
 		b.waitFor(t, "results", `document.querySelectorAll("#search-results .result").length > 0`)
