@@ -222,7 +222,7 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 		}
 		texts := newTextCache(ix.docs[lang], &locate.Locator{Analyzer: b.text, Kind: b.kind}, ix.meta, lang)
 		ls := &langSearch{i: len(searches), lang: lang, idx: idx, meta: ix.meta, ords: ix.ords[lang],
-			queries: queries, texts: texts, ranked: p.ranked, opts: &ix.opts, reader: reader}
+			queries: queries, texts: texts, ranked: p.ranked, opts: &ix.opts, reader: reader, bm25: ix.bm25[lang]}
 		texts.ordOf = ls.ordOf
 		if len(bufs.langs) <= len(searches) {
 			bufs.langs = append(bufs.langs, &langBufs{})

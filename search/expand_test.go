@@ -56,9 +56,10 @@ func TestPrefixOnlyLastWord(t *testing.T) {
 		if resp := search(t, ix, Request{Query: "certi expired"}); resp.Total != 0 && resp.DidYouMean == "" {
 			t.Errorf("%s: certi expired: %v, want certi as a word", name, ids(resp))
 		}
-		// A completion is highlighted.
+		// A completion is highlighted (certificate or certificates: the
+		// two incidents that say them score alike).
 		resp := search(t, ix, Request{Query: "certifica", Lang: "en"})
-		if len(resp.Results) == 0 || !strings.Contains(strings.Join(resp.Results[0].Fragments, " "), "<mark>certificate</mark>") {
+		if len(resp.Results) == 0 || !strings.Contains(strings.Join(resp.Results[0].Fragments, " "), "<mark>certificate") {
 			t.Errorf("%s: certifica: fragments %+v", name, resp.Results)
 		}
 		// A quoted word is not completed.

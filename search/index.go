@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
+	blevesearch "github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/postmortem-archive/gen/search/analysis"
@@ -30,8 +31,10 @@ type Index struct {
 	bufs      sync.Pool                  // *searchBufs
 	meta      *metaStore
 	opts      options
-	vocabs    map[string]*vocab.Vocab // read-only indexes: the vocabulary of each language
-	memWords  map[string]*memWords    // in-memory indexes: the words of each language
+	vocabs    map[string]*vocab.Vocab           // read-only indexes: the vocabulary of each language
+	memWords  map[string]*memWords              // in-memory indexes: the words of each language
+	bm25      map[string]*blevesearch.BM25Stats // of each language (bm25.go)
+	memLens   map[string]*memLengths            // in-memory indexes: the field lengths of each language
 	readOnly  bool
 	closed    bool
 }
@@ -45,7 +48,7 @@ func NewMemory(langs []string, opts ...Option) (*Index, error) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore(), opts: newOptions(opts),
-		memWords: map[string]*memWords{}}
+		memWords: map[string]*memWords{}, bm25: map[string]*blevesearch.BM25Stats{}, memLens: map[string]*memLengths{}}
 	for _, l := range site {
 		if _, err := ix.memLang(l); err != nil {
 			ix.Close()
@@ -71,7 +74,29 @@ func (ix *Index) memLang(lang string) (bleve.Index, error) {
 	ix.subs[lang] = idx
 	ix.docs[lang] = docstore.Memory{}
 	ix.memWords[lang] = &memWords{byID: map[string][]string{}}
+	ix.memLens[lang] = &memLengths{byID: map[string]map[string]int{}}
+	ix.bm25[lang] = ix.memLens[lang].total.stats()
 	return idx, nil
+}
+
+// memLengths keeps the field lengths of an in-memory language index up
+// to date, like memWords its words.
+type memLengths struct {
+	total fieldLengths
+	byID  map[string]map[string]int
+}
+
+// set replaces the field lengths of document id (nil: deleted).
+func (m *memLengths) set(id string, lengths map[string]int) {
+	if old, ok := m.byID[id]; ok {
+		m.total.add(old, -1)
+	}
+	if lengths == nil {
+		delete(m.byID, id)
+	} else {
+		m.total.add(lengths, 1)
+		m.byID[id] = lengths
+	}
 }
 
 // memWords keeps the vocabulary of an in-memory language index up to
@@ -127,7 +152,8 @@ func Open(dir string, opts ...Option) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{},
-		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true, opts: newOptions(opts), vocabs: map[string]*vocab.Vocab{}}
+		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true, opts: newOptions(opts), vocabs: map[string]*vocab.Vocab{},
+		bm25: map[string]*blevesearch.BM25Stats{}}
 	for _, l := range mj.Indexes {
 		if c, err := CanonicalLang(l); err != nil || c != l {
 			ix.Close()
@@ -143,6 +169,12 @@ func Open(dir string, opts ...Option) (*Index, error) {
 			ix.Close()
 			return nil, err
 		}
+		lengths, err := readLengths(filepath.Join(dir, l, lengthsFile))
+		if err != nil {
+			ix.Close()
+			return nil, err
+		}
+		ix.bm25[l] = lengths.stats()
 		ix.ords[l] = &ordTable{t: make([]atomic.Int32, len(metas))}
 		for _, m := range metas {
 			if m.ID == "" || m.Lang != l {
@@ -247,11 +279,13 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 		return fmt.Errorf("search: index %s documents: %w", lang, err)
 	}
 	store := ix.docs[lang].(docstore.Memory)
-	words := ix.memWords[lang]
+	words, lengths := ix.memWords[lang], ix.memLens[lang]
 	for i, d := range docs {
 		store[d.ID] = texts[i]
 		words.set(d.ID, done[i].words)
+		lengths.set(d.ID, docLengths(done[i].doc))
 	}
+	ix.bm25[lang] = lengths.total.stats()
 	return nil
 }
 
@@ -279,6 +313,8 @@ func (ix *Index) Delete(id, lang string) error {
 			}
 			delete(ix.docs[l].(docstore.Memory), id)
 			ix.memWords[l].set(id, nil)
+			ix.memLens[l].set(id, nil)
+			ix.bm25[l] = ix.memLens[l].total.stats()
 		}
 		ix.meta.delete(id, l)
 	}

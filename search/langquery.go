@@ -37,17 +37,18 @@ type fieldBoost struct {
 }
 
 // defaultFields are the fields a term without field: prefix searches,
-// with their weights. Bleve divides a field's score by the square root
-// of its length, which favours short fields: one mention in a timeline of
-// a few dozen words outscored, four to five times over, the same word in
-// the root cause of a body of a thousand (TestPassingMentionRanksLower).
-// The timeline's weight undoes that for bodies up to about forty times
-// longer than their timeline, so that a match in the title, the summary
-// or the body (impact, root cause) ranks above a passing mention in one
-// timeline item.
+// with their weights: the title most, then the summary and the names of
+// the organization, products and causes, then the body (impact, root
+// cause and the rest of the report) and regions, and the timeline least,
+// so that a passing mention in one timeline item ranks below an incident
+// about the word (TestPassingMentionRanksLower, TestAboutRanksAboveMentions).
+// Each field's score is BM25's (bm25.go), relative to that field's
+// average length, and bleve multiplies the sum over fields by the share
+// of fields that match, which favours an incident that says the word in
+// several places.
 var defaultFields = []fieldBoost{
-	{fTitle, 3}, {fSummary, 2}, {fBody, 1}, {fTimeline, 0.15},
-	{fProductText, 2}, {fRegionText, 1}, {fCauseText, 1},
+	{fTitle, 4}, {fSummary, 2}, {fOrgText, 2}, {fProductText, 2}, {fCauseText, 2},
+	{fBody, 1}, {fRegionText, 1}, {fTimeline, 0.25},
 }
 
 // langBuilder turns a parsedQuery into the bleve query for one language

@@ -54,6 +54,7 @@ type langSearch struct {
 	ranked   bool
 	opts     *options
 	reader   index.IndexReader
+	bm25     *blevesearch.BM25Stats // the index's, for scoring (bm25.go)
 	bufs     *langBufs
 	matchChk *phraseCheck // of queries.match
 	exclChk  *phraseCheck // of queries.exclude
@@ -109,6 +110,7 @@ func (ls *langSearch) newSearcher(ctx context.Context, q blevequery.Query, score
 	if !score {
 		opts.Score = "none"
 	}
+	ctx = scoringContext(ctx, ls.bm25)
 	s, err := q.Searcher(ctx, ls.reader, ls.idx.Mapping(), opts)
 	if err != nil {
 		return nil, nil, err

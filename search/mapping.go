@@ -1,10 +1,13 @@
 package search
 
 import (
+	"slices"
+
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
 	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
 	"github.com/postmortem-archive/gen/search/query"
 
 	"github.com/postmortem-archive/gen/search/analysis"
@@ -85,6 +88,13 @@ func checkedField(name string) int {
 	return longField(name)
 }
 
+// textFields and keywordFields are the fields of the mapping.
+var (
+	textFields    = []string{fTitle, fSummary, fBody, fTimeline, fProductText, fRegionText, fCauseText, fOrgText, fSevText}
+	keywordFields = []string{fProduct, fRegion, fCause, fOrg, fSev, fYear}
+	mappedFields  = append(slices.Clone(textFields), keywordFields...)
+)
+
 // kwAnalyzer is the analyzer of the keyword fields: the whole value as one
 // token, lower-cased, so "product:cloud sql" finds "Cloud SQL".
 const kwAnalyzer = "gen_keyword"
@@ -107,6 +117,7 @@ func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 		return nil, err
 	}
 	im.DefaultAnalyzer = textAnalyzer
+	im.ScoringModel = index.BM25Scoring // with the statistics of bm25.go
 	im.StoreDynamic = false
 	im.IndexDynamic = false
 	im.DocValuesDynamic = false
@@ -131,14 +142,10 @@ func newMapping(lang string) (*mapping.IndexMappingImpl, error) {
 	}
 
 	dm := mapping.NewDocumentStaticMapping()
-	dm.AddFieldMappingsAt(fTitle, text())
-	for _, name := range longFields {
+	for _, name := range textFields {
 		dm.AddFieldMappingsAt(name, text())
 	}
-	for _, name := range []string{fProductText, fRegionText, fCauseText, fOrgText, fSevText} {
-		dm.AddFieldMappingsAt(name, text())
-	}
-	for _, name := range []string{fProduct, fRegion, fCause, fOrg, fSev, fYear} {
+	for _, name := range keywordFields {
 		dm.AddFieldMappingsAt(name, keyword())
 	}
 	dm.AddSubDocumentMapping("_all", mapping.NewDocumentDisabledMapping())

@@ -180,7 +180,9 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 			t.Fatal(err)
 		}
 		run := func(q blevequery.Query) map[string]float64 {
-			res, err := refs[lang].Search(bleve.NewSearchRequestOptions(refQuery(q), 100000, 0, false))
+			// Scored with the statistics of ix (the same documents).
+			res, err := refs[lang].SearchInContext(scoringContext(context.Background(), ix.bm25[lang]),
+				bleve.NewSearchRequestOptions(refQuery(q), 100000, 0, false))
 			if err != nil {
 				t.Fatal(err)
 			}

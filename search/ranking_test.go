@@ -63,3 +63,58 @@ func scores(resp *Response) []float64 {
 	}
 	return out
 }
+
+// aboutDocs: an incident about throttling (in its title and summary,
+// with a long report that never says the word again), one that mentions
+// it once in one timeline item, one whose timeline says it many times
+// and nothing else does, and one whose short body says it many times.
+func aboutDocs() []Document {
+	timeline := func(items ...string) string { return strings.Join(items, "\n") }
+	about := doc("2024-04-02-api-throttling", "en", "en",
+		"API requests throttled for an hour",
+		"A quota change throttled API requests from most customers for an hour.",
+		longReport("Most customers saw errors from the public API for an hour.", "A quota change was rolled out to every region at once."),
+		"2024-04-02", []string{"API"}, nil, nil)
+	about.Timeline = timeline("10:00 Quota change rolled out.", "10:05 Error alerts fire.", "11:00 Change reverted.")
+	once := doc("2024-05-14-storage-latency", "en", "en",
+		"Storage latency in one zone",
+		"Reads from block storage were slow in one zone for two hours.",
+		longReport("Virtual machines in one zone saw slow disk reads.", "A failing switch dropped packets between storage nodes."),
+		"2024-05-14", []string{"Block storage"}, nil, nil)
+	once.Timeline = timeline("08:00 Latency rises.", "08:20 Engineers rule out throttled clients.", "09:10 Switch drained.", "10:00 Latency recovers.")
+	many := doc("2024-06-20-batch-delays", "en", "en",
+		"Batch jobs delayed",
+		"Batch jobs started late for three hours.",
+		longReport("Nightly batch jobs finished hours late.", "The scheduler lost its lease and restarted in a loop."),
+		"2024-06-20", []string{"Batch"}, nil, nil)
+	many.Timeline = timeline("01:00 Queue throttled.", "01:30 Queue still throttled.", "02:00 Throttled workers restarted.",
+		"02:30 Queue throttled again.", "03:00 Throttled queue drained.", "04:00 Jobs recover.")
+	// A short report that says the word in every paragraph, but not in
+	// its title or summary.
+	body := doc("2024-07-03-queue-backlog", "en", "en",
+		"Queue backlog in the EU",
+		"Messages in the EU queue were delivered late for two hours.",
+		"Impact\nConsumers were throttled and messages were delivered late; throttled consumers retried.\n"+
+			"Root cause\nA limit change throttled every consumer, and throttled consumers backed off for minutes.\n"+
+			"Remediation\nThrottled consumers now back off for seconds; we alert when consumers are throttled.",
+		"2024-07-03", []string{"Queue"}, nil, nil)
+	body.Timeline = timeline("09:00 Backlog grows.", "11:00 Backlog drained.")
+	return []Document{about, once, many, body}
+}
+
+// An incident with the word in its title and summary outranks one that
+// mentions it once in its timeline, one whose timeline says it many times
+// and nothing else does, and one whose body repeats it (BM25: a word's
+// weight saturates as it repeats).
+func TestAboutRanksAboveMentions(t *testing.T) {
+	t.Parallel()
+	docs := aboutDocs()
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		for _, q := range []string{"throttled", "throttling", "throttle"} {
+			resp := search(t, ix, Request{Query: q})
+			if got := ids(resp); len(got) != 4 || got[0] != docs[0].ID {
+				t.Errorf("%s: %q ranks %v (scores %v), want %s first", name, q, got, scores(resp), docs[0].ID)
+			}
+		}
+	}
+}

@@ -805,11 +805,12 @@ func TestCollectAllMatchesBleve(t *testing.T) {
 				if queries.match == nil {
 					continue
 				}
-				got, err := collectAll(context.Background(), idx, queries.match, true)
+				ctx := scoringContext(context.Background(), ix.bm25[lang])
+				got, err := collectAll(ctx, idx, queries.match, true)
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := idx.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(queries.match, 1000, 0, false))
+				res, err := idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(queries.match, 1000, 0, false))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -88,9 +88,10 @@ type langWriter struct {
 	dict        []byte
 	compressors sync.Pool // *docstore.Compressor with dict
 
-	seq   int
-	words vocab.Builder
-	dir   string // of the language's index
+	seq     int
+	words   vocab.Builder
+	lengths fieldLengths // of the documents indexed, for BM25
+	dir     string       // of the language's index
 
 	results chan analysedDoc
 	metas   []*docstore.Meta // set by Close before results is closed
@@ -344,6 +345,7 @@ func (lw *langWriter) run() {
 			}
 			lw.docs.Add(r.id, r.rec)
 			lw.words.Add(r.words)
+			lw.lengths.add(docLengths(r.doc), 1)
 		}
 	}
 	if err := lw.getErr(); err != nil {
@@ -360,6 +362,9 @@ func (lw *langWriter) run() {
 		return
 	}
 	if err := vocab.Write(filepath.Join(lw.dir, vocab.FileName), lw.words.Vocab()); err != nil {
+		lw.setErr(err)
+	}
+	if err := writeLengths(filepath.Join(lw.dir, lengthsFile), &lw.lengths); err != nil {
 		lw.setErr(err)
 	}
 }

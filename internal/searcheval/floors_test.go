@@ -22,13 +22,15 @@ var genFloors = map[string]floor{
 	"word":     {recall: 1, mrr: 1, zero: 0},
 	"prefix":   {recall: 0.80, mrr: 0.82, zero: 0},
 	"typo":     {recall: 0.88, mrr: 0.92, zero: 0},
-	"phrase":   {recall: 1, mrr: 0.92, zero: 0},
+	"phrase":   {recall: 1, mrr: 0.95, zero: 0},
 	"facet":    {recall: 1, mrr: 1, zero: 0},
 	"cjk-word": {recall: 0.97, mrr: 0.97, zero: 0},
 	// Chinese is folded into Simplified, where 颱 (typhoon) and 臺
 	// (Taiwan) are both 台: the character 颱 alone also finds 平台 and
-	// 台北, and its incident falls to seventh.
-	"cjk-char":   {recall: 0.81, mrr: 0.79, zero: 0},
+	// 台北, and its incident falls to seventh. With BM25, generated
+	// incidents caused by an expired certificate, which say 憑證 in their
+	// summary, cause, body and timeline, rank above the judged one for 憑.
+	"cjk-char":   {recall: 0.81, mrr: 0.70, zero: 0},
 	"simplified": {recall: 0.70, mrr: 0.74, zero: 3},
 }
 

@@ -1,0 +1,97 @@
+package search
+
+// BM25 with the true average length of each field. bleve scores with
+// BM25 when the index mapping's ScoringModel is "bm25" and the search's
+// context says so (SearchInContext does that; gen drives bleve's
+// searchers itself, so scoringContext does). Without more, bleve takes a
+// field's average length to be the number of distinct terms in the
+// field's dictionary over the number of documents, far below the average
+// length of a long field, so that every body counted as many times longer
+// than average and a word in it weighed next to nothing. Given BM25Stats in the context, it takes their
+// "cardinality" instead: here the total number of tokens of the field,
+// counted when the documents are analysed, which makes it the average
+// length.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/blevesearch/bleve/v2/document"
+	blevesearch "github.com/blevesearch/bleve/v2/search"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// lengthsFile holds the fieldLengths of a language index, beside it.
+const lengthsFile = "lengths.json"
+
+// fieldLengths are the number of documents of a language index and the
+// total length (tokens) of each of their fields.
+type fieldLengths struct {
+	Docs   int            `json:"docs"`
+	Tokens map[string]int `json:"tokens"`
+}
+
+// docLengths returns the length of each field of an analysed document.
+func docLengths(doc *document.Document) map[string]int {
+	out := make(map[string]int, len(doc.Fields))
+	for _, f := range doc.Fields {
+		out[f.Name()] += f.AnalyzedLength()
+	}
+	return out
+}
+
+// add counts a document's field lengths in (sign 1) or out (sign -1).
+func (fl *fieldLengths) add(lengths map[string]int, sign int) {
+	if fl.Tokens == nil {
+		fl.Tokens = map[string]int{}
+	}
+	fl.Docs += sign
+	for f, n := range lengths {
+		fl.Tokens[f] += sign * n
+	}
+}
+
+// stats returns the BM25 statistics of the index: every field the mapping
+// has, so that bleve finds the field of any query (a field no document
+// has counts one token, which no document matches anyway).
+func (fl *fieldLengths) stats() *blevesearch.BM25Stats {
+	s := &blevesearch.BM25Stats{DocCount: float64(max(fl.Docs, 1)), FieldCardinality: map[string]int{}}
+	for _, f := range mappedFields {
+		s.FieldCardinality[f] = max(fl.Tokens[f], 1)
+	}
+	s.FieldCardinality["*"] = max(fl.Docs, 1) // a query of every document
+	return s
+}
+
+// scoringContext returns ctx with what bleve's searchers need to score
+// with BM25 over an index with these statistics.
+func scoringContext(ctx context.Context, stats *blevesearch.BM25Stats) context.Context {
+	ctx = context.WithValue(ctx, blevesearch.GetScoringModelCallbackKey,
+		blevesearch.GetScoringModelCallbackFn(func() string { return index.BM25Scoring }))
+	return context.WithValue(ctx, blevesearch.BM25StatsKey, stats)
+}
+
+func writeLengths(path string, fl *fieldLengths) error {
+	b, err := json.Marshal(fl)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+func readLengths(path string) (*fieldLengths, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	var fl fieldLengths
+	if err := json.Unmarshal(b, &fl); err != nil {
+		return nil, fmt.Errorf("search: %s: %w", path, err)
+	}
+	return &fl, nil
+}
