@@ -55,6 +55,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := buildOptionsFor(*source, ln)
 	opts.Drafts = *drafts
+	softMemoryLimit(serveMemoryLimit)
 	return serveSources(ctx, ln, opts, stdout, logf)
 }
 
