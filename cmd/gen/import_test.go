@@ -224,3 +224,65 @@ func TestImportUsage(t *testing.T) {
 		t.Errorf("after --, --dry-run is a file name: %d %q", code, errs)
 	}
 }
+
+// TestImportAcrossClockChangeAndSameTitles: a Statuspage incident of nine
+// updates through the night Los Angeles springs forward reads in local
+// time on either side of the change, with anchors of the right UTC minute;
+// two Google Cloud incidents of one title on one day get two folders.
+func TestImportAcrossClockChangeAndSameTitles(t *testing.T) {
+	site := copySite(t)
+	if code, out, errs := runGen("import", "statuspage", fixtures+"statuspage-dst.json", "--timezone", "America/Los_Angeles", "--source", site); code != exitOK || !strings.Contains(out, "1 created") {
+		t.Fatalf("import statuspage: %d %q %q", code, out, errs)
+	}
+	code, out, errs := runGen("import", "google-cloud", fixtures+"google-cloud-sameday.json", "--source", site)
+	if code != exitOK || !strings.Contains(out, "2 created") {
+		t.Fatalf("import google-cloud: %d %q %q", code, out, errs)
+	}
+	var sameDay []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "content/2024-08-01-load-balancing-elevated-502-errors") {
+			sameDay = append(sameDay, strings.Fields(line)[1])
+		}
+	}
+	if len(sameDay) != 2 || sameDay[0] == sameDay[1] {
+		t.Fatalf("two incidents of one title on one day: %q", sameDay)
+	}
+	if code, out, errs := runGen("check", "--source", site); code != exitOK || !strings.Contains(out, "0 errors") {
+		t.Fatalf("check after import: %d\n%s%s", code, out, errs)
+	}
+	dest := filepath.Join(t.TempDir(), "public")
+	if code, out, errs := runGen("build", "--source", site, "--dest", dest); code != exitOK {
+		t.Fatalf("build after import: %d %q %q", code, out, errs)
+	}
+	page := filepath.Join(dest, "en", "incidents", "2024-03-10-replication-lag-in-the-eu-database", "index.html")
+	got := events(t, page)
+	want := []string{
+		"2024-03-10 01:20 PST · 09:20 UTC Investigating:",
+		"01:40 PST · 09:40 UTC Investigating:",
+		"03:05 PDT · 10:05 UTC Identified:", // 02:00 PST was 03:00 PDT
+		"03:30 PDT · 10:30 UTC Identified:",
+	}
+	if len(got) != 9 {
+		t.Fatalf("%d events, want the export's 9: %q", len(got), got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d reads %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, anchor := range []string{`id="t-20240310T0920Z"`, `id="t-20240310T1005Z"`, `id="t-20240310T1400Z"`} {
+		if !strings.Contains(string(data), anchor) {
+			t.Errorf("page lacks the event anchor %s", anchor)
+		}
+	}
+	for _, id := range sameDay {
+		dir := strings.TrimSuffix(strings.TrimPrefix(id, "content/"), "/en.md")
+		if _, err := os.Stat(filepath.Join(dest, "en", "incidents", dir, "index.html")); err != nil {
+			t.Errorf("same-title incident %s not built: %v", dir, err)
+		}
+	}
+}
