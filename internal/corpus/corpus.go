@@ -1,7 +1,9 @@
 // Package corpus generates deterministic, realistic synthetic incident archives for benchmarks and tests.
 //
 // Generate writes dir/content/<id>/<lang>.md files in the project's content
-// format: one original per incident holding every fact in YAML front matter,
+// format: one original per incident holding its facts in YAML front matter
+// (as published reports vary: a severity for some, no end for an incident
+// still going on, no products for a company's report on its own service),
 // and one translation per other language holding only title and summary.
 // The output is a pure function of Options: the same options give
 // byte-identical files, whatever the number of CPUs.
@@ -38,19 +40,27 @@ var SupportedLangs = []string{"en", "zh-TW", "ja"}
 
 // Incident is the planned metadata of one generated incident.
 type Incident struct {
-	ID       string
-	Zone     string    // IANA zone name
-	Begin    time.Time // in Zone
-	End      time.Time // in Zone
-	Products []string
-	Regions  []string
-	Causes   []string
-	Severity string
-	Related  []string // ids of earlier incidents
-	Original string   // language of the original file
-	Langs    []string // every language written for this incident
-	Overlaps string   // id of an earlier incident this one was placed to overlap ("" if none)
-	HasTable bool     // body contains a GFM table (every language)
+	ID    string
+	Zone  string    // IANA zone name
+	Begin time.Time // in Zone
+	End   time.Time // in Zone; the text's mitigation time, also when Ongoing
+	// Ongoing incidents' files state no end but `ongoing: true`.
+	Ongoing bool
+	// Organization is whose incident it is: the vendor ("Google Cloud"),
+	// or for a SaaS product its company ("GitHub").
+	Organization string
+	Products     []string // named in the text; in the front matter unless NoProducts
+	// NoProducts files list no products: a company's report on its own
+	// service.
+	NoProducts bool
+	Regions    []string
+	Causes     []string
+	Severity   string   // "" when the report states none
+	Related    []string // ids of earlier incidents
+	Original   string   // language of the original file
+	Langs      []string // every language written for this incident
+	Overlaps   string   // id of an earlier incident this one was placed to overlap ("" if none)
+	HasTable   bool     // body contains a GFM table (every language)
 
 	seed    uint64
 	vendor  int

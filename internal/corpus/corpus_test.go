@@ -28,8 +28,15 @@ type source struct {
 	URL   string `yaml:"url"`
 }
 
-// organizations are the organizations an original may name ("": none).
-var organizations = map[string]bool{"": true, "Google Cloud": true, "Amazon Web Services": true, "Microsoft Azure": true}
+// organizations are the organizations an original may name: the three
+// clouds, and the companies of the SaaS products, which alone may list no
+// products (a report on their own service).
+var organizations = map[string]bool{"Google Cloud": true, "Amazon Web Services": true, "Microsoft Azure": true}
+
+var saasCompanies = map[string]bool{
+	"GitHub": true, "Cloudflare": true, "Fastly": true, "Slack": true, "Heroku": true, "PagerDuty": true,
+	"Stripe": true, "Twilio": true, "Okta": true, "Auth0": true,
+}
 
 type frontMatter struct {
 	Title        string   `yaml:"title"`
@@ -37,6 +44,7 @@ type frontMatter struct {
 	Timezone     string   `yaml:"timezone"`
 	Begin        string   `yaml:"begin"`
 	End          string   `yaml:"end"`
+	Ongoing      bool     `yaml:"ongoing"`
 	Organization string   `yaml:"organization"`
 	Products     []string `yaml:"products"`
 	Regions      []string `yaml:"regions"`
@@ -132,7 +140,14 @@ func load(t *testing.T, dir string) map[string]*incident {
 		}
 		inc.loc = loc
 		inc.begin = parseWall(t, inc.orig.fm.Begin, loc)
-		inc.end = parseWall(t, inc.orig.fm.End, loc)
+		switch fm := inc.orig.fm; {
+		case fm.Ongoing && fm.End == "":
+			// Not over: no end, and no bound on the last event.
+		case !fm.Ongoing && fm.End != "":
+			inc.end = parseWall(t, fm.End, loc)
+		default:
+			t.Fatalf("%s: end %q with ongoing %v; want one of them", inc.id, fm.End, fm.Ongoing)
+		}
 		incs[inc.id] = inc
 	}
 	return incs
@@ -323,7 +338,7 @@ func TestContent(t *testing.T) {
 	incs := load(t, dir)
 	severities := map[string]bool{"minor": true, "major": true, "critical": true}
 	wantHeadings := []string{"impact", "root-cause", "remediation", "timeline"}
-	tables, midnight := 0, 0
+	tables, midnight, leads, items := 0, 0, 0, 0
 	for id, inc := range incs {
 		fm := inc.orig.fm
 		m := idRe.FindStringSubmatch(id)
@@ -336,14 +351,19 @@ func TestContent(t *testing.T) {
 		if y := inc.begin.Year(); y < 2008 || y > 2026 {
 			t.Errorf("%s: begin year %d", id, y)
 		}
-		if d := inc.end.Sub(inc.begin); d < 5*time.Minute || d > 31*time.Hour {
+		if d := inc.end.Sub(inc.begin); !inc.end.IsZero() && (d < 5*time.Minute || d > 31*time.Hour) {
 			t.Errorf("%s: duration %v", id, d)
 		}
-		if inc.begin.Format("2006-01-02") != inc.end.Format("2006-01-02") {
+		if !inc.end.IsZero() && inc.begin.Format("2006-01-02") != inc.end.Format("2006-01-02") {
 			midnight++
 		}
-		if !organizations[fm.Organization] || len(fm.Products) < 1 || len(fm.Products) > 4 || len(fm.Regions) < 1 || len(fm.Regions) > 3 ||
-			len(fm.Causes) < 1 || len(fm.Causes) > 3 || !severities[fm.Severity] || len(fm.Related) > 3 {
+		minProducts := 1
+		if saasCompanies[fm.Organization] {
+			minProducts = 0
+		}
+		if !organizations[fm.Organization] && !saasCompanies[fm.Organization] ||
+			len(fm.Products) < minProducts || len(fm.Products) > 4 || len(fm.Regions) < 1 || len(fm.Regions) > 3 ||
+			len(fm.Causes) < 1 || len(fm.Causes) > 3 || fm.Severity != "" && !severities[fm.Severity] || len(fm.Related) > 3 {
 			t.Errorf("%s: facts out of range: %+v", id, fm)
 		}
 		for _, c := range fm.Causes {
@@ -367,7 +387,13 @@ func TestContent(t *testing.T) {
 		if !orig[0].at.Equal(inc.begin) {
 			t.Errorf("%s: first event %v, begin %v", id, orig[0].at, inc.begin)
 		}
-		if last := orig[len(orig)-1].at; last.Before(inc.end) {
+		for _, it := range orig {
+			if leadRe.MatchString(it.text) {
+				leads++
+			}
+		}
+		items += len(orig)
+		if last := orig[len(orig)-1].at; !inc.end.IsZero() && last.Before(inc.end) {
 			t.Errorf("%s: last event %v before end %v", id, last, inc.end)
 		}
 		for i := 1; i < len(orig); i++ {
@@ -423,6 +449,9 @@ func TestContent(t *testing.T) {
 	if midnight == 0 {
 		t.Error("no incident crosses midnight")
 	}
+	if leads < items*8/100 || leads > items*22/100 {
+		t.Errorf("%d of %d timeline items start with formatting; want about 15%%", leads, items)
+	}
 	if n := overlaps(incs); n < len(incs)/20 {
 		t.Errorf("only %d incidents overlap another", n)
 	}
@@ -449,6 +478,52 @@ func overlaps(incs map[string]*incident) int {
 		}
 	}
 	return n
+}
+
+// leadRe is the formatting a timeline item's text may start with: a name
+// in emphasis, bold, a code span, a bare URL.
+var leadRe = regexp.MustCompile("^(_[^_]+_ |\\*\\*[^*]+\\*\\* |`[^`]+` |https://\\S+ )")
+
+// Reports vary as real ones do: most state no severity, a few are not
+// over, every one names its organization, and only a SaaS company's
+// report on its own service lists no products.
+func TestReportsVary(t *testing.T) {
+	incs, err := corpus.Plan(corpus.Options{N: 4000, Langs: []string{"en"}, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	severity, ongoing, noProducts, saas := 0, 0, 0, 0
+	orgs := map[string]bool{}
+	for _, inc := range incs {
+		orgs[inc.Organization] = true
+		if inc.Severity != "" {
+			severity++
+		}
+		if inc.Ongoing {
+			ongoing++
+		}
+		if saasCompanies[inc.Organization] {
+			saas++
+			if inc.NoProducts {
+				noProducts++
+			}
+		} else if inc.NoProducts || !organizations[inc.Organization] {
+			t.Errorf("%s: organization %q, no products %v", inc.ID, inc.Organization, inc.NoProducts)
+		}
+	}
+	n := len(incs)
+	if severity < n*30/100 || severity > n*50/100 {
+		t.Errorf("%d of %d state a severity; want about 40%%", severity, n)
+	}
+	if ongoing < n/200 || ongoing > n*4/100 {
+		t.Errorf("%d of %d are ongoing; want about 2%%", ongoing, n)
+	}
+	if noProducts == 0 || noProducts == saas {
+		t.Errorf("%d of %d SaaS reports list no products; want some", noProducts, saas)
+	}
+	if len(orgs) < 8 {
+		t.Errorf("only %d organizations: %v", len(orgs), orgs)
+	}
 }
 
 func TestVocabulary(t *testing.T) {

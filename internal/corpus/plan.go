@@ -19,6 +19,13 @@ const (
 	dstShare     = 0.05 // incidents deliberately placed across a DST change
 	altOrigShare = 0.10 // incidents whose original is not Langs[0]
 	tableShare   = 0.35 // incidents with a GFM table
+
+	// What a report states, drawn from each incident's own stream (see
+	// planReport) so that the rest of the archive does not change with it.
+	severityShare   = 0.40 // reports that state a severity
+	ongoingShare    = 0.02 // reports of an incident not over, with no end
+	ownServiceShare = 0.35 // SaaS reports on the company's own service, naming no product
+	leadShare       = 0.15 // timeline items whose text starts with formatting
 )
 
 var (
@@ -212,8 +219,29 @@ func Plan(o Options) ([]Incident, error) {
 		if r.Float64() < altOrigShare && alt != "" {
 			inc.Original = alt
 		}
+		planReport(inc)
 	}
 	return incs, nil
+}
+
+// planReport decides what the incident's report states, as real ones
+// vary: the organization (the vendor; for SaaS the company of the first
+// product, named by its first word), a severity for some, no end for an
+// incident still going on, no products when a SaaS company reports on its
+// own service. The choices come from a stream of the incident's own, so
+// every other byte of the archive is as without them.
+func planReport(inc *Incident) {
+	r := newRand(mix(inc.seed, 0x7265706f7274))
+	v := &vendors[inc.vendor]
+	inc.Organization = v.organization
+	if inc.Organization == "" {
+		inc.Organization, _, _ = strings.Cut(inc.Products[0], " ")
+		inc.NoProducts = r.Float64() < ownServiceShare
+	}
+	if r.Float64() >= severityShare {
+		inc.Severity = ""
+	}
+	inc.Ongoing = r.Float64() < ongoingShare
 }
 
 // planTimes sets incident i's begin and end from its raw start minute:

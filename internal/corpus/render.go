@@ -112,14 +112,22 @@ func (w *renderer) frontMatter(inc *Incident, st *story, lang string) {
 	if lang == inc.Original {
 		w.str("timezone: " + inc.Zone + "\n")
 		w.str("begin: " + inc.Begin.Format(wallFormat) + "\n")
-		w.str("end: " + inc.End.Format(wallFormat) + "\n")
-		if org := vendors[inc.vendor].organization; org != "" {
-			w.str("organization: " + org + "\n")
+		if inc.Ongoing {
+			w.str("ongoing: true\n")
+		} else {
+			w.str("end: " + inc.End.Format(wallFormat) + "\n")
 		}
-		w.yamlList("products", inc.Products)
+		if inc.Organization != "" {
+			w.str("organization: " + inc.Organization + "\n")
+		}
+		if !inc.NoProducts {
+			w.yamlList("products", inc.Products)
+		}
 		w.yamlList("regions", inc.Regions)
 		w.yamlList("causes", inc.Causes)
-		w.str("severity: " + inc.Severity + "\n")
+		if inc.Severity != "" {
+			w.str("severity: " + inc.Severity + "\n")
+		}
 		if len(inc.Related) > 0 {
 			w.yamlList("related", inc.Related)
 		}
@@ -169,6 +177,13 @@ func (w *renderer) body() {
 	}
 	for _, h := range lx.headings {
 		fixed += lx.count([]byte(h))
+	}
+	// The length is planned without the timeline's leads, so that they
+	// change nothing but their own lines.
+	for _, ev := range st.events {
+		if ev.lead != "" {
+			fixed -= lx.count([]byte(ev.lead + " "))
+		}
 	}
 	target := lx.lo + w.r.IntN(lx.hi-lx.lo+1)
 	rest := max(target-fixed, 0)
@@ -241,6 +256,10 @@ func (w *renderer) timeline() {
 			w.str(ev.t.Format("15:04"))
 		}
 		w.str(" — ")
+		if ev.lead != "" {
+			w.str(ev.lead)
+			w.str(" ")
+		}
 		w.b = ev.bound
 		w.sentence(w.lex.events[ev.kind][ev.variant])
 		w.str("\n")

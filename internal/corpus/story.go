@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -43,6 +44,10 @@ type event struct {
 	t       time.Time // local, in the incident's zone
 	kind    evKind
 	variant int
+	// lead is formatting the item's text starts with, as people write
+	// timelines ("**Paged**", a name in emphasis, a code span, a bare
+	// URL); "" for plain text.
+	lead string
 	bound
 }
 
@@ -113,6 +118,7 @@ func (w *renderer) story(inc *Incident) *story {
 	st.sources = r.Float64() < 0.4
 
 	w.storyEvents(inc, st)
+	leads(inc, st)
 
 	// Action items.
 	nItems := 3 + r.IntN(5)
@@ -138,6 +144,32 @@ func (w *renderer) story(inc *Incident) *story {
 	st.footC = r.IntN(len(components))
 	st.footDate = inc.Begin.AddDate(0, 0, -(100 + r.IntN(900)))
 	return st
+}
+
+// leads starts some timeline items' text with formatting, drawn from a
+// stream of the incident's own so that the rest of the text does not
+// change with it. The leads are the same in every language, like names
+// and commands in real translations.
+func leads(inc *Incident, st *story) {
+	r := newRand(mix(inc.seed, 0x6c65616473))
+	names := []string{"alice", "bchen", "oncall-primary", "m.tanaka", "sre-east", "dkim"}
+	bold := []string{"**Paged**", "**Update**", "**Note**", "**Internal**"}
+	for i := range st.events {
+		if r.Float64() >= leadShare {
+			continue
+		}
+		ev := &st.events[i]
+		switch r.IntN(4) {
+		case 0:
+			ev.lead = "_" + names[r.IntN(len(names))] + "_ reports:"
+		case 1:
+			ev.lead = bold[r.IntN(len(bold))]
+		case 2:
+			ev.lead = fmt.Sprintf("`release-%d`", 1000+r.IntN(9000))
+		default:
+			ev.lead = fmt.Sprintf("https://status.example.com/incidents/%s/updates/%d", inc.ID, i+1)
+		}
+	}
 }
 
 // storyEvents plans the timeline: the start, middle events, the
