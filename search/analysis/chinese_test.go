@@ -83,3 +83,20 @@ func TestChineseAnalyzer(t *testing.T) {
 		t.Errorf("first token %q at %d–%d", first.Term, first.Start, first.End)
 	}
 }
+
+// The fold's speed over Traditional Chinese text (the archive's zh-TW
+// incidents).
+func BenchmarkFoldChinese(b *testing.B) {
+	var text []byte
+	for _, s := range contentTexts(b) {
+		if strings.Contains(s, "lang: zh") || strings.Count(s, "的") > 10 {
+			text = append(text, s...)
+		}
+	}
+	buf := make([]byte, len(text))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		copy(buf, text)
+		FoldChinese(buf)
+	}
+}

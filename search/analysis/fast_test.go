@@ -61,7 +61,7 @@ func TestFastAnalysis(t *testing.T) {
 }
 
 // contentTexts returns the text of the archive's own incidents.
-func contentTexts(t *testing.T) []string {
+func contentTexts(t testing.TB) []string {
 	paths, err := filepath.Glob("../../content/*/*.md")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no incidents in ../../content: %v", err)
