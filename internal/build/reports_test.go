@@ -256,6 +256,12 @@ func TestReportsOrganizations(t *testing.T) {
 	if !slices.Equal(listed, []string{"/en/incidents/" + awsS3ID + "/", "/en/incidents/" + awsDNSID + "/"}) {
 		t.Errorf("the AWS page lists %v", listed)
 	}
+	// Each entry links its organization.
+	for _, a := range findAll(doc, func(n *html.Node) bool { return attr(n, "class") == "organization" }) {
+		if a.Data != "a" || attr(a, "href") != "/en/organizations/aws/" {
+			t.Errorf("an entry's organization is <%s href=%q>, want a link to the AWS page", a.Data, attr(a, "href"))
+		}
+	}
 
 	want := map[string]map[string]string{
 		"en": {"aws-dns": "DNS (AWS)", "microsoft-azure-dns": "DNS (Microsoft Azure)", "aws-storage": "Storage (AWS)",

@@ -258,6 +258,43 @@ func TestGeneratedArchive(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dest, "en", "page", "4")); err == nil {
 		t.Error("a fourth page of 120 incidents exists")
 	}
+	// The pager names every page here (first, last and two either side),
+	// the current one unlinked; the list links the feed and the export,
+	// and each entry its organization and products.
+	doc := parseHTML(t, filepath.Join(dest, "en", "page", "2", "index.html"))
+	var pages []string
+	for _, nav := range findAll(doc, func(n *html.Node) bool { return hasClass(n, "pagination") }) {
+		for _, li := range findAll(nav, tag("li")) {
+			if a := findAll(li, tag("a")); len(a) == 1 {
+				pages = append(pages, textOf(li)+"→"+attr(a[0], "href"))
+			} else {
+				pages = append(pages, textOf(li))
+			}
+		}
+	}
+	want := []string{"← Newer→/en/", "1→/en/", "2", "3→/en/page/3/", "Older →→/en/page/3/"}
+	if strings.Join(pages, " ") != strings.Join(want, " ") {
+		t.Errorf("pager of page 2 of 3: %q, want %q", pages, want)
+	}
+	hrefs := map[string]bool{}
+	for _, a := range findAll(doc, tag("a")) {
+		hrefs[attr(a, "href")] = true
+	}
+	if !hrefs["/incidents.json"] || !hrefs["/en/feed.xml"] {
+		t.Error("the list links neither incidents.json nor the feed")
+	}
+	items := findAll(doc, func(n *html.Node) bool { return hasClass(n, "incident-item") })
+	for _, item := range items[:5] {
+		var products int
+		for _, a := range findAll(item, tag("a")) {
+			if strings.HasPrefix(attr(a, "href"), "/en/products/") {
+				products++
+			}
+		}
+		if products == 0 {
+			t.Errorf("an entry links no product")
+		}
+	}
 	checkLinks(t, dest, "http://127.0.0.1:1313/")
 }
 

@@ -19,7 +19,7 @@ import (
 
 // nativeDigests are the SHA-256 of the layout files the Go writers follow.
 var nativeDigests = map[string]string{
-	"base.html":                    "decab52099a2552ccead406f5ea2a12d13a7a95f0fcc688878d7cb336c66a657",
+	"base.html":                    "5bdb77b950232cc84cbef931d200f36c962de9eff95a8e8a65264f5bd2dec727",
 	"incident.html":                "e25a6f08d0f0251f49590aae4567c61e4eddc19236ad80065beb96b52fc50ef0",
 	"partials/lang-switch.html":    "8bb492d2e82c5c01b60f1ea177ff47bdb6ee75e9385350243ffc6ab7b205af4d",
 	"partials/incident-links.html": "8e863da618c40d56a8737612dbd6370c64b3a64e4855a50e8286e2b494b2ee16",
@@ -156,8 +156,9 @@ func (w *htmlw) base(p *PageView, description, main func()) {
 	w.raw("</p>\n  </div>\n</footer>\n</body>\n</html>")
 }
 
-// favicon is base.html's icon, a data URL written as it is.
-const favicon = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%230b5cad'/%3E%3Cpath d='M3 11h3l2-6 2 9 2-3h1' fill='none' stroke='%23fff' stroke-width='1.6'/%3E%3C/svg%3E"
+// favicon is base.html's icon, a data URL written as it is (spaces
+// escaped: a URL may hold none).
+const favicon = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%2016%2016'%3E%3Crect%20width='16'%20height='16'%20rx='3'%20fill='%230b5cad'/%3E%3Cpath%20d='M3%2011h3l2-6%202%209%202-3h1'%20fill='none'%20stroke='%23fff'%20stroke-width='1.6'/%3E%3C/svg%3E"
 
 func (w *htmlw) current(yes bool) {
 	if yes {

@@ -104,6 +104,9 @@ func (p *PageView) TermsURL(tax archive.Taxonomy) string {
 // SearchURL is the search page.
 func (p *PageView) SearchURL() string { return p.Site.urls.URL(urls.SearchLoc(p.L.Tag)) }
 
+// ExportURL is the whole archive's facts as JSON (incidents.json).
+func (p *PageView) ExportURL() string { return p.Site.urls.URL(urls.ExportLoc()) }
+
 // FeedURL is the Atom feed.
 func (p *PageView) FeedURL() string { return p.Site.urls.URL(urls.FeedLoc(p.L.Tag)) }
 
