@@ -1,6 +1,10 @@
 // Package chart draws the archive's SVG pictures at build time: an
-// incident's timeline and the archive overview. Pure functions from data to
-// SVG markup; no JavaScript.
+// incident's timeline, and the pictures that summarise many incidents — a
+// year × month heat map (HeatmapSVG), a rows × years grid (GridSVG) and a
+// histogram of durations (DurationsSVG), whose sizes depend on the years
+// and rows shown, never on the number of incidents, each with its legend
+// drawn beside its marks. Pure functions from data to SVG markup; no
+// JavaScript.
 //
 // The markup is meant to be inlined in an HTML page (inside <figure>) and is
 // also a well-formed standalone XML document:

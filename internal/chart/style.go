@@ -88,6 +88,25 @@ func buildStylesheet() string {
 	// On a phone a narrow bar is a few px: a non-scaling outline keeps it visible.
 	media(narrowQuery, ov+" .spans rect", "stroke-width:1.5px;vector-effect:non-scaling-stroke")
 	rule(ov+" .bar", "fill:var(--c-accent)")
+
+	// Heat maps and grids: a shade per level of count, severity strips.
+	sel := func(suffix string) string {
+		return "svg.chart-heatmap " + suffix + ",svg.chart-grid " + suffix
+	}
+	rule(sel(".heat"), "fill:var(--c-accent);stroke:var(--c-line);stroke-width:1;vector-effect:non-scaling-stroke")
+	rule(sel(".heat-0"), "fill:var(--c-bg)")
+	for k, op := range []string{".14", ".3", ".48", ".7", ".95"} {
+		rule(sel(".heat-"+string(rune('1'+k))), "fill-opacity:"+op)
+	}
+	rule(sel(".n"), "font-size:"+num(fontCount)+"px;font-weight:600")
+	rule(sel(".n.on-dark"), "fill:var(--c-bg)")
+	rule(sel(".severity-critical"), "fill:var(--c-critical)")
+	rule(sel(".severity-major"), "fill:var(--c-major)")
+	rule(sel(".severity-minor"), "fill:var(--c-minor)")
+	rule(sel(".severity-none"), "fill:var(--c-muted)")
+	rule(sel(".cell:hover .heat"), "stroke:var(--c-fg);stroke-width:2")
+	rule(sel(".total"), "font-weight:600")
+	media(narrowQuery, sel(".n"), "font-size:"+num(fontCountNarrw)+"px")
 	rule(ov+" .frame", "fill:none;stroke:var(--c-line);vector-effect:non-scaling-stroke")
 	return b.String()
 }

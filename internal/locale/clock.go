@@ -73,3 +73,14 @@ func Offset(seconds int) string {
 	}
 	return s
 }
+
+// MonthShort names a month briefly, for chart columns: the language's
+// month name, cut to three characters when it is longer than four
+// ("Jan", "1月", "十一月").
+func (l *Lang) MonthShort(m time.Month) string {
+	name := []rune(l.f.Months[m-1])
+	if len(name) > 4 {
+		name = name[:3]
+	}
+	return string(name)
+}

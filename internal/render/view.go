@@ -1,9 +1,7 @@
 package render
 
 import (
-	"errors"
 	"html/template"
-	"strconv"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
@@ -36,51 +34,6 @@ type PageView struct {
 	Search    *Search       // search page
 
 	r *Renderer
-}
-
-// Overview is the archive-wide SVG: incidents across the years, incidents
-// per year and their durations.
-func (p *PageView) Overview() (template.HTML, error) {
-	return p.r.overview(p.r.archive.Incidents, p.L, "overview")
-}
-
-// overview draws incs across the years, for the whole archive or a term.
-func (r *Renderer) overview(incs []*archive.Incident, l *locale.Lang, id string) (template.HTML, error) {
-	var spans []chart.Span
-	for _, inc := range incs {
-		v := r.incident(inc, l)
-		label := l.Date(v.LocalBegin()) + " — " + v.Title()
-		status, err := v.StatusShort()
-		if err != nil {
-			return "", err
-		}
-		if status != "" {
-			label += " (" + status + ")"
-		}
-		spans = append(spans, chart.Span{Begin: inc.Begin, End: inc.Through, Open: !inc.EndStated(), Label: label, Href: v.URL(), Severity: v.SeverityClass()})
-	}
-	var errs []error
-	t := func(key string) string {
-		s, err := l.T(key)
-		errs = append(errs, err)
-		return s
-	}
-	// The counts are drawn while the chart is made; check the string once
-	// here rather than on every label.
-	if _, err := l.N("incidents_count", 1); err != nil {
-		return "", err
-	}
-	o := chart.Overview{
-		IDPrefix: id, Title: t("chart_overview_title"), Desc: t("chart_overview_desc"), Spans: spans,
-		YearLabel:       func(y int) string { return strconv.Itoa(y) },
-		CountLabel:      func(n int) string { s, _ := l.N("incidents_count", n); return s }, // checked above
-		DurationBuckets: []string{t("bucket_under_1h"), t("bucket_1_4h"), t("bucket_4_12h"), t("bucket_12_24h"), t("bucket_over_1d"), t("bucket_end_unknown")},
-		Headings:        [3]string{t("chart_over_time"), t("chart_per_year"), t("chart_durations")},
-	}
-	if err := errors.Join(errs...); err != nil {
-		return "", err
-	}
-	return template.HTML(chart.OverviewSVG(o)), nil // #nosec G203: chart escapes all text
 }
 
 // TermsOf lists a taxonomy's terms in the page language's order.
@@ -380,7 +333,11 @@ func (t *TermView) URL() string {
 // TermsURL is the list of the term's taxonomy.
 func (t *TermView) TermsURL() string { return t.r.urls.URL(urls.TermsLoc(t.L.Tag, string(t.Taxonomy))) }
 
-// Chart is the term's timeline: its incidents across the years.
+// Chart is the term's timeline: its incidents per month across the years.
 func (t *TermView) Chart() (template.HTML, error) {
-	return t.r.overview(t.Incidents, t.L, "term-chart")
+	c, err := t.r.charts(t.L)
+	if err != nil {
+		return "", err
+	}
+	return figure("timeline", "term-chart", c.heatTitle, c.heatmap(t.Incidents, "term-chart")), nil
 }
