@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,6 +198,39 @@ func TestYearPagesGroupByLocalMonth(t *testing.T) {
 			if len(findAll(doc, func(n *html.Node) bool { return attr(n, "href") == "#"+c.month })) != 1 {
 				t.Errorf("%s: the %s index has no link to #%s", lang, c.year, c.month)
 			}
+		}
+	}
+}
+
+// TestWordsNotSlugs: causes are named in each language (from the i18n
+// files), and the language an incident was written in is named in the
+// reader's language, not its own.
+func TestWordsNotSlugs(t *testing.T) {
+	dest := buildSeed(t, "http://127.0.0.1:1313/")
+	for lang, want := range map[string]string{"en": "Load spike", "ja": "負荷の急増", "zh-TW": "負載暴增"} {
+		doc := parseHTML(t, filepath.Join(dest, lang, "causes", "load-spike", "index.html"))
+		if h := findAll(doc, tag("h1")); len(h) != 1 || textOf(h[0]) != want {
+			t.Errorf("%s: the load-spike page is headed %q, want %q", lang, textOf(h[0]), want)
+		}
+		incident := parseHTML(t, filepath.Join(dest, lang, "incidents", "2017-03-13-bigquery-streaming-inserts", "index.html"))
+		var causes []string
+		for _, a := range findAll(incident, tag("a")) {
+			if strings.HasPrefix(attr(a, "href"), "/"+lang+"/causes/") {
+				causes = append(causes, textOf(a))
+			}
+		}
+		if len(causes) == 0 || slices.Contains(causes, "load-spike") || !slices.Contains(causes, want) {
+			t.Errorf("%s: the incident names its causes %q", lang, causes)
+		}
+	}
+	for lang, want := range map[string]string{"en": "Originally written in Chinese (Taiwan).", "ja": "原文（中国語 (台湾)）で表示しています。"} {
+		doc := parseHTML(t, filepath.Join(dest, lang, "incidents", "2020-08-19-blob-storage-metadata-overload", "index.html"))
+		var found bool
+		for _, p := range findAll(doc, tag("p")) {
+			found = found || strings.HasSuffix(textOf(p), want)
+		}
+		if !found {
+			t.Errorf("%s: no %q", lang, want)
 		}
 	}
 }

@@ -15,7 +15,10 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/chart"
@@ -350,7 +353,7 @@ func (r *Renderer) term(t *archive.Term, l *locale.Lang) (*TermView, error) {
 // termIn is term; qualify false leaves a product's organization out of
 // its label, where the organization is named beside it.
 func (r *Renderer) termIn(t *archive.Term, l *locale.Lang, qualify bool) (*TermView, error) {
-	v := &TermView{Term: t, L: l, Label: t.Name, r: r}
+	v := &TermView{Term: t, L: l, Label: readable(t), r: r}
 	if key := "term." + string(t.Taxonomy) + "." + t.Slug; l.HasKey(key) {
 		label, err := l.T(key)
 		if err != nil {
@@ -368,6 +371,18 @@ func (r *Renderer) termIn(t *archive.Term, l *locale.Lang, qualify bool) (*TermV
 		}
 	}
 	return v, nil
+}
+
+// readable is a term's name as a reader would write it when no i18n file
+// names it: a cause is written as a slug ("load-spike"), which reads as
+// "Load spike"; other names are shown as written.
+func readable(t *archive.Term) string {
+	if t.Taxonomy != archive.Causes || strings.ContainsFunc(t.Name, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
+		return t.Name
+	}
+	words := strings.ReplaceAll(t.Name, "-", " ")
+	r, size := utf8.DecodeRuneInString(words)
+	return string(unicode.ToUpper(r)) + words[size:]
 }
 
 // terms returns a taxonomy's terms sorted by label in the page language.

@@ -357,8 +357,9 @@ func TestUntranslatedIncidentShowsTheOriginalWithANotice(t *testing.T) {
 	if lang, _ := attr(notices[0], "lang"); lang != "ja" {
 		t.Errorf("the notice is marked lang=%q, want ja: it is in the page's language", lang)
 	}
-	if !strings.Contains(text(notices[0]), "English") {
-		t.Errorf("the notice does not name the original's language: %q", text(notices[0]))
+	// The original's language is named in the reader's: 英語, not English.
+	if !strings.Contains(text(notices[0]), "英語") || strings.Contains(text(notices[0]), "English") {
+		t.Errorf("the notice does not name the original's language in Japanese: %q", text(notices[0]))
 	}
 	// The translated incident has no notice.
 	translated := parse(t, files, "ja/incidents/2017-03-13-bq/index.html")

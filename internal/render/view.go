@@ -139,8 +139,15 @@ func (v *IncidentView) Translated() bool { _, ok := v.page(); return ok }
 // TextLang is the language the text is shown in (for lang attributes).
 func (v *IncidentView) TextLang() string { p, _ := v.page(); return p.Lang }
 
-// OriginalLang is the language the incident was written in.
-func (v *IncidentView) OriginalLang() *locale.Lang { return v.r.bundle.Get(v.Original.Lang) }
+// OriginalLang is the language the incident was written in, named in
+// the page language: "Originally written in Chinese (Taiwan)", not in
+// its own script on an English page.
+func (v *IncidentView) OriginalLang() LangName {
+	return LangName{Tag: v.Original.Lang, Name: v.L.LanguageName(v.Original.Lang)}
+}
+
+// LangName is a language as a page names it.
+type LangName struct{ Tag, Name string }
 
 // URL is the incident page in the page language.
 func (v *IncidentView) URL() string { return v.site.urls.URL(urls.IncidentLoc(v.L.Tag, v.ID)) }
