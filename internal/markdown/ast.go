@@ -18,6 +18,8 @@ type EventTime struct {
 	At     time.Time // the instant, UTC
 	Shown  string    // the time as the page's language writes it
 	Href   string    // the same moment elsewhere (the archive-wide timeline)
+	Anchor string    // the item's id, linked beside the time to copy
+	Label  string    // what that link is, in the page's language
 }
 
 // KindEventTime is the ast.NodeKind of EventTime.
@@ -37,6 +39,9 @@ type Placement struct {
 	Anchor string    // the item's id: the event's permalink
 	Shown  string    // the time in the page's language
 	Href   string    // the link on the time
+	// AnchorLabel names the link to the event's own anchor, put beside the
+	// time so that a reader can copy it ("Link to this event").
+	AnchorLabel string
 }
 
 // Place puts each timeline event's placement on the tree: place returns
@@ -53,6 +58,7 @@ func Place(doc ast.Node, place func(i int) (Placement, bool)) {
 			return ast.WalkContinue, nil
 		}
 		et.Placed, et.At, et.Shown, et.Href = true, p.At.UTC(), p.Shown, p.Href
+		et.Anchor, et.Label = p.Anchor, p.AnchorLabel
 		if item := listItemOf(et); item != nil {
 			item.SetAttributeString("class", []byte("event"))
 			item.SetAttributeString("id", []byte(p.Anchor))

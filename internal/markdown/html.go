@@ -23,7 +23,8 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 }
 
 // eventTime prints a placed event's time, linked to the same moment
-// elsewhere; the item's own id is the event's permalink.
+// elsewhere, then a link to the item's own id, the event's permalink, to
+// copy.
 func (r htmlRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	et := n.(*EventTime)
 	if !entering || !et.Placed {
@@ -31,6 +32,10 @@ func (r htmlRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, entering
 	}
 	_, _ = w.WriteString(`<a class="event-time" href="` + html.EscapeString(et.Href) + `"><time datetime="` + et.At.Format(time.RFC3339) +
 		`" title="` + et.At.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(et.Shown) + `</time></a> `)
+	if et.Anchor != "" && et.Label != "" {
+		label := html.EscapeString(et.Label)
+		_, _ = w.WriteString(`<a class="event-anchor" href="#` + html.EscapeString(et.Anchor) + `" title="` + label + `" aria-label="` + label + `">#</a> `)
+	}
 	return ast.WalkContinue, nil
 }
 

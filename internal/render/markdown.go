@@ -22,6 +22,10 @@ func (v *IncidentView) Body() (template.HTML, error) {
 	events := v.Events()
 	self := urls.IncidentLoc(v.L.Tag, v.ID)
 	timeline := urls.Rel(self, urls.TimelineEventLoc(v.L.Tag, v.ID, v.LocalBegin()))
+	anchorLabel, err := v.L.T("event_link")
+	if err != nil {
+		return "", err
+	}
 	markdown.Place(doc, func(i int) (markdown.Placement, bool) {
 		if i >= len(events) {
 			return markdown.Placement{}, false
@@ -32,7 +36,7 @@ func (v *IncidentView) Body() (template.HTML, error) {
 			// The author started a new day here: say which.
 			shown = v.L.DateShort(e.Instant.In(v.Location)) + " " + shown
 		}
-		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, Href: timeline}, true
+		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, Href: timeline, AnchorLabel: anchorLabel}, true
 	})
 	var buf bytes.Buffer
 	if err := md.Renderer().Render(&buf, p.Body, doc); err != nil {
