@@ -2,6 +2,7 @@ package chart
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -23,6 +24,17 @@ type IncidentTimeline struct {
 	Events      []Event                  //
 	LocalTick   func(t time.Time) string // label for a local tick, e.g. "10:30 PDT" (given t in Location)
 	UTCTick     func(t time.Time) string // label for a UTC tick, e.g. "17:30 UTC"
+	// MidnightLabel names the local day a midnight line begins ("Aug 20");
+	// nil gives "Jan 2".
+	MidnightLabel func(t time.Time) string
+	Legend        IncidentLegend // drawn below the axis when any is set
+}
+
+// IncidentLegend names an incident picture's marks, in the page language.
+type IncidentLegend struct {
+	Impact   string // the shaded window: "Impact"
+	Events   string // the numbered markers: "Event, numbered as in the timeline"
+	Midnight string // the dashed line: "Midnight, local time"
 }
 
 // Incident layout, in user units of the 720-wide viewBox.
@@ -34,7 +46,8 @@ const (
 	incLanesTop = 46.0  // top of the marker lanes
 	incLaneGap  = 22.0  // vertical distance between marker lanes
 	incMaxLanes = 6     // more coincident events than this overlap
-	incDotR     = 7.0   // marker radius
+	incDotR     = 9.0   // marker radius: room for its number
+	incLegendH  = 40.0  // the legend row below the UTC labels
 	incHitR     = 11.0  // radius of the invisible, larger hit area
 	incMinGap   = 20.0  // markers closer than this in x go to different lanes
 )
@@ -45,7 +58,8 @@ const (
 // 14 days, months, years) chosen so there are 4–8 ticks; the impact window
 // as a shaded band (class "band", edged by dashed lines, class "band-edge",
 // so a zero-length window still shows); each event as a circle marker
-// wrapped in <a href=Href class="marker"> with a <title>Label</title> child.
+// wrapped in <a href=Href class="marker"> with a <title>Label</title> child
+// and its number (its place in Events, from 1) written on it.
 // Exactly one element with class "marker" per event. Events at (nearly) the
 // same x are staggered vertically into up to 6 lanes so markers don't hide
 // each other; a thin stem joins each marker to the axis.
@@ -58,30 +72,93 @@ const (
 // A nil Location means UTC. A zero Begin or End takes the other's value;
 // End before Begin is swapped.
 //
+// Each local midnight in view is a dashed line (class "midnight") with
+// the date it begins; with a Legend, a row below the axis names the band,
+// the markers and the midnight line.
+//
 // The marker links have tabindex="-1": inside role="img" they are not
 // announced, and the page's text timeline carries the same links.
 func Incident(c IncidentTimeline) string {
-	loc := c.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	id := cleanID(c.IDPrefix)
-	localTick, utcTick := c.LocalTick, c.UTCTick
+	g := layoutIncident(c)
+	var b strings.Builder
+	b.Grow(4096 + 400*len(c.Events))
+	openSVG(&b, cleanID(c.IDPrefix), "incident", g.height, c.Title, c.Desc)
+	g.band(&b)
+	g.midnights(&b)
+	g.localTicks(&b)
+	g.utcTicks(&b)
+	g.markers(&b)
+	g.legend(&b)
+	b.WriteString(`</svg>`)
+	return b.String()
+}
 
-	begin, end := c.Begin, c.End
+// incidentLayout is where everything of an incident's picture goes.
+type incidentLayout struct {
+	c                IncidentTimeline
+	loc              *time.Location
+	begin, end       time.Time // the window, ordered; zero when there is none
+	hasWindow        bool
+	d0, d1           time.Time // the axis
+	scale            float64   // units per second
+	localRow, utcRow tickRow
+	marks            []mark
+	lanes            int
+	axisY, height    float64
+}
+
+// mark is one event's marker: its event, x and lane.
+type mark struct {
+	i    int
+	x    float64
+	lane int
+}
+
+func (g *incidentLayout) sx(t time.Time) float64 { return incX0 + seconds(t, g.d0)*g.scale }
+
+func (g *incidentLayout) laneY(l int) float64 {
+	return g.axisY - 8 - incLaneGap/2 - float64(l)*incLaneGap
+}
+
+// layoutIncident orders the window, finds the axis, its ticks, the
+// markers' lanes and the picture's height.
+func layoutIncident(c IncidentTimeline) *incidentLayout {
+	g := &incidentLayout{c: c, loc: c.Location}
+	if g.loc == nil {
+		g.loc = time.UTC
+	}
+	g.begin, g.end = c.Begin, c.End
 	switch {
-	case begin.IsZero() && !end.IsZero():
-		begin = end
-	case end.IsZero() && !begin.IsZero():
-		end = begin
+	case g.begin.IsZero() && !g.end.IsZero():
+		g.begin = g.end
+	case g.end.IsZero() && !g.begin.IsZero():
+		g.end = g.begin
 	}
-	if end.Before(begin) {
-		begin, end = end, begin
+	if g.end.Before(g.begin) {
+		g.begin, g.end = g.end, g.begin
 	}
-	hasWindow := !begin.IsZero()
+	g.hasWindow = !g.begin.IsZero()
+	lo, hi := g.domain()
+	span := hi.Sub(lo)
+	margin := max(span/14, 2*time.Minute)
+	if span+2*margin < 8*time.Minute {
+		margin = (8*time.Minute - span) / 2
+	}
+	g.d0, g.d1 = lo.Add(-margin), hi.Add(margin)
+	g.scale = (incX1 - incX0) / seconds(g.d1, g.d0)
+	g.ticks()
+	g.placeMarks(lo)
+	g.axisY = incLanesTop + float64(g.lanes)*incLaneGap + 8
+	g.height = g.axisY + 42
+	if g.hasLegend() {
+		_, rows := g.legendItems()
+		g.height += float64(rows) * incLegendH
+	}
+	return g
+}
 
-	// Domain: window and events, plus margins.
-	var lo, hi time.Time
+// domain is the first and last instant to show: the window and the events.
+func (g *incidentLayout) domain() (lo, hi time.Time) {
 	first := true
 	widen := func(t time.Time) {
 		if first {
@@ -95,11 +172,11 @@ func Incident(c IncidentTimeline) string {
 			hi = t
 		}
 	}
-	if hasWindow {
-		widen(begin)
-		widen(end)
+	if g.hasWindow {
+		widen(g.begin)
+		widen(g.end)
 	}
-	for _, e := range c.Events {
+	for _, e := range g.c.Events {
 		if !e.At.IsZero() {
 			widen(e.At)
 		}
@@ -108,59 +185,42 @@ func Incident(c IncidentTimeline) string {
 		lo = time.Unix(0, 0)
 		hi = lo
 	}
-	span := hi.Sub(lo)
-	margin := span / 14
-	if margin < 2*time.Minute {
-		margin = 2 * time.Minute
-	}
-	if span+2*margin < 8*time.Minute {
-		margin = (8*time.Minute - span) / 2
-	}
-	d0, d1 := lo.Add(-margin), hi.Add(margin)
-	scale := (incX1 - incX0) / seconds(d1, d0) // units per second
-	sx := func(t time.Time) float64 { return incX0 + seconds(t, d0)*scale }
+	return lo, hi
+}
 
-	// Ticks.
-	stepIsDay := false
-	if localTick == nil || utcTick == nil {
-		stepIsDay = d1.Sub(d0) > 5*24*time.Hour
+// ticks chooses the local and UTC tick rows, with default labels.
+func (g *incidentLayout) ticks() {
+	localTick, utcTick := g.c.LocalTick, g.c.UTCTick
+	stepIsDay := g.d1.Sub(g.d0) > 5*24*time.Hour
+	def := func(t time.Time) string {
+		if stepIsDay {
+			return t.Format("Jan 2")
+		}
+		return t.Format("15:04 MST")
 	}
 	if localTick == nil {
-		localTick = func(t time.Time) string {
-			if stepIsDay {
-				return t.Format("Jan 2")
-			}
-			return t.Format("15:04 MST")
-		}
+		localTick = def
 	}
 	if utcTick == nil {
-		utcTick = func(t time.Time) string {
-			if stepIsDay {
-				return t.Format("Jan 2")
-			}
-			return t.Format("15:04 MST")
-		}
+		utcTick = def
 	}
-	localRow, utcRow := chooseTicks(d0, d1, incX0, incX1, loc, localTick, utcTick)
+	g.localRow, g.utcRow = chooseTicks(g.d0, g.d1, incX0, incX1, g.loc, localTick, utcTick)
+}
 
-	// Markers: time order, greedy lanes.
-	type mark struct {
-		i    int
-		x    float64
-		lane int
-	}
-	marks := make([]mark, 0, len(c.Events))
-	for i, e := range c.Events {
+// placeMarks puts the markers in time order into lanes, greedily, so that
+// markers closer than incMinGap do not share one.
+func (g *incidentLayout) placeMarks(lo time.Time) {
+	for i, e := range g.c.Events {
 		at := e.At
 		if at.IsZero() {
 			at = lo
 		}
-		marks = append(marks, mark{i: i, x: sx(at)})
+		g.marks = append(g.marks, mark{i: i, x: g.sx(at)})
 	}
-	sort.SliceStable(marks, func(a, b int) bool { return marks[a].x < marks[b].x })
+	sort.SliceStable(g.marks, func(a, b int) bool { return g.marks[a].x < g.marks[b].x })
 	var laneLast []float64
-	for k := range marks {
-		x := marks[k].x
+	for k := range g.marks {
+		x := g.marks[k].x
 		lane := -1
 		for l, last := range laneLast {
 			if x-last >= incMinGap {
@@ -168,88 +228,162 @@ func Incident(c IncidentTimeline) string {
 				break
 			}
 		}
+		if lane < 0 && len(laneLast) < incMaxLanes {
+			lane = len(laneLast)
+			laneLast = append(laneLast, x)
+		}
 		if lane < 0 {
-			if len(laneLast) < incMaxLanes {
-				lane = len(laneLast)
-				laneLast = append(laneLast, x)
-			} else {
-				lane = 0
-				for l, last := range laneLast {
-					if last < laneLast[lane] {
-						lane = l
-					}
+			lane = 0
+			for l, last := range laneLast {
+				if last < laneLast[lane] {
+					lane = l
 				}
 			}
 		}
 		laneLast[lane] = x
-		marks[k].lane = lane
+		g.marks[k].lane = lane
 	}
-	lanes := max(len(laneLast), 1)
-	axisY := incLanesTop + float64(lanes)*incLaneGap + 8
-	laneY := func(l int) float64 { return axisY - 8 - incLaneGap/2 - float64(l)*incLaneGap }
-	utcY := axisY + 30
-	height := axisY + 42
+	g.lanes = max(len(laneLast), 1)
+}
 
-	var b strings.Builder
-	b.Grow(4096 + 300*len(c.Events))
-	openSVG(&b, id, "incident", height, c.Title, c.Desc)
-
-	// Impact band.
-	if hasWindow {
-		bx0, bx1 := sx(begin), sx(end)
-		band, edges := "band", [2]string{"band-edge", "band-edge"}
-		if c.Open {
-			// No stated end: the band fades out at the last known instant
-			// instead of stopping at an edge.
-			band, edges[1] = "band open", "band-edge open"
-		}
-		b.WriteString(`<rect class="` + band + `" x="` + num(bx0) + `" y="` + num(incGridTop) + `" width="` + num(bx1-bx0) +
-			`" height="` + num(axisY-incGridTop) + `"/>`)
-		for i, x := range []float64{bx0, bx1} {
-			b.WriteString(`<line class="` + edges[i] + `" x1="` + num(x) + `" y1="` + num(incGridTop) + `" x2="` + num(x) + `" y2="` + num(axisY) + `"/>`)
-		}
+// band shades the impact window, edged by dashed lines.
+func (g *incidentLayout) band(b *strings.Builder) {
+	if !g.hasWindow {
+		return
 	}
+	bx0, bx1 := g.sx(g.begin), g.sx(g.end)
+	band, edges := "band", [2]string{"band-edge", "band-edge"}
+	if g.c.Open {
+		// No stated end: the band fades out at the last known instant
+		// instead of stopping at an edge.
+		band, edges[1] = "band open", "band-edge open"
+	}
+	b.WriteString(`<rect class="` + band + `" x="` + num(bx0) + `" y="` + num(incGridTop) + `" width="` + num(bx1-bx0) +
+		`" height="` + num(g.axisY-incGridTop) + `"/>`)
+	for i, x := range []float64{bx0, bx1} {
+		b.WriteString(`<line class="` + edges[i] + `" x1="` + num(x) + `" y1="` + num(incGridTop) + `" x2="` + num(x) + `" y2="` + num(g.axisY) + `"/>`)
+	}
+}
 
-	// Local ticks: grid lines and labels above.
+// midnights marks each local midnight on the axis with a line and the
+// date it begins, so that a reader sees where the day changes.
+func (g *incidentLayout) midnights(b *strings.Builder) {
+	if g.d1.Sub(g.d0) > 5*24*time.Hour {
+		return // ticks are days already
+	}
+	l0 := g.d0.In(g.loc)
+	day := time.Date(l0.Year(), l0.Month(), l0.Day()+1, 0, 0, 0, 0, g.loc)
+	for ; day.Before(g.d1); day = time.Date(day.Year(), day.Month(), day.Day()+1, 0, 0, 0, 0, g.loc) {
+		x := num(g.sx(day))
+		label := day.Format("Jan 2")
+		if g.c.MidnightLabel != nil {
+			label = g.c.MidnightLabel(day)
+		}
+		b.WriteString(`<g class="midnight"><line x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
+		b.WriteString(`<text class="midnight-label" x="` + num(g.sx(day)+4) + `" y="` + num(incGridTop+12) + `">` + esc(label) + `</text></g>`)
+	}
+}
+
+// localTicks draws grid lines and local labels above the axis.
+func (g *incidentLayout) localTicks(b *strings.Builder) {
 	b.WriteString(`<g class="ticks-local" text-anchor="middle">`)
-	localNH := !rowFits(localRow, scale, fontTextNarrow, fontTextNarrow*0.75)
-	for i, t := range localRow.at {
-		x := num(sx(t))
-		b.WriteString(`<line class="grid" x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(axisY) + `"/>`)
-		b.WriteString(`<text class="tick tick-local` + nhClass(localNH, i) + `" x="` + x + `" y="` + num(incLocalY) + `">` + esc(localRow.labels[i]) + `</text>`)
+	nh := !rowFits(g.localRow, g.scale, fontTextNarrow, fontTextNarrow*0.75)
+	for i, t := range g.localRow.at {
+		x := num(g.sx(t))
+		b.WriteString(`<line class="grid" x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
+		b.WriteString(`<text class="tick tick-local` + nhClass(nh, i) + `" x="` + x + `" y="` + num(incLocalY) + `">` + esc(g.localRow.labels[i]) + `</text>`)
 	}
 	b.WriteString(`</g>`)
+}
 
-	// Axis and UTC ticks below.
-	b.WriteString(`<line class="axis" x1="` + num(incX0-20) + `" y1="` + num(axisY) + `" x2="` + num(incX1+20) + `" y2="` + num(axisY) + `"/>`)
+// utcTicks draws the axis and the UTC labels below it.
+func (g *incidentLayout) utcTicks(b *strings.Builder) {
+	b.WriteString(`<line class="axis" x1="` + num(incX0-20) + `" y1="` + num(g.axisY) + `" x2="` + num(incX1+20) + `" y2="` + num(g.axisY) + `"/>`)
 	b.WriteString(`<g class="ticks-utc" text-anchor="middle">`)
-	utcNH := !rowFits(utcRow, scale, fontTextNarrow, fontTextNarrow*0.75)
-	for i, t := range utcRow.at {
-		x := num(sx(t))
-		b.WriteString(`<line class="tk" x1="` + x + `" y1="` + num(axisY) + `" x2="` + x + `" y2="` + num(axisY+7) + `"/>`)
-		b.WriteString(`<text class="tick tick-utc muted` + nhClass(utcNH, i) + `" x="` + x + `" y="` + num(utcY) + `">` + esc(utcRow.labels[i]) + `</text>`)
+	nh := !rowFits(g.utcRow, g.scale, fontTextNarrow, fontTextNarrow*0.75)
+	for i, t := range g.utcRow.at {
+		x := num(g.sx(t))
+		b.WriteString(`<line class="tk" x1="` + x + `" y1="` + num(g.axisY) + `" x2="` + x + `" y2="` + num(g.axisY+7) + `"/>`)
+		b.WriteString(`<text class="tick tick-utc muted` + nhClass(nh, i) + `" x="` + x + `" y="` + num(g.axisY+30) + `">` + esc(g.utcRow.labels[i]) + `</text>`)
 	}
 	b.WriteString(`</g>`)
+}
 
-	// Stems, then markers on top.
-	if len(marks) > 0 {
-		b.WriteString(`<g class="stems">`)
-		for _, m := range marks {
-			x := num(m.x)
-			b.WriteString(`<line class="stem" x1="` + x + `" y1="` + num(laneY(m.lane)+incDotR) + `" x2="` + x + `" y2="` + num(axisY) + `"/>`)
-		}
-		b.WriteString(`</g><g class="events">`)
-		for _, m := range marks {
-			e := c.Events[m.i]
-			x, y := num(m.x), num(laneY(m.lane))
-			b.WriteString(`<a class="marker" href="` + esc(safeHref(e.Href)) + `" tabindex="-1"><title>` + esc(e.Label) + `</title>`)
-			b.WriteString(`<circle class="hit" cx="` + x + `" cy="` + y + `" r="` + num(incHitR) + `"/>`)
-			b.WriteString(`<circle class="dot" cx="` + x + `" cy="` + y + `" r="` + num(incDotR) + `"/></a>`)
-		}
-		b.WriteString(`</g>`)
+// markers draws the stems, then the numbered markers on top: marker n is
+// event n of the page's timeline.
+func (g *incidentLayout) markers(b *strings.Builder) {
+	if len(g.marks) == 0 {
+		return
 	}
-	b.WriteString(`</svg>`)
-	return b.String()
+	b.WriteString(`<g class="stems">`)
+	for _, m := range g.marks {
+		x := num(m.x)
+		b.WriteString(`<line class="stem" x1="` + x + `" y1="` + num(g.laneY(m.lane)+incDotR) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
+	}
+	b.WriteString(`</g><g class="events">`)
+	for _, m := range g.marks {
+		e := g.c.Events[m.i]
+		x, y := num(m.x), num(g.laneY(m.lane))
+		b.WriteString(`<a class="marker" href="` + esc(safeHref(e.Href)) + `" tabindex="-1"><title>` + esc(e.Label) + `</title>`)
+		b.WriteString(`<circle class="hit" cx="` + x + `" cy="` + y + `" r="` + num(incHitR) + `"/>`)
+		b.WriteString(`<circle class="dot" cx="` + x + `" cy="` + y + `" r="` + num(incDotR) + `"/>`)
+		b.WriteString(`<text class="num" x="` + x + `" y="` + num(g.laneY(m.lane)+4) + `" text-anchor="middle">` + strconv.Itoa(m.i+1) + `</text></a>`)
+	}
+	b.WriteString(`</g>`)
+}
+
+func (g *incidentLayout) hasLegend() bool { return g.c.Legend != (IncidentLegend{}) }
+
+// legendItem is one key of the legend: its swatch and words, placed.
+type legendItem struct {
+	kind, text string
+	x, y       float64
+}
+
+// legendItems places the legend's keys left to right, wrapping to a new
+// row where one would pass the right edge (widths are those of the
+// narrow-screen text, the widest); rows is how many rows they take.
+func (g *incidentLayout) legendItems() (items []legendItem, rows int) {
+	l := g.c.Legend
+	x, rows := 4.0, 1
+	for _, it := range []legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight}} {
+		if it.text == "" {
+			continue
+		}
+		w := 34 + textWidth(it.text, fontTextNarrow)
+		if x > 4 && x+w > viewWidth-4 {
+			x, rows = 4, rows+1
+		}
+		it.x, it.y = x, float64(rows-1)*incLegendH
+		items = append(items, it)
+		x += w + 16
+	}
+	return items, rows
+}
+
+// legend names the marks below the picture: the shaded window, the
+// numbered markers and the midnight line.
+func (g *incidentLayout) legend(b *strings.Builder) {
+	if !g.hasLegend() {
+		return
+	}
+	items, rows := g.legendItems()
+	top := g.height - float64(rows)*incLegendH + 26
+	b.WriteString(`<g class="chart-key">`)
+	for _, it := range items {
+		x, y := it.x, top+it.y
+		switch it.kind {
+		case "band":
+			b.WriteString(`<rect class="band" x="` + num(x) + `" y="` + num(y-14) + `" width="28" height="18"/>`)
+		case "dot":
+			b.WriteString(`<circle class="dot" cx="` + num(x+12) + `" cy="` + num(y-5) + `" r="` + num(incDotR) + `"/>`)
+			b.WriteString(`<text class="num" x="` + num(x+12) + `" y="` + num(y-1) + `" text-anchor="middle">1</text>`)
+		case "midnight":
+			b.WriteString(`<g class="midnight"><line x1="` + num(x+14) + `" y1="` + num(y-16) + `" x2="` + num(x+14) + `" y2="` + num(y+4) + `"/></g>`)
+		}
+		b.WriteString(`<text x="` + num(x+34) + `" y="` + num(y) + `">` + esc(it.text) + `</text>`)
+	}
+	b.WriteString(`</g>`)
 }
 
 // nhClass returns " nh" (hidden on narrow viewports) for every other label

@@ -74,7 +74,12 @@ func buildStylesheet() string {
 	rule(inc+" .dot", "fill:var(--c-accent);stroke:var(--c-bg);stroke-width:2")
 	rule(inc+" .hit", "fill:transparent")
 	rule(inc+" .marker:hover .dot,"+inc+" .marker:focus .dot", "fill:var(--c-fg)")
-	media(narrowQuery, inc+" .dot", "r:10px")
+	rule(inc+" .num", "font-size:11px;font-weight:700;fill:var(--c-bg);pointer-events:none")
+	rule(inc+" .midnight line", "stroke:var(--c-fg);stroke-width:1;stroke-dasharray:2 3;vector-effect:non-scaling-stroke")
+	rule(inc+" .midnight-label", "font-size:11px;fill:var(--c-muted)")
+	// On a phone the picture is drawn at about half size: the dots and
+	// their tap targets grow back to at least 24 CSS px.
+	media(narrowQuery, inc+" .dot", "r:14px", inc+" .hit", "r:24px", inc+" .num", "font-size:16px", inc+" .midnight-label", "font-size:18px")
 
 	// Archive overview.
 	rule(ov+" .span", "fill:var(--c-accent);stroke:var(--c-accent)")

@@ -2,6 +2,7 @@ package render
 
 import (
 	"html/template"
+	"strconv"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
@@ -227,31 +228,49 @@ func (v *IncidentView) Zone() string { return v.Location.String() }
 // event, linking to the event in the text below.
 func (v *IncidentView) Chart() (template.HTML, error) {
 	var events []chart.Event
-	for _, e := range v.Events() {
-		events = append(events, chart.Event{At: e.Instant, Label: v.L.Time(e.Instant, v.Location) + " — " + e.Text, Href: "#" + e.Anchor})
+	for i, e := range v.Events() {
+		// Numbered as the marker and the timeline item are.
+		events = append(events, chart.Event{At: e.Instant, Label: strconv.Itoa(i+1) + ". " + v.L.Time(e.Instant, v.Location) + " — " + e.Text, Href: "#" + e.Anchor})
 	}
-	title, err := v.L.T("chart_incident_title")
-	if err != nil {
-		return "", err
-	}
-	desc, err := v.L.T("chart_incident_desc", "begin", v.L.Time(v.Begin, v.Location), "end", v.L.Time(v.End, v.Location),
-		"duration", v.L.Duration(v.Duration), "events", v.L.Number(len(events)))
-	if err == nil && !v.EndStated() {
-		var status string
-		if status, err = v.StatusShort(); err == nil {
-			desc, err = v.L.T("chart_incident_desc_open", "begin", v.L.Time(v.Begin, v.Location), "status", status,
-				"last", v.L.Time(v.Through, v.Location), "events", v.L.Number(len(events)))
-		}
-	}
+	words, err := v.chartWords(len(events))
 	if err != nil {
 		return "", err
 	}
 	return template.HTML(chart.Incident(chart.IncidentTimeline{ // #nosec G203: chart escapes all text
-		IDPrefix: "incident-chart", Title: title, Desc: desc,
+		IDPrefix: "incident-chart", Title: words[0], Desc: words[1],
 		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
-		LocalTick: func(t time.Time) string { zone, _ := t.Zone(); return t.Format("15:04") + " " + zone },
-		UTCTick:   func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
+		LocalTick:     func(t time.Time) string { return t.Format("15:04") + " " + locale.ZoneName(t) },
+		UTCTick:       func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
+		MidnightLabel: func(t time.Time) string { return v.L.DateShort(t) },
+		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4]},
 	})), nil
+}
+
+// chartWords are the incident chart's title, description and legend.
+func (v *IncidentView) chartWords(events int) ([]string, error) {
+	title, err := v.L.T("chart_incident_title")
+	if err != nil {
+		return nil, err
+	}
+	desc, err := v.L.T("chart_incident_desc", "begin", v.L.Time(v.Begin, v.Location), "end", v.L.Time(v.End, v.Location),
+		"duration", v.L.Duration(v.Duration), "events", v.L.Number(events))
+	if err == nil && !v.EndStated() {
+		var status string
+		if status, err = v.StatusShort(); err == nil {
+			desc, err = v.L.T("chart_incident_desc_open", "begin", v.L.Time(v.Begin, v.Location), "status", status,
+				"last", v.L.Time(v.Through, v.Location), "events", v.L.Number(events))
+		}
+	}
+	out := []string{title, desc}
+	for _, key := range []string{"chart_legend_impact", "chart_legend_events", "chart_legend_midnight"} {
+		if err != nil {
+			return nil, err
+		}
+		var w string
+		w, err = v.L.T(key)
+		out = append(out, w)
+	}
+	return out, err
 }
 
 // Events lists the timeline in the page language.
