@@ -131,25 +131,8 @@ func OverviewSVG(o Overview) string {
 	if countLabel == nil {
 		countLabel = strconv.Itoa
 	}
-	buckets := make([]string, len(defaultBuckets))
-	for i := range buckets {
-		if i < len(o.DurationBuckets) && o.DurationBuckets[i] != "" {
-			buckets[i] = o.DurationBuckets[i]
-		} else {
-			buckets[i] = defaultBuckets[i]
-		}
-	}
-
-	spans := make([]Span, 0, len(o.Spans))
-	for _, sp := range o.Spans {
-		if sp.Begin.IsZero() || sp.Begin.Year() < 1 || sp.Begin.Year() > 9999 || sp.End.Year() > 9999 {
-			continue
-		}
-		if sp.End.Before(sp.Begin) {
-			sp.End = sp.Begin
-		}
-		spans = append(spans, sp)
-	}
+	buckets := bucketLabels(o.DurationBuckets)
+	spans := overviewSpans(o.Spans)
 
 	var b strings.Builder
 	if len(spans) == 0 {
@@ -184,72 +167,7 @@ func OverviewSVG(o Overview) string {
 		areaH = ovDenseH
 		writeDensity(&p1, spans, t0, axisFirst, axisLast, sx, p1Top, areaH, countLabel)
 	} else {
-		order := make([]int, len(spans))
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(a, c int) bool {
-			p, q := spans[order[a]], spans[order[c]]
-			if !p.Begin.Equal(q.Begin) {
-				return p.Begin.Before(q.Begin)
-			}
-			if !p.End.Equal(q.End) {
-				return p.End.Before(q.End)
-			}
-			if p.Href != q.Href {
-				return p.Href < q.Href
-			}
-			return p.Label < q.Label
-		})
-		type bar struct {
-			x, w float64
-			lane int
-		}
-		bars := make([]bar, len(order))
-		var laneEnd []float64
-		for k, i := range order {
-			x := sx(spans[i].Begin)
-			w := max(sx(spans[i].End)-x, ovMinW)
-			lane := -1
-			for l, e := range laneEnd {
-				if e+ovPackGap <= x {
-					lane = l
-					break
-				}
-			}
-			if lane < 0 {
-				if len(laneEnd) < ovMaxLanes {
-					lane = len(laneEnd)
-					laneEnd = append(laneEnd, 0)
-				} else {
-					lane = 0
-					for l, e := range laneEnd {
-						if e < laneEnd[lane] {
-							lane = l
-						}
-					}
-				}
-			}
-			laneEnd[lane] = max(laneEnd[lane], x+w)
-			bars[k] = bar{x, w, lane}
-		}
-		// Few lanes get taller bars, so a small archive's handful of
-		// incidents stand out: 20 units with one lane, 12 with two.
-		nLanes := float64(len(laneEnd))
-		pitch := min(max(ovLaneH, ovLanesMin/nLanes), ovLaneHMax)
-		barH := pitch - ovLaneSep
-		areaH = nLanes * pitch
-		p1.WriteString(`<g class="spans">`)
-		for k, i := range order {
-			sp, br := spans[i], bars[k]
-			class := "span severity-" + cleanClass(sp.Severity)
-			if sp.Open {
-				class += " open"
-			}
-			p1.WriteString(`<a class="` + class + `" href="` + esc(safeHref(sp.Href)) + `" tabindex="-1"><title>` + esc(sp.Label) + `</title>`)
-			p1.WriteString(`<rect x="` + num(br.x) + `" y="` + num(p1Top+float64(br.lane)*pitch) + `" width="` + num(br.w) + `" height="` + num(barH) + `"/></a>`)
-		}
-		p1.WriteString(`</g>`)
+		areaH = writeLanes(&p1, spans, sx, p1Top)
 	}
 	axis1 := p1Top + areaH + 4
 	p1Bottom := axis1 + 34
@@ -288,6 +206,116 @@ func OverviewSVG(o Overview) string {
 	slotLabels(&b, "year-label", years, labels, axis1+22)
 	b.WriteString(`</g>`)
 
+	yearsPanel(&b, spans, firstY, lastY, p2Top, p2Base, yearLabel, countLabel, o.Headings[1])
+	durationsPanel(&b, spans, buckets, rows, p3Top, countLabel, o.Headings[2])
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// bucketLabels are the duration buckets' labels, the English ones where
+// the caller gives none.
+func bucketLabels(given []string) []string {
+	buckets := make([]string, len(defaultBuckets))
+	for i := range buckets {
+		if i < len(given) && given[i] != "" {
+			buckets[i] = given[i]
+		} else {
+			buckets[i] = defaultBuckets[i]
+		}
+	}
+	return buckets
+}
+
+// overviewSpans keeps the spans the overview can place, an End before
+// Begin made zero-length.
+func overviewSpans(in []Span) []Span {
+	spans := make([]Span, 0, len(in))
+	for _, sp := range in {
+		if sp.Begin.IsZero() || sp.Begin.Year() < 1 || sp.Begin.Year() > 9999 || sp.End.Year() > 9999 {
+			continue
+		}
+		if sp.End.Before(sp.Begin) {
+			sp.End = sp.Begin
+		}
+		spans = append(spans, sp)
+	}
+	return spans
+}
+
+// writeLanes draws panel 1's bars, one per incident, packed into lanes
+// from top, and returns the height they take.
+func writeLanes(p1 *strings.Builder, spans []Span, sx func(time.Time) float64, p1Top float64) (areaH float64) {
+	order := make([]int, len(spans))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, c int) bool {
+		p, q := spans[order[a]], spans[order[c]]
+		if !p.Begin.Equal(q.Begin) {
+			return p.Begin.Before(q.Begin)
+		}
+		if !p.End.Equal(q.End) {
+			return p.End.Before(q.End)
+		}
+		if p.Href != q.Href {
+			return p.Href < q.Href
+		}
+		return p.Label < q.Label
+	})
+	type bar struct {
+		x, w float64
+		lane int
+	}
+	bars := make([]bar, len(order))
+	var laneEnd []float64
+	for k, i := range order {
+		x := sx(spans[i].Begin)
+		w := max(sx(spans[i].End)-x, ovMinW)
+		lane := -1
+		for l, e := range laneEnd {
+			if e+ovPackGap <= x {
+				lane = l
+				break
+			}
+		}
+		if lane < 0 {
+			if len(laneEnd) < ovMaxLanes {
+				lane = len(laneEnd)
+				laneEnd = append(laneEnd, 0)
+			} else {
+				lane = 0
+				for l, e := range laneEnd {
+					if e < laneEnd[lane] {
+						lane = l
+					}
+				}
+			}
+		}
+		laneEnd[lane] = max(laneEnd[lane], x+w)
+		bars[k] = bar{x, w, lane}
+	}
+	// Few lanes get taller bars, so a small archive's handful of
+	// incidents stand out: 20 units with one lane, 12 with two.
+	nLanes := float64(len(laneEnd))
+	pitch := min(max(ovLaneH, ovLanesMin/nLanes), ovLaneHMax)
+	barH := pitch - ovLaneSep
+	areaH = nLanes * pitch
+	p1.WriteString(`<g class="spans">`)
+	for k, i := range order {
+		sp, br := spans[i], bars[k]
+		class := "span severity-" + cleanClass(sp.Severity)
+		if sp.Open {
+			class += " open"
+		}
+		p1.WriteString(`<a class="` + class + `" href="` + esc(safeHref(sp.Href)) + `" tabindex="-1"><title>` + esc(sp.Label) + `</title>`)
+		p1.WriteString(`<rect x="` + num(br.x) + `" y="` + num(p1Top+float64(br.lane)*pitch) + `" width="` + num(br.w) + `" height="` + num(barH) + `"/></a>`)
+	}
+	p1.WriteString(`</g>`)
+	return areaH
+}
+
+// yearsPanel is panel 2: incidents per year.
+func yearsPanel(b *strings.Builder, spans []Span, firstY, lastY int, p2Top, p2Base float64, yearLabel, countLabel func(int) string, title string) {
 	// Panel 2: incidents per year.
 	nYears := lastY - firstY + 1
 	perYear := make([]int, nYears)
@@ -303,11 +331,15 @@ func OverviewSVG(o Overview) string {
 		tips[i] = yl[i] + ": " + countLabel(perYear[i])
 	}
 	b.WriteString(`<g class="panel panel-years" transform="translate(0 ` + num(p2Top) + `)">`)
-	heading(&b, o.Headings[1], 22)
-	barChart(&b, "year-bar", "data-year", ys, perYear, tips, p2Base-p2Top)
-	slotLabels(&b, "year-label", ys, yl, p2Base-p2Top+22)
+	heading(b, title, 22)
+	barChart(b, "year-bar", "data-year", ys, perYear, tips, p2Base-p2Top)
+	slotLabels(b, "year-label", ys, yl, p2Base-p2Top+22)
 	b.WriteString(`</g>`)
 
+}
+
+// durationsPanel is panel 3: how long incidents lasted.
+func durationsPanel(b *strings.Builder, spans []Span, buckets []string, rows int, p3Top float64, countLabel func(int) string, title string) {
 	// Panel 3: durations.
 	hist := make([]int, len(buckets))
 	for _, sp := range spans {
@@ -327,12 +359,10 @@ func OverviewSVG(o Overview) string {
 		htips[i] = buckets[i] + ": " + countLabel(hist[i])
 	}
 	b.WriteString(`<g class="panel panel-durations" transform="translate(0 ` + num(p3Top) + `)">`)
-	heading(&b, o.Headings[2], 22)
-	hbarChart(&b, "duration-bar", "bucket-label", "data-bucket", idx, hist, htips, buckets, 40)
+	heading(b, title, 22)
+	hbarChart(b, "duration-bar", "bucket-label", "data-bucket", idx, hist, htips, buckets, 40)
 	b.WriteString(`</g>`)
 
-	b.WriteString(`</svg>`)
-	return b.String()
 }
 
 func heading(b *strings.Builder, text string, y float64) {
