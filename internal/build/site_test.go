@@ -163,8 +163,8 @@ func TestFallbackNoticeForMissingTranslation(t *testing.T) {
 	if n == nil {
 		t.Fatal("ja page of an untranslated incident has no notice")
 	}
-	if attr(n, "lang") != "ja" || !strings.Contains(text(n), "翻訳されていません") || !strings.Contains(text(n), "English") {
-		t.Errorf("notice = %q (lang %q), want a Japanese notice naming English", text(n), attr(n, "lang"))
+	if attr(n, "lang") != "ja" || !strings.Contains(text(n), "翻訳されていません") || !strings.Contains(text(n), "英語") {
+		t.Errorf("notice = %q (lang %q), want a Japanese notice naming English in Japanese (英語)", text(n), attr(n, "lang"))
 	}
 	if attr(article, "lang") != "en" {
 		t.Errorf("untranslated article lang = %q, want en", attr(article, "lang"))
