@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"maps"
@@ -184,10 +185,17 @@ func tunePage(b []byte) []byte {
 	b = chartTag.ReplaceAll(b, []byte(`$0 data-pagefind-ignore`))
 	return link.ReplaceAllFunc(b, func(a []byte) []byte {
 		l := scheme.Parse(string(link.FindSubmatch(a)[1]))
-		if f, ok := filterOf[l.Taxonomy]; ok && l.Kind == urls.Term {
-			return fmt.Appendf(slices.Clone(a), ` data-pagefind-filter="%s"`, f) // a is the page itself
+		f, ok := filterOf[l.Taxonomy]
+		if !ok || l.Kind != urls.Term {
+			return a
 		}
-		return a
+		a = slices.Clone(a) // a is the page itself
+		if f == "cause" {
+			// A cause's name is in the reader's language; readers type
+			// its slug (cause:load-spike), so that is the value.
+			return fmt.Appendf(a, ` data-pagefind-filter="%s:%s"`, f, html.EscapeString(l.Term))
+		}
+		return fmt.Appendf(a, ` data-pagefind-filter="%s"`, f)
 	})
 }
 

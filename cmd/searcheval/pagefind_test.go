@@ -23,7 +23,7 @@ func TestTunePage(t *testing.T) {
 		`<figure class="chart" data-pagefind-ignore lang="en">`,
 		`<a href="/en/products/skyreach-dns/" data-pagefind-filter="product">`,
 		`<a href="/en/regions/us-east-1/" data-pagefind-filter="region">`,
-		`<a href="/en/causes/memory-leak/" data-pagefind-filter="cause">`,
+		`<a href="/en/causes/memory-leak/" data-pagefind-filter="cause:memory-leak">`,
 		`<a href="/en/incidents/x/">x</a>`,
 	} {
 		if !strings.Contains(got, want) {
