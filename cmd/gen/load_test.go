@@ -107,7 +107,10 @@ func TestLoadLivePreviewWhileEditing(t *testing.T) {
 	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
 		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, func(string, ...any) {})
 	})
-	eventually(t, "the first build", func() bool { res, _ := fetch(t, base+pages[0]); return res.StatusCode == 200 })
+	// The server answers once its first build is done.
+	if res, _ := fetch(t, base+pages[0]); res.StatusCode != http.StatusOK {
+		t.Fatalf("%s after the first build: %s", pages[0], res.Status)
+	}
 
 	// Keep editing one incident while the clients read.
 	entries, _ := os.ReadDir(filepath.Join(site, "content"))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -115,17 +116,57 @@ func fetch(t *testing.T, url string, header ...string) (*http.Response, string) 
 	return res, string(body)
 }
 
-// eventually polls until check passes or time runs out.
-func eventually(t *testing.T, what string, check func() bool) {
+// liveEvents follows the authoring server's live reload stream from now
+// on: the name of every event it sends, until the test ends.
+func liveEvents(t *testing.T, base string) <-chan string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if check() {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/_gen/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("timed out waiting for %s", what)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /_gen/events: %s", res.Status)
+	}
+	ch := make(chan string, 64)
+	go func() {
+		defer res.Body.Close()
+		defer close(ch)
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				select {
+				case ch <- v:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// afterEvents checks again after every event of the live reload stream
+// until check passes. Every build that changes what is served sends one,
+// so a check that never passes fails at the bound, which is there only so
+// that a broken server does not hang the tests.
+func afterEvents(t *testing.T, events <-chan string, what string, check func() bool) {
+	t.Helper()
+	bound := time.NewTimer(time.Minute)
+	defer bound.Stop()
+	for !check() {
+		select {
+		case _, ok := <-events:
+			if !ok {
+				t.Fatalf("the event stream ended before %s", what)
+			}
+		case <-bound.C:
+			t.Fatalf("no build brought %s", what)
+		}
+	}
 }
 
 func TestServeSourcesRebuildsOnSave(t *testing.T) {
@@ -145,11 +186,12 @@ func TestServeSourcesRebuildsOnSave(t *testing.T) {
 
 	file := filepath.Join(site, "content", "2017-03-13-bigquery-streaming-inserts", "en.md")
 	data, _ := os.ReadFile(file)
+	events := liveEvents(t, base)
 	if err := os.WriteFile(file, bytes.Replace(data, []byte("title: "), []byte("title: Freshly edited "), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the edit to show", func() bool { _, body := fetch(t, page); return strings.Contains(body, "Freshly edited") })
-	eventually(t, "search to find the edit", func() bool {
+	afterEvents(t, events, "the edit to show", func() bool { _, body := fetch(t, page); return strings.Contains(body, "Freshly edited") })
+	afterEvents(t, events, "search to find the edit", func() bool {
 		_, body := fetch(t, base+"/api/search?q=freshly&lang=en")
 		return strings.Contains(body, "2017-03-13-bigquery-streaming-inserts")
 	})
@@ -158,14 +200,14 @@ func TestServeSourcesRebuildsOnSave(t *testing.T) {
 	if err := os.WriteFile(file, bytes.Replace(data, []byte("severity: major"), []byte("severity: huge"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the error overlay", func() bool {
+	afterEvents(t, events, "the error overlay", func() bool {
 		res, body := fetch(t, page)
 		return res.StatusCode == http.StatusOK && strings.Contains(body, "gen-errors") && strings.Contains(body, "en.md:")
 	})
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the overlay to go", func() bool { _, body := fetch(t, page); return !strings.Contains(body, "gen-errors") })
+	afterEvents(t, events, "the overlay to go", func() bool { _, body := fetch(t, page); return !strings.Contains(body, "gen-errors") })
 }
 
 func TestServeBuiltFolderUnderBasePath(t *testing.T) {

@@ -132,11 +132,13 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		for p, page := range b.Pages {
 			lazy[p] = page
 		}
-		site.SwapLazy(b.Files, lazy, nil)
+		// Search first: a page reloaded on the swap's event finds the
+		// new build's search.
 		built := session.Site()
 		langs.Store(built.Bundle)
 		index, pages := session.Search()
 		search.Set(index, pages, built.Bundle.Tags(), built.Bundle.Default().Tag)
+		site.SwapLazy(b.Files, lazy, nil)
 		res := b.Result
 		fmt.Fprintf(stdout, "built %s in %s: %s in %s\n", count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"), res.Took.Round(1e5))
 		for _, w := range res.Warnings {

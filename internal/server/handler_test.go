@@ -638,7 +638,7 @@ func TestSearchMount(t *testing.T) {
 	writeTree(t, dir, siteFiles())
 	search := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("q") == "slow" {
-			time.Sleep(500 * time.Millisecond)
+			<-r.Context().Done() // until the timeout gives up on it
 		}
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"query":"`+r.URL.Query().Get("q")+`"}`)

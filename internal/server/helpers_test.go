@@ -204,14 +204,3 @@ func nextEvent(t *testing.T, ch <-chan sseEvent) sseEvent {
 	}
 	return sseEvent{}
 }
-
-func noEvent(t *testing.T, ch <-chan sseEvent, wait time.Duration) {
-	t.Helper()
-	select {
-	case ev, ok := <-ch:
-		if ok {
-			t.Fatalf("unexpected event %+v", ev)
-		}
-	case <-time.After(wait):
-	}
-}
