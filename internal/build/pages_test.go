@@ -234,3 +234,23 @@ func TestWordsNotSlugs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPageSizes builds the generated archive of -build.incidents
+// (go test -run '^$' -bench PageSizes -benchtime 1x ./internal/build
+// -build.incidents=10000) and fails when a page passes maxPage: the bound
+// at 10,000 incidents, too slow for the tests. It reports sizes, not time.
+func BenchmarkPageSizes(b *testing.B) {
+	dir := benchSite(b, *benchIncidents)
+	for i := 0; i < b.N; i++ {
+		dest := filepath.Join(b.TempDir(), "public")
+		if _, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
+			b.Fatal(err)
+		}
+		total, largest, size := siteSize(b, dest)
+		b.ReportMetric(float64(total)/1e6, "MB")
+		b.ReportMetric(float64(size)/1e3, "KB-largest")
+		if size > maxPage {
+			b.Errorf("%d incidents: %s is %d bytes, over %d", *benchIncidents, largest, size, maxPage)
+		}
+	}
+}
