@@ -24,7 +24,7 @@ var nativeDigests = map[string]string{
 	"partials/lang-switch.html":    "8bb492d2e82c5c01b60f1ea177ff47bdb6ee75e9385350243ffc6ab7b205af4d",
 	"partials/incident-links.html": "8e863da618c40d56a8737612dbd6370c64b3a64e4855a50e8286e2b494b2ee16",
 	"partials/incident-item.html":  "0083a14a727195426a28a44066344cefd254674e7d8a16a207042c9370efeeca",
-	"partials/timeline-line.html":  "71c7383f08f5fdf918599837db77b6092594008fa5c00698a4f6edc635b5a780",
+	"partials/timeline-line.html":  "943accb135213512680654baee6ed36dbd6c9346de9bd90cb42838d942a77bfc",
 }
 
 // nativeParts says which layouts are written from Go.
@@ -510,7 +510,7 @@ func (w *htmlw) listedProducts(v *IncidentView) {
 func (w *htmlw) line(v *IncidentView) {
 	w.raw("\n      <li id=\"")
 	w.text(v.TimelineID())
-	w.raw("\" class=\"line severity-")
+	w.raw("\" class=\"line line-")
 	w.text(v.SeverityClass())
 	w.raw("\"><time datetime=\"")
 	w.text(datetime(v.Begin))
