@@ -234,6 +234,9 @@ func TestSwapIsAtomic(t *testing.T) {
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	var checks atomic.Int64
+	// Each kind of reader says when it has checked the last version.
+	snapshotSawLast, pageSawLast := make(chan struct{}), make(chan struct{})
+	var snapshotOnce, pageOnce sync.Once
 	fail := make(chan string, 100)
 	report := func(format string, args ...any) {
 		select {
@@ -283,6 +286,9 @@ func TestSwapIsAtomic(t *testing.T) {
 					report("snapshot %d (build %d): even.txt present: %v", v, seen, err == nil)
 				}
 				checks.Add(1)
+				if v == swaps {
+					snapshotOnce.Do(func() { close(snapshotSawLast) })
+				}
 			}
 		}()
 	}
@@ -321,6 +327,9 @@ func TestSwapIsAtomic(t *testing.T) {
 					report("page at %d shows build %d", v, cv)
 				}
 				checks.Add(1)
+				if v == swaps {
+					pageOnce.Do(func() { close(pageSawLast) })
+				}
 			}
 		}()
 	}
@@ -334,8 +343,19 @@ func TestSwapIsAtomic(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	// Let the readers see the last version too.
-	time.Sleep(20 * time.Millisecond)
+	// The readers check the last version too. (The bound is for a broken
+	// test only.)
+	bound := time.NewTimer(time.Minute)
+	defer bound.Stop()
+wait:
+	for _, saw := range []chan struct{}{snapshotSawLast, pageSawLast} {
+		select {
+		case <-saw:
+		case <-bound.C:
+			t.Error("the readers never saw the last version")
+			break wait
+		}
+	}
 	stop.Store(true)
 	wg.Wait()
 	close(fail)
