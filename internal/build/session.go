@@ -274,16 +274,21 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 		return out
 	}
 	was, is := shared(before), shared(after)
+	entries := maps.Clone(touched) // incidents whose list entries changed
 	for _, a := range []*archive.Archive{before, after} {
 		for _, t := range a.Terms[archive.Products] {
 			if was[t.Slug] != is[t.Slug] {
 				scope.Terms[string(archive.Products)+"/"+t.Slug] = true
 				for _, inc := range t.Incidents {
 					scope.Incidents[inc.ID] = true
+					entries[inc.ID] = true
 				}
 			}
 		}
 	}
+	// A list entry shows only its own incident: the neighbours in scope
+	// keep theirs.
+	scope.ListPages = render.ListPagesChanged(before.Incidents, after.Incidents, entries)
 	// Year pages list every year: a year that appears or goes away
 	// changes them all.
 	if years := yearsOf(after); !maps.Equal(years, yearsOf(before)) {
@@ -301,14 +306,16 @@ func yearsOf(a *archive.Archive) map[int]bool {
 }
 
 // keep reports whether an output file of the previous build is still
-// current: an incident, timeline year or term page outside the scope.
-// Everything else (lists, timelines, feeds, sitemap, export) is rendered
-// again.
+// current: an incident, list, timeline year or term page outside the
+// scope. Everything else (timelines, term indexes, feeds, sitemap, export)
+// is rendered again.
 func keep(file string, scope *render.Scope) bool {
 	loc := siteURLs.ParseFile(file)
 	switch loc.Kind {
 	case urls.Incident:
 		return !scope.Incidents[loc.ID]
+	case urls.List:
+		return !scope.ListPages[max(loc.Page, 1)]
 	case urls.Year:
 		return !scope.Years[loc.Year]
 	case urls.Term:

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -299,4 +300,61 @@ func TestSessionClosesReplacedIndexWhenDone(t *testing.T) {
 	if err := query(old.Value()); err == nil {
 		t.Error("the replaced index is still open after its last search ended")
 	}
+}
+
+// TestSessionKeepsListPagesAChangeLeaves: with 120 incidents (three list
+// pages), an edit to the newest incident's title renders only the first
+// list page; removing the oldest changes the count every page shows and
+// renders them all. Both equal a full build.
+func TestSessionKeepsListPagesAChangeLeaves(t *testing.T) {
+	dir := t.TempDir()
+	if err := corpus.Generate(dir, corpus.Options{N: 120, Langs: []string{"en"}, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	s := build.NewSession(sessionOpts(dir))
+	before, _, err := s.Update(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "content"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := filepath.Join(dir, "content", entries[len(entries)-1].Name(), "en.md")
+	edit(t, newest, "title: ", "title: Edited ")
+	files, _, err := s.Update([]string{newest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutput(t, s, files, dir)
+	for _, page := range []string{"en/page/2/index.html", "en/page/3/index.html"} {
+		if _, ok := before[page]; !ok {
+			t.Fatalf("no %s in the build: %v", page, slices.Sorted(maps.Keys(before))[:5])
+		}
+		if &files[page][0] != &before[page][0] {
+			t.Errorf("%s was rendered again for an edit to the newest incident", page)
+		}
+	}
+	oldest := entries[0].Name()
+	changed := []string{filepath.Join(dir, "content", oldest, "en.md")}
+	if err := os.RemoveAll(filepath.Join(dir, "content", oldest)); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries[1:] { // no incident names it as related any more
+		file := filepath.Join(dir, "content", e.Name(), "en.md")
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := string(data); strings.Contains(text, oldest) {
+			text = strings.NewReplacer(oldest+", ", "", ", "+oldest, "", oldest, "").Replace(text)
+			writeFile(t, file, text)
+			changed = append(changed, file)
+		}
+	}
+	files, _, err = s.Update(changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutput(t, s, files, dir)
 }

@@ -85,9 +85,33 @@ type Scope struct {
 	Incidents map[string]bool // incident pages to render, by id
 	Terms     map[string]bool // term pages to render, by "taxonomy/slug"
 	Years     map[int]bool    // timeline years to render
+	// ListPages are the pages of the list of every incident to render, by
+	// number from 1 (see ListPagesChanged).
+	ListPages map[int]bool
 }
 
 func (s *Scope) incident(id string) bool { return s == nil || s.Incidents[id] }
+
+func (s *Scope) listPage(n int) bool { return s == nil || s.ListPages[n] }
+
+// ListPagesChanged finds the pages of the list of every incident that
+// differ between the lists before and after (in list order), given the
+// incidents whose entries changed: a page shows a different incident, or
+// one whose entry changed; when the number of incidents changed, every
+// page (each says how many there are, and of how many pages it is one).
+func ListPagesChanged(before, after []*archive.Incident, changed map[string]bool) map[int]bool {
+	out := map[int]bool{}
+	for i := 0; i < max(len(before), len(after)); i++ {
+		n := i/PerPage + 1
+		if len(before) != len(after) || before[i].ID != after[i].ID || changed[after[i].ID] || changed[before[i].ID] {
+			out[n] = true
+		}
+	}
+	if len(before) != len(after) || len(after) == 0 {
+		out[1] = true // an empty list still has its first page
+	}
+	return out
+}
 
 func (s *Scope) term(tax archive.Taxonomy, slug string) bool {
 	return s == nil || s.Terms[string(tax)+"/"+slug]
@@ -207,6 +231,9 @@ func (ps *pass) lists(l *locale.Lang) {
 		return
 	}
 	for _, pg := range paginate(ps.r.archive.Incidents, urls.ListLoc(l.Tag)) {
+		if !ps.scope.listPage(pg.n) {
+			continue
+		}
 		ps.page(ps.r.newPage(l, "list", title, pg.loc, func(p *PageView) {
 			p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
 		}))
