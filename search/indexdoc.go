@@ -53,7 +53,10 @@ func bleveDoc(d *Document, t *docstore.Text) map[string]interface{} {
 	if d.Severity != "" {
 		m[fSev], m[fSevText] = d.Severity, d.Severity
 	}
-	if !d.Begin.IsZero() {
+	// The year the site lists the incident under: its local date's.
+	if len(d.Date) >= 4 {
+		m[fYear] = d.Date[:4]
+	} else if !d.Begin.IsZero() {
 		m[fYear] = strconv.Itoa(d.Begin.UTC().Year())
 	}
 	return m

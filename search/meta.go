@@ -30,6 +30,7 @@ func newDocMeta(d *Document) *docstore.Meta {
 		Title:        d.Title,
 		URL:          d.URL,
 		Begin:        d.Begin.UTC(),
+		Date:         d.Date,
 		Duration:     int64(d.Duration / time.Second),
 		Products:     slices.Clone(d.Products),
 		Regions:      slices.Clone(d.Regions),
@@ -109,7 +110,9 @@ func (in *incident) refresh() {
 		in.primary = in.docs[in.langs[0]]
 	}
 	in.year = ""
-	if b := in.primary.Begin; !b.IsZero() {
+	if d := in.primary.Date; len(d) >= 4 {
+		in.year = d[:4] // the local date's year, as the site lists it
+	} else if b := in.primary.Begin; !b.IsZero() {
 		in.year = strconv.Itoa(b.Year())
 	}
 	// Keyword values normally agree across languages; a localised name

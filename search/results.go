@@ -34,7 +34,7 @@ func (ix *Index) results(page []match, p *plan, searches []*langSearch) ([]Resul
 			Lang:         show,
 			Title:        d.Title,
 			URL:          d.URL,
-			Date:         date(d.Begin, m.in.primary.Begin),
+			Date:         date(d.Date, d.Begin, m.in.primary.Begin),
 			Products:     nonNil(d.Products),
 			Organization: d.Organization,
 			Severity:     d.Severity,
@@ -136,7 +136,12 @@ func excerptOf(s string) string {
 	return html.EscapeString(cut) + "…"
 }
 
-func date(t, fallback time.Time) string {
+// date is the result's date: the local one the site lists the incident
+// under, else its begin's UTC date.
+func date(local string, t, fallback time.Time) string {
+	if local != "" {
+		return local
+	}
 	if t.IsZero() {
 		t = fallback
 	}

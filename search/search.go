@@ -161,7 +161,10 @@ type Document struct {
 	Organization              string   // whose incident; "" when not stated
 	Severity                  string   // "minor", "major", "critical", "unknown"…; "" for none
 
-	Begin    time.Time // UTC
+	Begin time.Time // UTC
+	// Date is the begin's date in the incident's own zone (YYYY-MM-DD),
+	// the date the site lists it under; "" takes Begin's UTC date.
+	Date     string
 	Duration time.Duration
 	URL      string // site-relative URL of this language version, e.g. "/en/incidents/<id>/"
 }

@@ -46,7 +46,7 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 			Timeline: strings.Join(timeline, "\n"),
 			Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
 			Organization: organization(inc), Severity: severity(inc),
-			Begin: inc.Begin, Duration: duration(inc),
+			Begin: inc.Begin, Date: inc.Begin.In(inc.Location).Format(time.DateOnly), Duration: duration(inc),
 			URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
 		})
 	}

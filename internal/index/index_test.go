@@ -88,3 +88,36 @@ func TestDurationBands(t *testing.T) {
 		t.Errorf("%d incidents of unknown duration, want the %d whose end is not stated", res.Total, open)
 	}
 }
+
+// TestResultsShowTheListedDate: an incident that began on the evening of
+// August 19 in Los Angeles (August 20 in UTC) is dated the 19th in search
+// results, as everywhere on the site, and counts in the year it is listed
+// under.
+func TestResultsShowTheListedDate(t *testing.T) {
+	site, err := source.Load(filepath.Join("..", ".."), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "index")
+	if err := index.Write(dir, site.Archive, site.Bundle.Tags(), ""); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := search.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	res, err := ix.Search(context.Background(), search.Request{Query: "metadata", Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Results {
+		if r.ID == "2020-08-19-blob-storage-metadata-overload" {
+			if r.Date != "2020-08-19" {
+				t.Errorf("dated %s, want the local date 2020-08-19 (it was the 20th in UTC)", r.Date)
+			}
+			return
+		}
+	}
+	t.Fatalf("the blob storage incident was not found: %+v", res.Results)
+}

@@ -73,6 +73,7 @@ type Meta struct {
 	Title        string    `json:"title"`
 	URL          string    `json:"url"`
 	Begin        time.Time `json:"begin"`
+	Date         string    `json:"date,omitempty"` // local date of Begin, as the site lists it
 	Duration     int64     `json:"duration_s,omitempty"`
 	Products     []string  `json:"products,omitempty"`
 	Regions      []string  `json:"regions,omitempty"`
