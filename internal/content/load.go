@@ -64,9 +64,14 @@ var idPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*$
 // rebuild parses only the files that changed. A file is parsed again when
 // its size or modification time differs, or when it was forgotten.
 type Cache struct {
-	mu      sync.Mutex
-	files   map[string]cachedFile
-	onParse func(file string, src []byte)
+	mu    sync.Mutex
+	files map[string]cachedFile
+	// forgotten counts the times each file was forgotten: a parse that
+	// began before the last time keeps its result to itself, so that a
+	// parse given up and finishing late cannot replace a newer version's
+	// (the two may have the same size and modification time).
+	forgotten map[string]uint64
+	onParse   func(file string, src []byte)
 }
 
 type cachedFile struct {
@@ -77,12 +82,16 @@ type cachedFile struct {
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{files: map[string]cachedFile{}} }
+func NewCache() *Cache {
+	return &Cache{files: map[string]cachedFile{}, forgotten: map[string]uint64{}}
+}
 
-// Forget drops a file, so the next load parses it again.
+// Forget drops a file, so the next load parses it again, and makes the
+// results of parses of it running now be dropped.
 func (c *Cache) Forget(abs string) {
 	c.mu.Lock()
 	delete(c.files, abs)
+	c.forgotten[abs]++
 	c.mu.Unlock()
 }
 
@@ -240,6 +249,12 @@ func unwrapPath(err error) error {
 // load parses a file, or returns the page parsed before when the file has
 // not changed since.
 func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
+	var gen uint64
+	if c != nil {
+		c.mu.Lock()
+		gen = c.forgotten[abs]
+		c.mu.Unlock()
+	}
 	info, err := os.Stat(abs)
 	if err != nil {
 		errs.Add(file, 0, 0, "cannot read: %v", unwrapPath(err))
@@ -258,7 +273,9 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 	var own diag.List
 	page := c.loadFile(abs, info, file, id, lang, &own)
 	c.mu.Lock()
-	c.files[abs] = cachedFile{mod: info.ModTime(), size: info.Size(), page: page, errs: own}
+	if c.forgotten[abs] == gen {
+		c.files[abs] = cachedFile{mod: info.ModTime(), size: info.Size(), page: page, errs: own}
+	}
 	c.mu.Unlock()
 	errs.AddError(own.Err())
 	return page
