@@ -285,14 +285,17 @@ func TestGeneratedArchive(t *testing.T) {
 	}
 	items := findAll(doc, func(n *html.Node) bool { return hasClass(n, "incident-item") })
 	for _, item := range items[:5] {
-		var products int
+		var products, severity int
 		for _, a := range findAll(item, tag("a")) {
-			if strings.HasPrefix(attr(a, "href"), "/en/products/") {
+			switch h := attr(a, "href"); {
+			case strings.HasPrefix(h, "/en/products/"):
 				products++
+			case strings.HasPrefix(h, "/en/search/?severity="):
+				severity++
 			}
 		}
-		if products == 0 {
-			t.Errorf("an entry links no product")
+		if products == 0 || severity != 1 {
+			t.Errorf("an entry links %d products and %d severities, want some and one", products, severity)
 		}
 	}
 	checkLinks(t, dest, "http://127.0.0.1:1313/")

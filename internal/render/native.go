@@ -23,7 +23,7 @@ var nativeDigests = map[string]string{
 	"incident.html":                "e25a6f08d0f0251f49590aae4567c61e4eddc19236ad80065beb96b52fc50ef0",
 	"partials/lang-switch.html":    "8bb492d2e82c5c01b60f1ea177ff47bdb6ee75e9385350243ffc6ab7b205af4d",
 	"partials/incident-links.html": "8e863da618c40d56a8737612dbd6370c64b3a64e4855a50e8286e2b494b2ee16",
-	"partials/incident-item.html":  "0083a14a727195426a28a44066344cefd254674e7d8a16a207042c9370efeeca",
+	"partials/incident-item.html":  "c70c60c3c8b02abf969635d42663c56da353fed5a1e0aa2f3a1fb990ca4d18c1",
 	"partials/timeline-line.html":  "943accb135213512680654baee6ed36dbd6c9346de9bd90cb42838d942a77bfc",
 }
 
@@ -464,11 +464,13 @@ func (w *htmlw) item(v *IncidentView) {
 		w.textErr(s, err)
 		w.raw("</span>")
 	}
-	w.raw("\n      · <span class=\"severity severity-")
+	w.raw("\n      · <a class=\"severity severity-")
 	w.text(v.SeverityClass())
+	w.raw("\" href=\"")
+	w.url(v.SeverityURL())
 	w.raw("\">")
 	w.textErr(v.SeverityLabel())
-	w.raw("</span>")
+	w.raw("</a>")
 	w.listedProducts(v)
 	w.raw("\n    </p>\n    <p class=\"summary\"")
 	w.textLang(v)

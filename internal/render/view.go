@@ -2,6 +2,7 @@ package render
 
 import (
 	"html/template"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -206,6 +207,13 @@ func (v *IncidentView) SeverityClass() string {
 		return "unknown"
 	}
 	return v.Severity
+}
+
+// SeverityURL lists the incidents of the same severity: the search page
+// browsing by that filter (served by gen's server; a static copy says
+// that search needs it).
+func (v *IncidentView) SeverityURL() string {
+	return v.site.urls.URL(urls.SearchLoc(v.L.Tag)) + "?" + url.Values{"severity": {v.SeverityClass()}}.Encode()
 }
 
 // SeverityLabel is the severity in the page language, or "unknown".
