@@ -289,12 +289,51 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 	// A list entry shows only its own incident: the neighbours in scope
 	// keep theirs.
 	scope.ListPages = render.ListPagesChanged(before.Incidents, after.Incidents, entries)
+	scope.TermPages = termPagesChanged(scope.Terms, before, after, entries)
 	// Year pages list every year: a year that appears or goes away
 	// changes them all.
 	if years := yearsOf(after); !maps.Equal(years, yearsOf(before)) {
 		maps.Copy(scope.Years, years)
 	}
 	return scope
+}
+
+// termPagesChanged narrows each term in scope to the pages of its list
+// the change alters, and its first page, whose chart draws every one of
+// its incidents. A term that is new, gone, or shown under another label
+// (a product that became or stopped being shared) renders whole.
+func termPagesChanged(terms map[string]bool, before, after *archive.Archive, entries map[string]bool) map[string]map[int]bool {
+	find := func(a *archive.Archive) map[string]*archive.Term {
+		out := map[string]*archive.Term{}
+		for tax, list := range a.Terms {
+			for _, t := range list {
+				if key := string(tax) + "/" + t.Slug; terms[key] {
+					out[key] = t
+				}
+			}
+		}
+		return out
+	}
+	was, is := find(before), find(after)
+	out := map[string]map[int]bool{}
+	for key := range terms {
+		b, a := was[key], is[key]
+		if b == nil || a == nil || b.Shared != a.Shared || b.Name != a.Name || orgName(b) != orgName(a) {
+			continue
+		}
+		pages := render.ListPagesChanged(b.Incidents, a.Incidents, entries)
+		pages[1] = true
+		out[key] = pages
+	}
+	return out
+}
+
+// orgName is the name of a product's organization, part of its label.
+func orgName(t *archive.Term) string {
+	if t.Organization == nil {
+		return ""
+	}
+	return t.Organization.Name
 }
 
 func yearsOf(a *archive.Archive) map[int]bool {
@@ -319,7 +358,7 @@ func keep(file string, scope *render.Scope) bool {
 	case urls.Year:
 		return !scope.Years[loc.Year]
 	case urls.Term:
-		return !scope.Terms[loc.Taxonomy+"/"+loc.Term]
+		return !scope.TermPage(archive.Taxonomy(loc.Taxonomy), loc.Term, max(loc.Page, 1))
 	}
 	return false
 }

@@ -88,6 +88,9 @@ type Scope struct {
 	// ListPages are the pages of the list of every incident to render, by
 	// number from 1 (see ListPagesChanged).
 	ListPages map[int]bool
+	// TermPages narrows a term in Terms to some of its pages, by number
+	// from 1; a term in Terms without an entry here renders every page.
+	TermPages map[string]map[int]bool
 }
 
 func (s *Scope) incident(id string) bool { return s == nil || s.Incidents[id] }
@@ -115,6 +118,16 @@ func ListPagesChanged(before, after []*archive.Incident, changed map[string]bool
 
 func (s *Scope) term(tax archive.Taxonomy, slug string) bool {
 	return s == nil || s.Terms[string(tax)+"/"+slug]
+}
+
+// TermPage reports whether page n (from 1) of a term is in the scope.
+func (s *Scope) TermPage(tax archive.Taxonomy, slug string, n int) bool {
+	if s == nil {
+		return true
+	}
+	key := string(tax) + "/" + slug
+	pages, narrowed := s.TermPages[key]
+	return s.Terms[key] && (!narrowed || pages[n])
 }
 
 func (s *Scope) year(y int) bool { return s == nil || s.Years[y] }
@@ -289,6 +302,9 @@ func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 			continue
 		}
 		for _, pg := range paginate(t.Incidents, urls.TermLoc(l.Tag, string(tax), t.Slug)) {
+			if !ps.scope.TermPage(tax, t.Slug, pg.n) {
+				continue
+			}
 			ps.page(ps.r.newPage(l, "term", t.Label, pg.loc, func(p *PageView) {
 				// The term's chart is drawn on its first page only: the
 				// others are more of its list.
