@@ -57,26 +57,7 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 // rendering; once the search index is being changed it finishes.
 func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[string][]byte, *Result, error) {
 	start := time.Now()
-	src, _ := filepath.Abs(s.opts.Source)
-	full := s.site == nil || changed == nil
-	touched := map[string]bool{} // incident ids whose files changed
-	for _, p := range changed {
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(src, p)
-		}
-		s.cache.Forget(abs)
-		rel, err := filepath.Rel(src, abs)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		if err != nil || parts[0] != "content" {
-			full = true // layouts, languages, or something unknown
-			continue
-		}
-		if len(parts) > 1 {
-			touched[parts[1]] = true
-		}
-	}
-
+	touched, full := s.forget(changed)
 	phases := startPhases()
 	site, err := source.LoadContext(ctx, s.opts.Source, s.opts.Drafts, s.cache)
 	phases.mark("load+link")
@@ -155,6 +136,36 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[stri
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
 		Pages: count, Bytes: size, Took: time.Since(start), Phases: phases, Warnings: warnings,
 	}, nil
+}
+
+// forget drops the changed files from the parse cache and tells which
+// incidents they belong to; full is true when a change is not to one
+// incident's file (layouts, languages, something unknown) or there is no
+// previous build to change.
+func (s *Session) forget(changed []string) (touched map[string]bool, full bool) {
+	full = s.site == nil || changed == nil
+	touched = map[string]bool{} // incident ids whose files changed
+	src, err := filepath.Abs(s.opts.Source)
+	if err != nil {
+		full, src = true, s.opts.Source // cannot tell where a change is: rebuild all
+	}
+	for _, p := range changed {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(src, p)
+		}
+		s.cache.Forget(abs)
+		rel, err := filepath.Rel(src, abs)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if err != nil || parts[0] != "content" {
+			full = true
+			continue
+		}
+		if len(parts) > 1 {
+			touched[parts[1]] = true
+		}
+	}
+	return touched, full
 }
 
 // Site returns the last good build's site, or nil.
