@@ -1,7 +1,6 @@
 package search
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -26,25 +25,7 @@ func browseDocs() []Document {
 
 func browseIndex(t *testing.T) *Index {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "search")
-	w, err := Create(dir, siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range browseDocs() {
-		if err := w.Add(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return ix
+	return diskIndex(t, browseDocs())
 }
 
 func terms(fc []FacetCount) []string {

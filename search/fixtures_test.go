@@ -123,12 +123,20 @@ func fixtures() []Document {
 // buildDisk builds the fixtures with Create, closes and reopens read-only.
 func buildDisk(t testing.TB) *Index {
 	t.Helper()
+	return diskIndex(t, fixtures())
+}
+
+// diskIndex writes docs with Create into a temporary folder and opens the
+// result read-only, as a server of a built site does; the index is closed
+// when the test ends.
+func diskIndex(t testing.TB, docs []Document) *Index {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "search")
 	w, err := Create(dir, siteLangs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range fixtures() {
+	for _, d := range docs {
 		if err := w.Add(d); err != nil {
 			t.Fatal(err)
 		}

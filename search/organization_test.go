@@ -1,7 +1,6 @@
 package search
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -24,24 +23,7 @@ func orgDocs() []Document {
 
 func eachOrgIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
 	t.Run("disk", func(t *testing.T) {
-		dir := filepath.Join(t.TempDir(), "search")
-		w, err := Create(dir, siteLangs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range orgDocs() {
-			if err := w.Add(d); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		ix, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+		ix := diskIndex(t, orgDocs())
 		f(t, ix)
 	})
 	t.Run("memory", func(t *testing.T) {
