@@ -162,7 +162,8 @@ func listMarker(text []byte) int {
 	for n+spaces < len(text) && text[n+spaces] == ' ' && spaces < 4 {
 		spaces++
 	}
-	return n + max(spaces, 1)
+	// A marker that ends the line opens an empty item: its width stops there.
+	return min(n+max(spaces, 1), len(text))
 }
 
 // openFence returns the fence a line opens (``` or ~~~, three or more).
