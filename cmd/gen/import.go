@@ -6,9 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
-
-	"golang.org/x/text/language"
 
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/importer"
@@ -56,14 +53,14 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gen import: unknown format %q; use one of: %s\n", fs.Arg(0), strings.Join(importer.FormatNames(), ", "))
 		return exitUsage
 	}
-	loc, err := time.LoadLocation(*zone)
-	if err != nil || *zone == "Local" || *zone == "" {
-		fmt.Fprintf(stderr, "gen import: unknown time zone %q; use an IANA name such as America/Los_Angeles\n", *zone)
+	// An import's times are written for its zone: the machine's own
+	// ("Local", or none) would differ from one machine to the next.
+	loc, ok := parseZone(stderr, "import", *zone, *zone != "Local" && *zone != "")
+	if !ok {
 		return exitUsage
 	}
-	tag, err := language.Parse(*lang)
-	if err != nil {
-		fmt.Fprintf(stderr, "gen import: %q is not a language tag\n", *lang)
+	tag, ok := parseLang(stderr, "import", *lang)
+	if !ok {
 		return exitUsage
 	}
 	if _, langs := source.Count(*site); !slices.Contains(langs, tag.String()) {

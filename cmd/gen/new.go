@@ -35,16 +35,15 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gen new: give one slug of lowercase letters, digits and hyphens, e.g. gen new bigquery-streaming-inserts")
 		return exitUsage
 	}
-	loc, err := time.LoadLocation(*zone)
-	if err != nil {
-		fmt.Fprintf(stderr, "gen new: unknown time zone %q; use an IANA name such as America/Los_Angeles\n", *zone)
+	loc, ok := parseZone(stderr, "new", *zone, true)
+	if !ok {
 		return exitUsage
 	}
-	tag, err := language.Parse(*lang)
-	if err != nil {
-		fmt.Fprintf(stderr, "gen new: %q is not a language tag\n", *lang)
+	tag, ok := parseLang(stderr, "new", *lang)
+	if !ok {
 		return exitUsage
 	}
+	var err error
 	at := time.Now().In(loc)
 	if *begin != "" {
 		if at, err = time.ParseInLocation("2006-01-02 15:04", *begin, loc); err != nil {
@@ -95,4 +94,26 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "created %s (a draft: build with --drafts, or set draft: false)\n", file)
 	return exitOK
+}
+
+// parseZone loads the IANA zone a command's --timezone names; allowed
+// false refuses it whatever it is. A mistake is told on stderr.
+func parseZone(stderr io.Writer, cmd, zone string, allowed bool) (*time.Location, bool) {
+	loc, err := time.LoadLocation(zone)
+	if err != nil || !allowed {
+		fmt.Fprintf(stderr, "gen %s: unknown time zone %q; use an IANA name such as America/Los_Angeles\n", cmd, zone)
+		return nil, false
+	}
+	return loc, true
+}
+
+// parseLang reads a command's --lang as a BCP 47 tag; a mistake is told
+// on stderr.
+func parseLang(stderr io.Writer, cmd, lang string) (language.Tag, bool) {
+	tag, err := language.Parse(lang)
+	if err != nil {
+		fmt.Fprintf(stderr, "gen %s: %q is not a language tag\n", cmd, lang)
+		return language.Tag{}, false
+	}
+	return tag, true
 }
