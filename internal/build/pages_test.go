@@ -14,6 +14,7 @@ import (
 	"github.com/postmortem-archive/gen/i18n"
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/render"
 )
 
 // maxPage is the most an HTML page may weigh, whatever the archive's size.
@@ -111,7 +112,9 @@ func productSite(t *testing.T, n int) string {
 
 // TestOutputLinearInTerms: an incident naming 5,000 products is on each
 // of their pages, which must not each name all 5,000: five times the
-// products make about five times the output, not twenty-five.
+// products make about five times the output, not twenty-five. The index
+// of products is paged, each page under maxPage. (The incident's own page
+// names its 5,000 products: it grows with its own front matter only.)
 func TestOutputLinearInTerms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 6,000 pages")
@@ -125,6 +128,7 @@ func TestOutputLinearInTerms(t *testing.T) {
 		total, largest, size := siteSize(t, filepath.Join(dir, "public"))
 		sizes[n] = total
 		t.Logf("%d products: %d bytes; largest page %s, %d bytes", n, total, largest, size)
+		checkTermsIndex(t, filepath.Join(dir, "public"), n)
 		page := parseHTML(t, filepath.Join(dir, "public", "en", "products", "product-42", "index.html"))
 		var named int
 		for _, a := range findAll(page, tag("a")) {
@@ -141,6 +145,58 @@ func TestOutputLinearInTerms(t *testing.T) {
 	}
 	if ratio := float64(sizes[5000]) / float64(sizes[1000]); ratio > 6 {
 		t.Errorf("5× the products gave %.1f× the output (%d → %d bytes), want about 5×", ratio, sizes[1000], sizes[5000])
+	}
+}
+
+// checkTermsIndex follows the products index of a site of n products
+// ("Product 0"…) page by page: every product listed once, in order
+// (collation orders the numbers in names as numbers), each page at most
+// render.TermsPerPage of them and under maxPage, and a letter index whose
+// link leads to the first product.
+func checkTermsIndex(t *testing.T, public string, n int) {
+	t.Helper()
+	var listed []string
+	href := "/en/products/"
+	for pages := 0; href != ""; pages++ {
+		if pages > n/render.TermsPerPage+1 {
+			t.Fatalf("the products index has more than %d pages", pages)
+		}
+		file := filepath.Join(public, strings.TrimPrefix(href, "/"), "index.html")
+		if info, err := os.Stat(file); err != nil || info.Size() > maxPage {
+			t.Fatalf("%s: %v (%v), over %d bytes", href, info.Size(), err, maxPage)
+		}
+		doc := parseHTML(t, file)
+		var here []string
+		for _, li := range findAll(doc, func(n *html.Node) bool { return n.Data == "li" && attr(n.Parent, "class") == "term-list" }) {
+			here = append(here, textOf(findAll(li, tag("a"))[0]))
+		}
+		if len(here) == 0 || len(here) > render.TermsPerPage {
+			t.Fatalf("%s lists %d products", href, len(here))
+		}
+		listed = append(listed, here...)
+		if pages == 0 {
+			letters := findAll(doc, func(n *html.Node) bool { return n.Data == "a" && attr(n.Parent.Parent.Parent, "class") == "letters" })
+			if len(letters) != 1 || textOf(letters[0]) != "P" || attr(letters[0], "href") != "/en/products/#l-P" {
+				t.Errorf("the letter index is %d links, first %q", len(letters), attr(letters[0], "href"))
+			}
+			if len(findAll(doc, func(n *html.Node) bool { return attr(n, "id") == "l-P" })) != 1 {
+				t.Error("no term carries the anchor l-P")
+			}
+		}
+		href = ""
+		for _, a := range findAll(doc, tag("a")) {
+			if attr(a, "rel") == "next" {
+				href = attr(a, "href")
+			}
+		}
+	}
+	if len(listed) != n {
+		t.Fatalf("the products index lists %d products, want %d", len(listed), n)
+	}
+	for i, name := range listed {
+		if name != fmt.Sprintf("Product %d", i) {
+			t.Fatalf("the products index lists %q in place %d", name, i)
+		}
 	}
 }
 
@@ -172,6 +228,21 @@ func TestYearPagesGroupByLocalMonth(t *testing.T) {
 	dir := writeSite(t, fs)
 	if _, err := buildSite(dir); err != nil {
 		t.Fatal(err)
+	}
+	lead := func(page string) string {
+		for _, p := range findAll(parseHTML(t, page), tag("p")) {
+			if attr(p, "class") == "lead" {
+				return textOf(p)
+			}
+		}
+		return ""
+	}
+	for lang, want := range map[string]string{"en": "4 incidents began in 2021", "ja": "2021年に始まったインシデントは 4 件", "zh-TW": "2021 年開始的事故共 4 件"} {
+		// A year page says what it holds, not the overview's sentence.
+		year, overview := lead(filepath.Join(dir, "public", lang, "timeline", "2021", "index.html")), lead(filepath.Join(dir, "public", lang, "timeline", "index.html"))
+		if !strings.HasPrefix(year, want) || year == overview {
+			t.Errorf("%s: the 2021 page's lead is %q (the overview's %q), want it to begin %q", lang, year, overview, want)
+		}
 	}
 	for _, lang := range []string{"en", "ja", "zh-TW"} {
 		for _, c := range cases {

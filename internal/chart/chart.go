@@ -19,8 +19,8 @@
 //     origin): geometry is given by attributes, and all presentation by
 //     classes styled by the static style sheet that Stylesheet returns, which
 //     the site serves as a file and links from every page. Its rules are
-//     scoped to svg.chart (shared) and svg.chart-incident / svg.chart-overview
-//     (the root's classes). Colours use the page's custom properties when
+//     scoped to svg.chart (shared) and svg.chart-<kind> (the root's
+//     classes: incident, heatmap, grid, durations). Colours use the page's custom properties when
 //     present (--fg, --muted, --line, --bg, --accent, --minor, --major,
 //     --critical) and built-in fallbacks otherwise, with light and dark
 //     (prefers-color-scheme) variants, a black on white @media print variant

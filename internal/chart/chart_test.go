@@ -439,176 +439,17 @@ func TestIncidentDegenerate(t *testing.T) {
 	checkAxis(t, IncidentTimeline{IDPrefix: "z", Begin: at, End: at, Location: time.UTC, LocalTick: encLocal, UTCTick: encUTC})
 }
 
-func span(b time.Time, d time.Duration, sev string) Span {
-	return Span{Begin: b, End: b.Add(d), Label: "Incident " + b.Format("2006-01-02"), Href: "/en/" + b.Format("2006-01-02") + "/", Severity: sev}
+// summaryCharts are the pictures of many incidents, one after the other.
+func summaryCharts(spans []Span) string {
+	return HeatmapSVG(testHeatmap(spans)) + GridSVG(testGrid(len(spans))) + DurationsSVG(Durations{IDPrefix: "d", Spans: spans})
 }
 
-func testOverview(spans []Span) Overview {
-	return Overview{
-		IDPrefix: "ov", Title: "Archive overview", Desc: "All incidents",
-		Spans:           spans,
-		YearLabel:       func(y int) string { return strconv.Itoa(y) + "年" },
-		CountLabel:      func(n int) string { return strconv.Itoa(n) + " incidents" },
-		DurationBuckets: []string{"<1 h", "1–4 h", "4–12 h", "12–24 h", "≥1 d"},
-		Headings:        [3]string{"Incidents over time", "Incidents per year", "Durations"},
-	}
-}
-
-func TestOverviewYearsAndDurations(t *testing.T) {
-	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 10, 0, 0, 0, time.UTC) }
-	spans := []Span{
-		span(d(2016, 10, 31), 30*time.Minute, "minor"),   // <1 h
-		span(d(2017, 3, 13), 59*time.Minute, "major"),    // <1 h
-		span(d(2017, 3, 14), time.Hour, "major"),         // 1–4 h
-		span(d(2017, 6, 1), 3*time.Hour, "critical"),     // 1–4 h
-		span(d(2020, 1, 5), 4*time.Hour, "major"),        // 4–12 h
-		span(d(2020, 8, 9), 13*time.Hour, "weird <sev>"), // 12–24 h
-		span(d(2024, 2, 29), 24*time.Hour, "critical"),   // ≥1 d
-		span(d(2024, 12, 31), 72*time.Hour, "minor"),     // ≥1 d, ends in 2025
-	}
-	o := testOverview(spans)
-	root := parse(t, OverviewSVG(o))
-	checkRoot(t, root, "ov")
-
-	bars := root.all(byClass("year-bar"))
-	if len(bars) != 9 {
-		t.Fatalf("%d year bars, want 9 (2016–2024)", len(bars))
-	}
-	wantPerYear := map[int]int{2016: 1, 2017: 3, 2020: 2, 2024: 2}
-	for i, bar := range bars {
-		y := 2016 + i
-		if bar.attr["data-year"] != strconv.Itoa(y) {
-			t.Errorf("bar %d is year %s", i, bar.attr["data-year"])
-		}
-		if got := bar.attr["data-count"]; got != strconv.Itoa(wantPerYear[y]) {
-			t.Errorf("%d: count %s, want %d", y, got, wantPerYear[y])
-		}
-		if got, want := bar.child("title").text, fmt.Sprintf("%d年: %d incidents", y, wantPerYear[y]); got != want {
-			t.Errorf("year tooltip %q, want %q", got, want)
-		}
-		if bar.child("rect") == nil {
-			t.Errorf("year %d has no rect", y)
-		}
-	}
-
-	hist := root.all(byClass("duration-bar"))
-	want := []int{2, 2, 1, 1, 2}
-	if len(hist) != 5 {
-		t.Fatalf("%d duration bars", len(hist))
-	}
-	for i, h := range hist {
-		if h.attr["data-count"] != strconv.Itoa(want[i]) {
-			t.Errorf("bucket %d (%s): %s, want %d", i, o.DurationBuckets[i], h.attr["data-count"], want[i])
-		}
-		if got := h.child("title").text; got != o.DurationBuckets[i]+": "+strconv.Itoa(want[i])+" incidents" {
-			t.Errorf("bucket tooltip %q", got)
-		}
-	}
-	for i, l := range root.all(byClass("bucket-label")) {
-		if l.text != o.DurationBuckets[i] {
-			t.Errorf("bucket label %q", l.text)
-		}
-	}
-
-	// Panel 1: one linked bar per incident with its severity class.
-	sp := root.all(byClass("span"))
-	if len(sp) != len(spans) {
-		t.Fatalf("%d span bars for %d spans", len(sp), len(spans))
-	}
-	sevs := map[string]int{}
-	for _, n := range sp {
-		if n.name != "a" || n.attr["href"] == "" || n.child("title") == nil {
-			t.Errorf("span bar %v lacks link or title", n.attr)
-		}
-		for _, f := range strings.Fields(n.attr["class"]) {
-			if strings.HasPrefix(f, "severity-") {
-				sevs[f]++
-			}
-		}
-		r := n.child("rect")
-		if w := fnum(t, r.attr["width"]); w < ovMinW {
-			t.Errorf("bar narrower than the minimum: %v", w)
-		}
-	}
-	if sevs["severity-major"] != 3 || sevs["severity-critical"] != 2 || sevs["severity-minor"] != 2 || sevs["severity-weird-sev"] != 1 {
-		t.Errorf("severity classes %v", sevs)
-	}
-	// The time axis reaches 2025 for the incident running past New Year.
-	if n := len(root.all(byClass("year-label"))); n < 9 {
-		t.Errorf("%d year labels", n)
-	}
-}
-
-func TestOverviewLanes(t *testing.T) {
-	// 20 overlapping incidents: lanes capped at 12, so bars stack but the
-	// panel does not grow without bound.
-	b := time.Date(2019, 5, 1, 0, 0, 0, 0, time.UTC)
-	var spans []Span
-	for i := range 20 {
-		spans = append(spans, span(b.Add(time.Duration(i)*time.Hour), 30*24*time.Hour, "major"))
-	}
-	root := parse(t, OverviewSVG(testOverview(spans)))
-	ys := map[string]bool{}
-	for _, n := range root.all(byClass("span")) {
-		ys[n.child("rect").attr["y"]] = true
-	}
-	if len(ys) != ovMaxLanes {
-		t.Errorf("%d lanes, want %d", len(ys), ovMaxLanes)
-	}
-	// Two far-apart incidents share a lane.
-	spans = []Span{span(b, time.Hour, "minor"), span(b.AddDate(0, 6, 0), time.Hour, "minor")}
-	root = parse(t, OverviewSVG(testOverview(spans)))
-	ys = map[string]bool{}
-	for _, n := range root.all(byClass("span")) {
-		ys[n.child("rect").attr["y"]] = true
-	}
-	if len(ys) != 1 {
-		t.Errorf("disjoint incidents on %d lanes", len(ys))
-	}
-}
-
-func TestOverviewEmptyAndSingle(t *testing.T) {
-	o := testOverview(nil)
-	o.Title = nasty
-	out := OverviewSVG(o)
-	if strings.Contains(strings.ToLower(out), "<script") {
-		t.Fatal("raw <script")
-	}
-	root := parse(t, out)
-	checkRoot(t, root, "ov")
-	if len(root.all(byClass("frame"))) != 1 {
-		t.Error("empty overview has no frame")
-	}
-	if len(root.all(byClass("year-bar"))) != 0 {
-		t.Error("bars in an empty overview")
-	}
-
-	one := span(time.Date(2018, 7, 4, 12, 0, 0, 0, time.UTC), 90*time.Minute, "critical")
-	one.Label, one.Href, one.Severity = nasty, `javascript:alert("x")`, `"><script>`
-	out = OverviewSVG(testOverview([]Span{one}))
-	if strings.Contains(strings.ToLower(out), "<script") {
-		t.Fatal("raw <script")
-	}
-	root = parse(t, out)
-	if n := len(root.all(byClass("year-bar"))); n != 1 {
-		t.Errorf("%d year bars for one span", n)
-	}
-	sp := root.all(byClass("span"))
-	if len(sp) != 1 || sp[0].attr["href"] != "#" {
-		t.Errorf("single span bar: %v", sp)
-	}
-	if got := root.all(byClass("duration-bar"))[1].attr["data-count"]; got != "1" {
-		t.Errorf("1–4 h bucket = %s", got)
-	}
-}
-
-func TestOverviewOutOfRangeYears(t *testing.T) {
-	ok := span(time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), time.Hour, "minor")
-	far := Span{Begin: time.Unix(1<<50, 0), End: time.Unix(1<<50+60, 0), Label: "far future", Href: "#"}
-	root := parse(t, OverviewSVG(testOverview([]Span{ok, far})))
-	if n := len(root.all(byClass("year-bar"))); n != 1 {
-		t.Errorf("%d year bars", n)
-	}
+// testGrid has a few rows whose counts grow with n.
+func testGrid(n int) Grid {
+	return Grid{IDPrefix: "g", Title: "Grid", Rows: []GridRow{
+		{Label: "Cloud", Href: "/en/organizations/cloud/", Years: map[int]int{2019: n, 2021: 1}},
+		{Label: "SaaS", Years: map[int]int{2020: n / 2}},
+	}}
 }
 
 func manySpans(n int) []Span {
@@ -619,47 +460,9 @@ func manySpans(n int) []Span {
 		// deterministic pseudo-random spread over 15 years
 		at := b.Add(time.Duration(uint64(i)*2654435761%uint64(15*365*24)) * time.Hour)
 		d := time.Duration(uint64(i)*40503%(72*60)) * time.Minute
-		out[i] = Span{Begin: at, End: at.Add(d), Label: fmt.Sprintf("Incident number %d in a long archive", i),
-			Href: fmt.Sprintf("/en/incidents/%d-some-descriptive-slug/", i), Severity: sevs[i%3]}
+		out[i] = Span{Begin: at, End: at.Add(d), Severity: sevs[i%3]}
 	}
 	return out
-}
-
-func TestOverviewLarge(t *testing.T) {
-	for _, n := range []int{denseThreshold, 30000} {
-		spans := manySpans(n)
-		out := OverviewSVG(testOverview(spans))
-		if len(out) > 1_500_000 {
-			t.Errorf("%d spans: %d bytes", n, len(out))
-		}
-		root := parse(t, out)
-		total := 0
-		for _, b := range root.all(byClass("year-bar")) {
-			c, _ := strconv.Atoi(b.attr["data-count"])
-			total += c
-		}
-		if total != n {
-			t.Errorf("%d spans: year bars count %d", n, total)
-		}
-		bars, months := len(root.all(byClass("span"))), len(root.all(byClass("month")))
-		if n <= denseThreshold && (bars != n || months != 0) {
-			t.Errorf("%d spans: %d bars, %d month bars", n, bars, months)
-		}
-		if n > denseThreshold {
-			if bars != 0 || months == 0 {
-				t.Errorf("%d spans: %d bars, %d month bars", n, bars, months)
-			}
-			sum := 0
-			for _, m := range root.all(byClass("month")) {
-				c, _ := strconv.Atoi(m.attr["data-count"])
-				sum += c
-			}
-			if sum != n {
-				t.Errorf("density bars sum to %d, want %d", sum, n)
-			}
-		}
-		t.Logf("%d spans: %d bytes", n, len(out))
-	}
 }
 
 func TestUniqueIDsAcrossCharts(t *testing.T) {
@@ -667,9 +470,7 @@ func TestUniqueIDsAcrossCharts(t *testing.T) {
 	c1.IDPrefix = "tl-en"
 	c2 := baseIncident(t)
 	c2.IDPrefix = "tl-ja"
-	o := testOverview(manySpans(50))
-	o.IDPrefix = "overview"
-	doc := "<div>" + Incident(c1) + OverviewSVG(o) + Incident(c2) + "</div>"
+	doc := "<div>" + Incident(c1) + summaryCharts(manySpans(50)) + Incident(c2) + "</div>"
 	root := parse(t, doc)
 	ids := map[string]int{}
 	for _, n := range root.all(func(n *node) bool { return n.attr["id"] != "" }) {
@@ -698,8 +499,9 @@ func TestNoInlineStyles(t *testing.T) {
 	outs = append(outs, Incident(inc), Incident(IncidentTimeline{IDPrefix: "n"}))
 	inc.Title, inc.Events[0].Label = nasty, nasty
 	outs = append(outs, Incident(inc))
-	for _, n := range []int{0, 1, 4, 50, denseThreshold + 1} {
-		outs = append(outs, OverviewSVG(testOverview(manySpans(n))))
+	for _, n := range []int{0, 1, 4, 50, 3000} {
+		spans := manySpans(n)
+		outs = append(outs, HeatmapSVG(testHeatmap(spans)), DurationsSVG(Durations{IDPrefix: "d", Spans: spans}), GridSVG(testGrid(n)))
 	}
 	for i, out := range outs {
 		low := strings.ToLower(out)
@@ -711,7 +513,7 @@ func TestNoInlineStyles(t *testing.T) {
 			t.Errorf("output %d: %d style elements or attributes", i, n)
 		}
 		svg := root.kids[0]
-		if !svg.class("chart") || !(svg.class("chart-incident") || svg.class("chart-overview")) {
+		if !svg.class("chart") || !(svg.class("chart-incident") || svg.class("chart-heatmap") || svg.class("chart-grid") || svg.class("chart-durations")) {
 			t.Errorf("output %d: root classes %q", i, svg.attr["class"])
 		}
 	}
@@ -740,7 +542,7 @@ func TestStylesheet(t *testing.T) {
 		t.Fatalf("%d unclosed braces", depth)
 	}
 	for _, want := range []string{
-		"svg.chart{", "svg.chart text{", ".chart-incident ", ".chart-overview ",
+		"svg.chart{", "svg.chart text{", ".chart-incident ", ".chart-durations ", ".chart-heatmap ",
 		"@media (prefers-color-scheme:dark)", "@media print", "@media (forced-colors:active)", "@media " + narrowQuery,
 		"var(--fg,", "var(--muted,", "var(--line,", "var(--bg,", "var(--accent,", "var(--minor,", "var(--major,", "var(--critical,",
 		".severity-critical{", ".dot{", ".band{",
@@ -775,7 +577,7 @@ func TestStylesheet(t *testing.T) {
 		rest = strings.TrimLeft(rest, "} \n")
 	}
 	used := map[string]bool{}
-	for _, out := range []string{Incident(baseIncident(t)), OverviewSVG(testOverview(manySpans(50))), OverviewSVG(testOverview(manySpans(denseThreshold + 1)))} {
+	for _, out := range []string{Incident(baseIncident(t)), HeatmapSVG(testHeatmap(manySpans(50))), GridSVG(testGrid(50)), DurationsSVG(Durations{IDPrefix: "d", Spans: manySpans(50)}), DurationsSVG(Durations{IDPrefix: "e"})} {
 		for _, n := range parse(t, out).all(func(n *node) bool { return n.attr["class"] != "" }) {
 			for _, c := range strings.Fields(n.attr["class"]) {
 				used[c] = true
@@ -783,33 +585,12 @@ func TestStylesheet(t *testing.T) {
 		}
 	}
 	for _, c := range []string{"muted", "h", "cnt", "grid", "axis", "tk", "nh", "band", "band-edge", "stem", "dot", "hit", "marker",
-		"span", "spans", "severity-minor", "severity-major", "severity-critical", "density", "bar", "frame"} {
+		"severity-minor", "severity-major", "severity-critical", "heat", "cell", "bar", "frame"} {
 		if !strings.Contains(css, "."+c+"{") && !strings.Contains(css, "."+c+" ") && !strings.Contains(css, "."+c+":") {
 			t.Errorf("no rule for class %q", c)
 		}
-		if c != "frame" && !used[c] {
+		if !used[c] {
 			t.Errorf("class %q has a rule but the test charts do not use it", c)
-		}
-	}
-}
-
-// TestOverviewSmallArchiveVisible: a handful of short incidents over many
-// years still shows one clearly visible mark each.
-func TestOverviewSmallArchiveVisible(t *testing.T) {
-	d := func(y int, m time.Month) time.Time { return time.Date(y, m, 3, 10, 0, 0, 0, time.UTC) }
-	spans := []Span{
-		span(d(2016, 10), 30*time.Minute, "minor"), span(d(2019, 3), 2*time.Hour, "major"),
-		span(d(2021, 6), 20*time.Minute, "critical"), span(d(2024, 11), time.Hour, "major"),
-	}
-	root := parse(t, OverviewSVG(testOverview(spans)))
-	sp := root.all(byClass("span"))
-	if len(sp) != 4 {
-		t.Fatalf("%d span bars", len(sp))
-	}
-	for _, n := range sp {
-		r := n.child("rect")
-		if w, h := fnum(t, r.attr["width"]), fnum(t, r.attr["height"]); w < 8 || h < 10 {
-			t.Errorf("bar %s is %v×%v units", n.attr["href"], w, h)
 		}
 	}
 }
@@ -821,16 +602,16 @@ func TestHTMLEmbedding(t *testing.T) {
 	c := baseIncident(t)
 	c.Title = nasty
 	c.Events[0].Label = nasty
-	o := testOverview([]Span{span(time.Date(2020, 1, 2, 3, 4, 0, 0, time.UTC), time.Hour, "minor")})
-	o.Spans[0].Label = nasty
-	o.Title = nasty
+	h := testHeatmap([]Span{{Begin: time.Date(2020, 1, 2, 3, 4, 0, 0, time.UTC), Severity: "minor"}})
+	h.Title = nasty
+	h.CellLabel = func(int, time.Month, int, [4]int) string { return nasty }
 	page := "<!doctype html><html><head><title>p</title></head><body><figure>" + Incident(c) + "</figure><figure>" +
-		OverviewSVG(o) + "</figure><p id=after>after</p></body></html>"
+		HeatmapSVG(h) + "</figure><p id=after>after</p></body></html>"
 	doc, err := html.Parse(strings.NewReader(page))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var svgs, markers, spans, htmlInSVG int
+	var svgs, markers, cells, htmlInSVG int
 	var after bool
 	var walk func(n *html.Node, inSVG bool)
 	walk = func(n *html.Node, inSVG bool) {
@@ -849,8 +630,8 @@ func TestHTMLEmbedding(t *testing.T) {
 				if a.Key == "class" && strings.Contains(" "+a.Val+" ", " marker ") {
 					markers++
 				}
-				if a.Key == "class" && strings.HasPrefix(a.Val, "span ") {
-					spans++
+				if a.Key == "class" && a.Val == "cell" {
+					cells++
 				}
 				if a.Key == "id" && a.Val == "after" && !inSVG {
 					after = true
@@ -872,8 +653,8 @@ func TestHTMLEmbedding(t *testing.T) {
 		}
 	}
 	walk(doc, false)
-	if svgs != 2 || markers != len(c.Events) || spans != 1 || htmlInSVG != 0 || !after {
-		t.Errorf("svgs=%d markers=%d spans=%d html-in-svg=%d after=%v", svgs, markers, spans, htmlInSVG, after)
+	if svgs != 2 || markers != len(c.Events) || cells != 1 || htmlInSVG != 0 || !after {
+		t.Errorf("svgs=%d markers=%d cells=%d html-in-svg=%d after=%v", svgs, markers, cells, htmlInSVG, after)
 	}
 }
 
@@ -883,9 +664,9 @@ func TestDeterministic(t *testing.T) {
 		t.Error("Incident output differs between runs")
 	}
 	for _, n := range []int{10, 3000} {
-		o := testOverview(manySpans(n))
-		if OverviewSVG(o) != OverviewSVG(o) {
-			t.Errorf("Overview (%d spans) differs between runs", n)
+		spans := manySpans(n)
+		if summaryCharts(spans) != summaryCharts(spans) {
+			t.Errorf("summary charts (%d spans) differ between runs", n)
 		}
 	}
 }
@@ -911,19 +692,11 @@ func TestNum(t *testing.T) {
 	}
 }
 
-func BenchmarkOverview30000(b *testing.B) {
-	o := testOverview(manySpans(30000))
+func BenchmarkSummaryCharts10000(b *testing.B) {
+	spans := manySpans(10000)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = OverviewSVG(o)
-	}
-}
-
-func BenchmarkOverview2000(b *testing.B) {
-	o := testOverview(manySpans(2000))
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = OverviewSVG(o)
+		_ = summaryCharts(spans)
 	}
 }
 
@@ -956,7 +729,7 @@ func FuzzIncident(f *testing.F) {
 	})
 }
 
-func FuzzOverview(f *testing.F) {
+func FuzzSummaryCharts(f *testing.F) {
 	f.Add("label", "major", int64(1489425720), int64(3600), 3)
 	f.Add("<script>", "\"><x", int64(-62135596800), int64(-5), 1)
 	f.Fuzz(func(t *testing.T, label, sev string, b, d int64, n int) {
@@ -967,12 +740,13 @@ func FuzzOverview(f *testing.F) {
 		var spans []Span
 		for i := range n {
 			bt := time.Unix(b+int64(i)*d, 0)
-			spans = append(spans, Span{Begin: bt, End: bt.Add(time.Duration(d) * time.Second), Label: label, Href: label, Severity: sev})
+			spans = append(spans, Span{Begin: bt, End: bt.Add(time.Duration(d) * time.Second), Severity: sev})
 		}
-		o := testOverview(spans)
-		o.IDPrefix = label
-		out := OverviewSVG(o)
+		h := testHeatmap(spans)
+		h.IDPrefix, h.Title = label, label
+		out := HeatmapSVG(h)
 		parse(t, out)
+		parse(t, DurationsSVG(Durations{IDPrefix: label, Title: label, Spans: spans, Buckets: []string{label}}))
 		if len(out) > 3_000_000 {
 			t.Errorf("output %d bytes", len(out))
 		}
@@ -980,21 +754,21 @@ func FuzzOverview(f *testing.F) {
 }
 
 // An incident whose end was not stated is drawn open-ended, and the
-// overview counts it in a duration row of its own, shown only when there
+// durations histogram counts it in a duration row of its own, shown only when there
 // is one.
 func TestOpenIncidents(t *testing.T) {
 	t0 := time.Date(2022, 7, 19, 14, 13, 0, 0, time.UTC)
-	closed := Span{Begin: t0, End: t0.Add(30 * time.Minute), Href: "/a/", Severity: "major"}
-	open := Span{Begin: t0, End: t0.Add(3 * time.Hour), Href: "/b/", Severity: "unknown", Open: true}
+	closed := Span{Begin: t0, End: t0.Add(30 * time.Minute), Severity: "major"}
+	open := Span{Begin: t0, End: t0.Add(3 * time.Hour), Severity: "unknown", Open: true}
 
-	svg := OverviewSVG(Overview{IDPrefix: "o", Spans: []Span{closed, open}})
-	for _, want := range []string{`class="span severity-unknown open"`, `data-bucket="5" data-count="1"`, `data-bucket="0" data-count="1"`, `data-bucket="1" data-count="0"`, "end not stated"} {
+	svg := DurationsSVG(Durations{IDPrefix: "o", Spans: []Span{closed, open}})
+	for _, want := range []string{`data-bucket="5" data-count="1"`, `data-bucket="0" data-count="1"`, `data-bucket="1" data-count="0"`, "end not stated"} {
 		if !strings.Contains(svg, want) {
-			t.Errorf("overview lacks %s", want)
+			t.Errorf("durations lack %s", want)
 		}
 	}
-	if svg := OverviewSVG(Overview{IDPrefix: "o", Spans: []Span{closed}}); strings.Contains(svg, `data-bucket="5"`) {
-		t.Error("an overview without open incidents has an end-not-stated row")
+	if svg := DurationsSVG(Durations{IDPrefix: "o", Spans: []Span{closed}}); strings.Contains(svg, `data-bucket="5"`) {
+		t.Error("durations without open incidents have an end-not-stated row")
 	}
 
 	inc := Incident(IncidentTimeline{IDPrefix: "i", Begin: t0, End: t0.Add(3 * time.Hour), Open: true, Events: []Event{{At: t0}, {At: t0.Add(3 * time.Hour)}}})

@@ -104,7 +104,7 @@ func TestGridAndDurations(t *testing.T) {
 			t.Errorf("label %q is %v wide, over the %v column", l.text, w, grLabelW)
 		}
 	}
-	d := parse(t, DurationsSVG(Overview{IDPrefix: "d", Spans: []Span{{Begin: time.Unix(0, 0), End: time.Unix(600, 0)}, {Begin: time.Unix(0, 0), Open: true}}}))
+	d := parse(t, DurationsSVG(Durations{IDPrefix: "d", Spans: []Span{{Begin: time.Unix(0, 0), End: time.Unix(600, 0)}, {Begin: time.Unix(0, 0), Open: true}}}))
 	if n := len(d.all(byClass("duration-bar"))); n != 6 {
 		t.Errorf("%d duration rows, want 6 (with the end-not-stated row)", n)
 	}

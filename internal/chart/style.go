@@ -10,8 +10,8 @@ import "strings"
 //
 // Rules are scoped by class: svg.chart for what all charts share (the
 // --c-* colour properties, typography, axes, grid and ticks, the narrow
-// viewport, print, forced-colors and dark variants), svg.chart-incident and
-// svg.chart-overview for each kind. Inside a chart, colours are only ever
+// viewport, print, forced-colors and dark variants), svg.chart-incident,
+// svg.chart-heatmap, svg.chart-grid and svg.chart-durations for each kind. Inside a chart, colours are only ever
 // taken from the --c-* properties, which default to the page's --fg,
 // --muted, --line, --bg, --accent, --minor, --major and --critical, with
 // built-in fallbacks.
@@ -25,7 +25,7 @@ func buildStylesheet() string {
 	const (
 		all = "svg.chart"
 		inc = "svg.chart-incident"
-		ov  = "svg.chart-overview"
+		dur = "svg.chart-durations"
 	)
 	var b strings.Builder
 	rule := func(sel, decl string) { b.WriteString(sel + "{" + decl + "}\n") }
@@ -59,6 +59,7 @@ func buildStylesheet() string {
 	rule(all+" .grid", "stroke:var(--c-line);stroke-width:1;vector-effect:non-scaling-stroke")
 	rule(all+" .axis", "stroke:currentColor;stroke-width:1.5;vector-effect:non-scaling-stroke")
 	rule(all+" .tk", "stroke:currentColor;stroke-width:1;vector-effect:non-scaling-stroke")
+	rule(all+" .frame", "fill:none;stroke:var(--c-line);vector-effect:non-scaling-stroke")
 	media(narrowQuery,
 		all, "font-size:"+num(fontTextNarrow)+"px",
 		all+" .h", "font-size:"+num(fontHeadNarrow)+"px",
@@ -81,18 +82,8 @@ func buildStylesheet() string {
 	// their tap targets grow back to at least 24 CSS px.
 	media(narrowQuery, inc+" .dot", "r:14px", inc+" .hit", "r:24px", inc+" .num", "font-size:16px", inc+" .midnight-label", "font-size:18px")
 
-	// Archive overview.
-	rule(ov+" .span", "fill:var(--c-accent);stroke:var(--c-accent)")
-	rule(ov+" .severity-minor", "fill:var(--c-minor);stroke:var(--c-minor)")
-	rule(ov+" .severity-major", "fill:var(--c-major);stroke:var(--c-major)")
-	rule(ov+" .severity-critical", "fill:var(--c-critical);stroke:var(--c-critical)")
-	rule(ov+" .span:hover,"+ov+" .span:focus", "fill:var(--c-fg);stroke:var(--c-fg)")
-	rule(ov+" .spans rect", "stroke-width:0")
-	rule(ov+" .span.open", "fill-opacity:.5")
-	rule(ov+" .density rect", "stroke:none")
-	// On a phone a narrow bar is a few px: a non-scaling outline keeps it visible.
-	media(narrowQuery, ov+" .spans rect", "stroke-width:1.5px;vector-effect:non-scaling-stroke")
-	rule(ov+" .bar", "fill:var(--c-accent)")
+	// Durations histogram.
+	rule(dur+" .bar", "fill:var(--c-accent)")
 
 	// Heat maps and grids: a shade per level of count, severity strips.
 	sel := func(suffix string) string {
@@ -112,6 +103,5 @@ func buildStylesheet() string {
 	rule(sel(".cell:hover .heat"), "stroke:var(--c-fg);stroke-width:2")
 	rule(sel(".total"), "font-weight:600")
 	media(narrowQuery, sel(".n"), "font-size:"+num(fontCountNarrw)+"px")
-	rule(ov+" .frame", "fill:none;stroke:var(--c-line);vector-effect:non-scaling-stroke")
 	return b.String()
 }

@@ -112,8 +112,8 @@ func (c *chartWords) grid(a *archive.Archive) string {
 
 // durations draws how long incidents lasted.
 func (c *chartWords) durations(incs []*archive.Incident) string {
-	return chart.DurationsSVG(chart.Overview{IDPrefix: "durations", Title: c.durTitle, Desc: c.durDesc, Spans: spans(incs),
-		CountLabel: c.count, DurationBuckets: c.buckets})
+	return chart.DurationsSVG(chart.Durations{IDPrefix: "durations", Title: c.durTitle, Desc: c.durDesc, Spans: spans(incs),
+		CountLabel: c.count, Buckets: c.buckets})
 }
 
 // figure wraps a chart: captioned by its title, described by its desc,

@@ -243,12 +243,12 @@ func (ps *pass) lists(l *locale.Lang) {
 		ps.fail(err)
 		return
 	}
-	for _, pg := range paginate(ps.r.archive.Incidents, urls.ListLoc(l.Tag)) {
+	for _, pg := range paginate(ps.r.archive.Incidents, urls.ListLoc(l.Tag), PerPage) {
 		if !ps.scope.listPage(pg.n) {
 			continue
 		}
 		ps.page(ps.r.newPage(l, "list", title, pg.loc, func(p *PageView) {
-			p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
+			p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg.n, pg.of, pg.loc)
 		}))
 	}
 }
@@ -284,7 +284,8 @@ func (ps *pass) timeline(l *locale.Lang) {
 	}
 }
 
-// taxonomy renders a taxonomy's list of terms and the term pages in scope.
+// taxonomy renders a taxonomy's index of terms, page by page, and the
+// term pages in scope.
 func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 	title, err := l.T("nav_" + string(tax))
 	if err != nil {
@@ -296,12 +297,18 @@ func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 		ps.fail(err)
 		return
 	}
-	ps.page(ps.r.newPage(l, "terms", title, urls.TermsLoc(l.Tag, string(tax)), func(p *PageView) { p.Taxonomy, p.Terms = tax, terms }))
+	first := urls.TermsLoc(l.Tag, string(tax))
+	entries, initials := ps.r.termsIndex(terms, first)
+	for _, pg := range paginate(entries, first, TermsPerPage) {
+		ps.page(ps.r.newPage(l, "terms", title, pg.loc, func(p *PageView) {
+			p.Taxonomy, p.Terms, p.Initials, p.Pager = tax, pg.items, initials, ps.r.pager(pg.n, pg.of, pg.loc)
+		}))
+	}
 	for _, t := range terms {
 		if !ps.scope.term(tax, t.Slug) {
 			continue
 		}
-		for _, pg := range paginate(t.Incidents, urls.TermLoc(l.Tag, string(tax), t.Slug)) {
+		for _, pg := range paginate(t.Incidents, urls.TermLoc(l.Tag, string(tax), t.Slug), PerPage) {
 			if !ps.scope.TermPage(tax, t.Slug, pg.n) {
 				continue
 			}
@@ -309,7 +316,7 @@ func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 				// The term's chart is drawn on its first page only: the
 				// others are more of its list.
 				p.Taxonomy, p.Term, p.TermChart = tax, t, pg.n == 1
-				p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg)
+				p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg.n, pg.of, pg.loc)
 			}))
 		}
 	}
@@ -446,35 +453,36 @@ func (r *Renderer) terms(list []*archive.Term, l *locale.Lang) ([]*TermView, err
 const PerPage = 50
 
 // listPage is one page of a paginated list.
-type listPage struct {
+type listPage[T any] struct {
 	n, of int
 	loc   urls.Loc
-	items []*archive.Incident
+	items []T
 }
 
-// paginate splits a list into pages of PerPage incidents.
-func paginate(items []*archive.Incident, first urls.Loc) []listPage {
-	of := max(1, (len(items)+PerPage-1)/PerPage)
-	out := make([]listPage, of)
+// paginate splits a list into pages of per items; an empty list has one
+// empty page.
+func paginate[T any](items []T, first urls.Loc, per int) []listPage[T] {
+	of := max(1, (len(items)+per-1)/per)
+	out := make([]listPage[T], of)
 	for i := range out {
-		out[i] = listPage{n: i + 1, of: of, loc: first.Nth(i + 1), items: items[i*PerPage : min(len(items), (i+1)*PerPage)]}
+		out[i] = listPage[T]{n: i + 1, of: of, loc: first.Nth(i + 1), items: items[i*per : min(len(items), (i+1)*per)]}
 	}
 	return out
 }
 
-// pager links a list page to its neighbours.
-func (r *Renderer) pager(pg listPage) *Pager {
-	p := &Pager{Page: pg.n, Of: pg.of}
-	if pg.n > 1 {
-		p.Newer = r.urls.URL(pg.loc.Nth(pg.n - 1))
+// pager links page n of a list of pages to its neighbours.
+func (r *Renderer) pager(n, of int, loc urls.Loc) *Pager {
+	p := &Pager{Page: n, Of: of}
+	if n > 1 {
+		p.Newer = r.urls.URL(loc.Nth(n - 1))
 	}
-	if pg.n < pg.of {
-		p.Older = r.urls.URL(pg.loc.Nth(pg.n + 1))
+	if n < of {
+		p.Older = r.urls.URL(loc.Nth(n + 1))
 	}
-	for n := 1; n <= pg.of; n++ {
+	for k := 1; k <= of; k++ {
 		switch {
-		case n == 1 || n == pg.of || n >= pg.n-2 && n <= pg.n+2:
-			p.Links = append(p.Links, PageLink{N: n, URL: r.urls.URL(pg.loc.Nth(n)), Current: n == pg.n})
+		case k == 1 || k == of || k >= n-2 && k <= n+2:
+			p.Links = append(p.Links, PageLink{N: k, URL: r.urls.URL(loc.Nth(k)), Current: k == n})
 		case len(p.Links) > 0 && !p.Links[len(p.Links)-1].Gap:
 			p.Links = append(p.Links, PageLink{Gap: true})
 		}

@@ -51,7 +51,8 @@ func yearSummaries(incidents []*archive.Incident) []YearSummary {
 
 // Year is one year's page of the archive-wide timeline.
 type Year struct {
-	Year int
+	Year  int
+	Count int // incidents that began in it
 	// Months are the twelve months, each with the incidents that began in
 	// it, for the index and the sections.
 	Months [12]*Month
@@ -68,7 +69,7 @@ func (m *Month) ID() string { return urls.MonthID(m.Start) }
 
 // year lays out a year's incidents by local month.
 func (r *Renderer) year(s YearSummary, l *locale.Lang) *Year {
-	y := &Year{Year: s.Year}
+	y := &Year{Year: s.Year, Count: s.Incidents}
 	for i := range y.Months {
 		y.Months[i] = &Month{Start: time.Date(s.Year, time.Month(i+1), 1, 0, 0, 0, 0, time.UTC)}
 	}

@@ -28,19 +28,15 @@ type PageView struct {
 	Incidents []*IncidentView // lists: this page's share
 	Pager     *Pager          // lists: where this page is among the others
 	Taxonomy  archive.Taxonomy
-	Terms     []*TermView   // terms index
-	Term      *TermView     // term page
-	TermChart bool          // term pages: the first, which draws the term's chart
-	Year      *Year         // a year's timeline page
-	YearList  []YearSummary // timeline pages: every year, for navigation
-	Search    *Search       // search page
+	Terms     []*IndexedTerm // terms index: this page's share
+	Initials  []Initial      // terms index: where each letter begins
+	Term      *TermView      // term page
+	TermChart bool           // term pages: the first, which draws the term's chart
+	Year      *Year          // a year's timeline page
+	YearList  []YearSummary  // timeline pages: every year, for navigation
+	Search    *Search        // search page
 
 	r *Renderer
-}
-
-// TermsOf lists a taxonomy's terms in the page language's order.
-func (p *PageView) TermsOf(tax archive.Taxonomy) ([]*TermView, error) {
-	return p.r.terms(p.r.archive.Terms[tax], p.L)
 }
 
 // Links to the pages every page links to, in the page's language.

@@ -128,8 +128,8 @@ func TimelineEventLoc(lang, id string, localBegin time.Time) Loc {
 // At is l with a fragment.
 func (l Loc) At(fragment string) Loc { l.Fragment = fragment; return l }
 
-// Nth is page n of a list (List or Term), counting from 1; other kinds
-// have one page.
+// Nth is page n of a list (List, Terms or Term), counting from 1; other
+// kinds have one page.
 func (l Loc) Nth(n int) Loc {
 	l.Page = 0
 	if n > 1 {
@@ -148,7 +148,7 @@ func (l Loc) InLang(lang string) Loc {
 }
 
 // Paged reports whether the kind is a list split into pages.
-func (k Kind) Paged() bool { return k == List || k == Term }
+func (k Kind) Paged() bool { return k == List || k == Terms || k == Term }
 
 // segments are the path's parts, not escaped; dir reports whether the path
 // is a folder (served by its index.html).
@@ -166,7 +166,7 @@ func (l Loc) segments() (segs []string, dir bool) {
 	case Year:
 		return append(lang, timelineDir, strconv.Itoa(l.Year)), true
 	case Terms:
-		return append(lang, l.Taxonomy), true
+		segs, dir = append(lang, l.Taxonomy), true
 	case Term:
 		segs, dir = append(lang, l.Taxonomy, l.Term), true
 	case Search:
@@ -416,6 +416,8 @@ func (s Scheme) parsePage(lang string, segs []string) Loc {
 	switch {
 	case len(paged) == 0:
 		return ListLoc(lang).Nth(page)
+	case len(paged) == 1 && slices.Contains(s.Taxonomies, paged[0]):
+		return TermsLoc(lang, paged[0]).Nth(page)
 	case len(paged) == 2 && paged[0] != incidentsDir && slices.Contains(s.Taxonomies, paged[0]):
 		return TermLoc(lang, paged[0], paged[1]).Nth(page)
 	case page != 0:

@@ -30,6 +30,11 @@ var cases = []struct {
 	{TimelineEventLoc("en", "2016-12-31-x", time.Date(2017, 1, 1, 3, 0, 0, 0, time.UTC).In(time.FixedZone("PST", -8*3600))), "/en/timeline/2016/#i-2016-12-31-x", "en/timeline/2016/index.html"},
 	{TermsLoc("en", "products"), "/en/products/", "en/products/index.html"},
 	{TermsLoc("en", "organizations"), "/en/organizations/", "en/organizations/index.html"},
+	// A long index of terms has pages, beside a term named "page" and
+	// that term's own pages.
+	{TermsLoc("en", "products").Nth(2), "/en/products/page/2/", "en/products/page/2/index.html"},
+	{TermLoc("en", "products", "page"), "/en/products/page/", "en/products/page/index.html"},
+	{TermLoc("en", "products", "page").Nth(2), "/en/products/page/page/2/", "en/products/page/page/2/index.html"},
 	{TermLoc("en", "regions", "us-east1"), "/en/regions/us-east1/", "en/regions/us-east1/index.html"},
 	{TermLoc("en", "causes", "config change"), "/en/causes/config%20change/", "en/causes/config change/index.html"},
 	{TermLoc("zh-TW", "products", "雲端儲存").Nth(2), "/zh-TW/products/" + url.PathEscape("雲端儲存") + "/page/2/", "zh-TW/products/雲端儲存/page/2/index.html"},
