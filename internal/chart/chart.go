@@ -219,9 +219,9 @@ func isWide(r rune) bool {
 }
 
 // openSVG writes the root element, <title> and <desc>.
-func openSVG(b *strings.Builder, id, kind string, height float64, title, desc string) {
+func openSVG(b *strings.Builder, id, kind string, width, height float64, title, desc string) {
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 `)
-	b.WriteString(num(viewWidth))
+	b.WriteString(num(width))
 	b.WriteByte(' ')
 	b.WriteString(num(height))
 	b.WriteString(`" width="100%" role="img" aria-labelledby="`)

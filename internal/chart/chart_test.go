@@ -259,6 +259,70 @@ func TestIncidentMarkers(t *testing.T) {
 	}
 }
 
+// TestIncidentResponsive: the picture drawn for a phone is 360 units wide
+// (about a CSS px a unit there), with every marker a tap target of at
+// least 24 units, no two markers' dots overlapping, its own ids, and the
+// same links as the wide one; the style sheet shows one of them.
+func TestIncidentResponsive(t *testing.T) {
+	c := baseIncident(t)
+	at := c.Events[0].At
+	for i := range 9 { // a burst of events a minute apart
+		c.Events = append(c.Events, Event{At: at.Add(time.Duration(i) * time.Minute), Label: "burst", Href: fmt.Sprintf("#b%d", i)})
+	}
+	c.Legend = IncidentLegend{Impact: "Impact", Events: "Event, numbered as in the timeline below", Midnight: "Midnight, local time"}
+	root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+	svgs := root.all(byName("svg"))
+	if len(svgs) != 2 || !svgs[0].class("chart-wide") || !svgs[1].class("chart-phone") {
+		t.Fatalf("%d pictures, want the wide one then the phone's", len(svgs))
+	}
+	ids := map[string]bool{}
+	for _, n := range root.all(func(n *node) bool { return n.attr["id"] != "" }) {
+		if ids[n.attr["id"]] {
+			t.Errorf("id %q twice", n.attr["id"])
+		}
+		ids[n.attr["id"]] = true
+	}
+	phone := svgs[1]
+	if vb := strings.Fields(phone.attr["viewBox"]); len(vb) != 4 || vb[2] != "360" {
+		t.Errorf("phone viewBox %q, want 360 wide", phone.attr["viewBox"])
+	}
+	type dot struct{ x, y, r float64 }
+	var dots []dot
+	for _, m := range phone.all(byClass("marker")) {
+		if m.child("title") != nil {
+			t.Error("a phone's marker has a tooltip")
+		}
+		for _, circle := range m.all(byName("circle")) {
+			r := fnum(t, circle.attr["r"])
+			if circle.class("hit") && 2*r < 24 {
+				t.Errorf("tap target %v units across", 2*r)
+			}
+			if circle.class("dot") {
+				dots = append(dots, dot{fnum(t, circle.attr["cx"]), fnum(t, circle.attr["cy"]), r})
+			}
+		}
+	}
+	if len(dots) != len(c.Events) {
+		t.Fatalf("%d dots for %d events", len(dots), len(c.Events))
+	}
+	for i, a := range dots {
+		for _, b := range dots[i+1:] {
+			if dx, dy := a.x-b.x, a.y-b.y; dx*dx+dy*dy < (a.r+b.r)*(a.r+b.r) {
+				t.Errorf("dots at %v and %v overlap", a, b)
+			}
+		}
+	}
+	if w, p := len(svgs[0].all(byClass("marker"))), len(phone.all(byClass("marker"))); w != p {
+		t.Errorf("%d markers wide, %d on the phone", w, p)
+	}
+	css := Stylesheet()
+	for _, want := range []string{"svg.chart.chart-phone{display:none}", "svg.chart.chart-wide{display:none}"} {
+		if !strings.Contains(css, want) {
+			t.Errorf("style sheet lacks %s", want)
+		}
+	}
+}
+
 func TestIncidentStaggersCoincidentEvents(t *testing.T) {
 	c := baseIncident(t)
 	at := c.Begin.Add(5 * time.Minute)

@@ -75,7 +75,7 @@ func DurationsSVG(d Durations) string {
 	for i := range hist {
 		tips[i] = labels[i] + ": " + countLabel(hist[i])
 	}
-	openSVG(&b, id, "durations", 8+float64(len(hist))*durRowPitch+8, d.Title, d.Desc)
+	openSVG(&b, id, "durations", viewWidth, 8+float64(len(hist))*durRowPitch+8, d.Title, d.Desc)
 	hbarChart(&b, hist, tips, labels, 8)
 	b.WriteString(`</svg>`)
 	return b.String()

@@ -46,7 +46,7 @@ func GridSVG(g Grid) string {
 	years := last - first + 1
 	cw := (viewWidth - grLabelW - float64(years)*hmGap) / float64(years)
 	top := 40 + grHeadH
-	openSVG(&b, id, "grid", top+float64(len(g.Rows))*grRowH+8, g.Title, g.Desc)
+	openSVG(&b, id, "grid", viewWidth, top+float64(len(g.Rows))*grRowH+8, g.Title, g.Desc)
 	heatScale(&b, g.Legend, 22)
 	yearHeads(&b, first, years, cw, 40+grHeadH-8)
 	for r, row := range g.Rows {

@@ -98,7 +98,7 @@ func HeatmapSVG(h Heatmap) string {
 	c := countMonths(spans)
 	rows := len(c.cells)
 	height := hmLegendH + hmHeadH + float64(rows)*hmRowH + 8
-	openSVG(&b, id, "heatmap", height, h.Title, h.Desc)
+	openSVG(&b, id, "heatmap", viewWidth, height, h.Title, h.Desc)
 	heatLegend(&b, h.Legend, 0)
 	monthHeads(&b, h.MonthLabel, hmLegendH)
 	top := hmLegendH + hmHeadH
@@ -124,7 +124,7 @@ func validSpans(in []Span) []Span {
 // emptyFrame is a chart with nothing to show: a frame holding its title.
 func emptyFrame(b *strings.Builder, id, kind, title, desc string) {
 	const h = 120.0
-	openSVG(b, id, kind, h, title, desc)
+	openSVG(b, id, kind, viewWidth, h, title, desc)
 	b.WriteString(`<rect class="frame" x="0.5" y="0.5" width="` + num(viewWidth-1) + `" height="` + num(h-1) + `"/>`)
 	b.WriteString(`<text class="h muted" x="` + num(viewWidth/2) + `" y="` + num(h/2+5) + `" text-anchor="middle">` + esc(title) + `</text>`)
 	b.WriteString(`</svg>`)

@@ -37,20 +37,33 @@ type IncidentLegend struct {
 	Midnight string // the dashed line: "Midnight, local time"
 }
 
-// Incident layout, in user units of the 720-wide viewBox.
+// Incident layout, in user units, the same for every geometry.
 const (
-	incX0       = 70.0  // axis start (room for half a label on the left)
-	incX1       = 650.0 // axis end
-	incLocalY   = 30.0  // baseline of local tick labels
-	incGridTop  = 38.0  // top of grid lines and impact band
-	incLanesTop = 46.0  // top of the marker lanes
-	incLaneGap  = 22.0  // vertical distance between marker lanes
-	incMaxLanes = 6     // more coincident events than this overlap
-	incDotR     = 9.0   // marker radius: room for its number
-	incLegendH  = 40.0  // the legend row below the UTC labels
-	incHitR     = 11.0  // radius of the invisible, larger hit area
-	incMinGap   = 20.0  // markers closer than this in x go to different lanes
+	incLocalY   = 30.0 // baseline of local tick labels
+	incGridTop  = 38.0 // top of grid lines and impact band
+	incLanesTop = 46.0 // top of the marker lanes
 )
+
+// incGeom is the geometry of an incident's picture, in user units.
+type incGeom struct {
+	width, x0, x1 float64 // the viewBox's width; the axis
+	laneGap       float64 // vertical distance between marker lanes
+	maxLanes      int     // more coincident events than this overlap
+	dotR, hitR    float64 // a marker's radius (room for its number) and its larger, invisible hit area
+	minGap        float64 // markers closer than this in x go to different lanes
+	legendH       float64 // a row of the legend
+	// font is the size labels are measured at where they must not
+	// collide: the largest they are shown at.
+	font float64
+}
+
+// wideGeom is drawn 720 units wide and scaled to the page: on a phone to
+// about half, where the style sheet enlarges its text and markers.
+var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow}
+
+// phoneGeom is drawn for a phone, 360 units wide, so that a unit is about
+// a CSS pixel: text at its size, markers a 26 px tap target.
+var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText}
 
 // Incident draws a horizontal time axis covering the window and all events
 // (with margins), local-time ticks above the axis and UTC ticks below it at
@@ -78,11 +91,31 @@ const (
 //
 // The marker links have tabindex="-1": inside role="img" they are not
 // announced, and the page's text timeline carries the same links.
-func Incident(c IncidentTimeline) string {
-	g := layoutIncident(c)
+func Incident(c IncidentTimeline) string { return drawIncident(c, wideGeom, "incident") }
+
+// IncidentResponsive draws the picture twice: as Incident does (its root
+// also of class "chart-wide"), and for a phone's width (class
+// "chart-phone", ids prefixed "<IDPrefix>-phone", no tooltips: a phone
+// has no pointer to hover with), where text is at its size, markers are
+// at least 24 CSS px across, and lanes and the legend have room for them.
+// The style sheet shows the one that fits the viewport.
+func IncidentResponsive(c IncidentTimeline) string {
+	phone := c
+	phone.IDPrefix += "-phone"
+	phone.Events = make([]Event, len(c.Events))
+	for i, e := range c.Events {
+		phone.Events[i] = Event{At: e.At, Href: e.Href}
+	}
+	return drawIncident(c, wideGeom, "incident chart-wide") + drawIncident(phone, phoneGeom, "incident chart-phone")
+}
+
+// drawIncident draws c in geometry geo; kind is the root's classes after
+// "chart-".
+func drawIncident(c IncidentTimeline, geo incGeom, kind string) string {
+	g := layoutIncident(c, geo)
 	var b strings.Builder
 	b.Grow(4096 + 400*len(c.Events))
-	openSVG(&b, cleanID(c.IDPrefix), "incident", g.height, c.Title, c.Desc)
+	openSVG(&b, cleanID(c.IDPrefix), kind, geo.width, g.height, c.Title, c.Desc)
 	g.band(&b)
 	g.midnights(&b)
 	g.localTicks(&b)
@@ -96,6 +129,7 @@ func Incident(c IncidentTimeline) string {
 // incidentLayout is where everything of an incident's picture goes.
 type incidentLayout struct {
 	c                IncidentTimeline
+	geo              incGeom
 	loc              *time.Location
 	begin, end       time.Time // the window, ordered; zero when there is none
 	hasWindow        bool
@@ -114,16 +148,16 @@ type mark struct {
 	lane int
 }
 
-func (g *incidentLayout) sx(t time.Time) float64 { return incX0 + seconds(t, g.d0)*g.scale }
+func (g *incidentLayout) sx(t time.Time) float64 { return g.geo.x0 + seconds(t, g.d0)*g.scale }
 
 func (g *incidentLayout) laneY(l int) float64 {
-	return g.axisY - 8 - incLaneGap/2 - float64(l)*incLaneGap
+	return g.axisY - 8 - g.geo.laneGap/2 - float64(l)*g.geo.laneGap
 }
 
 // layoutIncident orders the window, finds the axis, its ticks, the
 // markers' lanes and the picture's height.
-func layoutIncident(c IncidentTimeline) *incidentLayout {
-	g := &incidentLayout{c: c, loc: c.Location}
+func layoutIncident(c IncidentTimeline, geo incGeom) *incidentLayout {
+	g := &incidentLayout{c: c, geo: geo, loc: c.Location}
 	if g.loc == nil {
 		g.loc = time.UTC
 	}
@@ -145,14 +179,14 @@ func layoutIncident(c IncidentTimeline) *incidentLayout {
 		margin = (8*time.Minute - span) / 2
 	}
 	g.d0, g.d1 = lo.Add(-margin), hi.Add(margin)
-	g.scale = (incX1 - incX0) / seconds(g.d1, g.d0)
+	g.scale = (geo.x1 - geo.x0) / seconds(g.d1, g.d0)
 	g.ticks()
 	g.placeMarks(lo)
-	g.axisY = incLanesTop + float64(g.lanes)*incLaneGap + 8
+	g.axisY = incLanesTop + float64(g.lanes)*geo.laneGap + 8
 	g.height = g.axisY + 42
 	if g.hasLegend() {
 		_, rows := g.legendItems()
-		g.height += float64(rows) * incLegendH
+		g.height += float64(rows) * geo.legendH
 	}
 	return g
 }
@@ -204,11 +238,11 @@ func (g *incidentLayout) ticks() {
 	if utcTick == nil {
 		utcTick = def
 	}
-	g.localRow, g.utcRow = chooseTicks(g.d0, g.d1, incX0, incX1, g.loc, localTick, utcTick)
+	g.localRow, g.utcRow = chooseTicks(g.d0, g.d1, g.geo.x0, g.geo.x1, g.loc, localTick, utcTick)
 }
 
 // placeMarks puts the markers in time order into lanes, greedily, so that
-// markers closer than incMinGap do not share one.
+// markers closer than the geometry's minGap do not share one.
 func (g *incidentLayout) placeMarks(lo time.Time) {
 	for i, e := range g.c.Events {
 		at := e.At
@@ -223,12 +257,12 @@ func (g *incidentLayout) placeMarks(lo time.Time) {
 		x := g.marks[k].x
 		lane := -1
 		for l, last := range laneLast {
-			if x-last >= incMinGap {
+			if x-last >= g.geo.minGap {
 				lane = l
 				break
 			}
 		}
-		if lane < 0 && len(laneLast) < incMaxLanes {
+		if lane < 0 && len(laneLast) < g.geo.maxLanes {
 			lane = len(laneLast)
 			laneLast = append(laneLast, x)
 		}
@@ -287,7 +321,7 @@ func (g *incidentLayout) midnights(b *strings.Builder) {
 // localTicks draws grid lines and local labels above the axis.
 func (g *incidentLayout) localTicks(b *strings.Builder) {
 	b.WriteString(`<g class="ticks-local" text-anchor="middle">`)
-	nh := !rowFits(g.localRow, g.scale, fontTextNarrow, fontTextNarrow*0.75)
+	nh := !rowFits(g.localRow, g.scale, g.geo.font, g.geo.font*0.75)
 	for i, t := range g.localRow.at {
 		x := num(g.sx(t))
 		b.WriteString(`<line class="grid" x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
@@ -298,9 +332,9 @@ func (g *incidentLayout) localTicks(b *strings.Builder) {
 
 // utcTicks draws the axis and the UTC labels below it.
 func (g *incidentLayout) utcTicks(b *strings.Builder) {
-	b.WriteString(`<line class="axis" x1="` + num(incX0-20) + `" y1="` + num(g.axisY) + `" x2="` + num(incX1+20) + `" y2="` + num(g.axisY) + `"/>`)
+	b.WriteString(`<line class="axis" x1="` + num(g.geo.x0-20) + `" y1="` + num(g.axisY) + `" x2="` + num(g.geo.x1+20) + `" y2="` + num(g.axisY) + `"/>`)
 	b.WriteString(`<g class="ticks-utc" text-anchor="middle">`)
-	nh := !rowFits(g.utcRow, g.scale, fontTextNarrow, fontTextNarrow*0.75)
+	nh := !rowFits(g.utcRow, g.scale, g.geo.font, g.geo.font*0.75)
 	for i, t := range g.utcRow.at {
 		x := num(g.sx(t))
 		b.WriteString(`<line class="tk" x1="` + x + `" y1="` + num(g.axisY) + `" x2="` + x + `" y2="` + num(g.axisY+7) + `"/>`)
@@ -318,15 +352,18 @@ func (g *incidentLayout) markers(b *strings.Builder) {
 	b.WriteString(`<g class="stems">`)
 	for _, m := range g.marks {
 		x := num(m.x)
-		b.WriteString(`<line class="stem" x1="` + x + `" y1="` + num(g.laneY(m.lane)+incDotR) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
+		b.WriteString(`<line class="stem" x1="` + x + `" y1="` + num(g.laneY(m.lane)+g.geo.dotR) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
 	}
 	b.WriteString(`</g><g class="events">`)
 	for _, m := range g.marks {
 		e := g.c.Events[m.i]
 		x, y := num(m.x), num(g.laneY(m.lane))
-		b.WriteString(`<a class="marker" href="` + esc(safeHref(e.Href)) + `" tabindex="-1"><title>` + esc(e.Label) + `</title>`)
-		b.WriteString(`<circle class="hit" cx="` + x + `" cy="` + y + `" r="` + num(incHitR) + `"/>`)
-		b.WriteString(`<circle class="dot" cx="` + x + `" cy="` + y + `" r="` + num(incDotR) + `"/>`)
+		b.WriteString(`<a class="marker" href="` + esc(safeHref(e.Href)) + `" tabindex="-1">`)
+		if e.Label != "" {
+			b.WriteString(`<title>` + esc(e.Label) + `</title>`)
+		}
+		b.WriteString(`<circle class="hit" cx="` + x + `" cy="` + y + `" r="` + num(g.geo.hitR) + `"/>`)
+		b.WriteString(`<circle class="dot" cx="` + x + `" cy="` + y + `" r="` + num(g.geo.dotR) + `"/>`)
 		b.WriteString(`<text class="num" x="` + x + `" y="` + num(g.laneY(m.lane)+4) + `" text-anchor="middle">` + strconv.Itoa(m.i+1) + `</text></a>`)
 	}
 	b.WriteString(`</g>`)
@@ -350,11 +387,11 @@ func (g *incidentLayout) legendItems() (items []legendItem, rows int) {
 		if it.text == "" {
 			continue
 		}
-		w := 34 + textWidth(it.text, fontTextNarrow)
-		if x > 4 && x+w > viewWidth-4 {
+		w := 34 + textWidth(it.text, g.geo.font)
+		if x > 4 && x+w > g.geo.width-4 {
 			x, rows = 4, rows+1
 		}
-		it.x, it.y = x, float64(rows-1)*incLegendH
+		it.x, it.y = x, float64(rows-1)*g.geo.legendH
 		items = append(items, it)
 		x += w + 16
 	}
@@ -368,7 +405,7 @@ func (g *incidentLayout) legend(b *strings.Builder) {
 		return
 	}
 	items, rows := g.legendItems()
-	top := g.height - float64(rows)*incLegendH + 26
+	top := g.height - float64(rows)*g.geo.legendH + g.geo.legendH - 14 // the first row's baseline
 	b.WriteString(`<g class="chart-key">`)
 	for _, it := range items {
 		x, y := it.x, top+it.y
@@ -376,7 +413,7 @@ func (g *incidentLayout) legend(b *strings.Builder) {
 		case "band":
 			b.WriteString(`<rect class="band" x="` + num(x) + `" y="` + num(y-14) + `" width="28" height="18"/>`)
 		case "dot":
-			b.WriteString(`<circle class="dot" cx="` + num(x+12) + `" cy="` + num(y-5) + `" r="` + num(incDotR) + `"/>`)
+			b.WriteString(`<circle class="dot" cx="` + num(x+12) + `" cy="` + num(y-5) + `" r="` + num(g.geo.dotR) + `"/>`)
 			b.WriteString(`<text class="num" x="` + num(x+12) + `" y="` + num(y-1) + `" text-anchor="middle">1</text>`)
 		case "midnight":
 			b.WriteString(`<g class="midnight"><line x1="` + num(x+14) + `" y1="` + num(y-16) + `" x2="` + num(x+14) + `" y2="` + num(y+4) + `"/></g>`)

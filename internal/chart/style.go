@@ -60,11 +60,18 @@ func buildStylesheet() string {
 	rule(all+" .axis", "stroke:currentColor;stroke-width:1.5;vector-effect:non-scaling-stroke")
 	rule(all+" .tk", "stroke:currentColor;stroke-width:1;vector-effect:non-scaling-stroke")
 	rule(all+" .frame", "fill:none;stroke:var(--c-line);vector-effect:non-scaling-stroke")
+	// On a phone a picture drawn 720 wide is scaled to about half: its
+	// text grows back. One drawn for a phone (chart-phone) is not scaled.
+	scaled := all + ":not(.chart-phone)"
 	media(narrowQuery,
-		all, "font-size:"+num(fontTextNarrow)+"px",
-		all+" .h", "font-size:"+num(fontHeadNarrow)+"px",
-		all+" .cnt", "font-size:"+num(fontCountNarrw)+"px",
+		scaled, "font-size:"+num(fontTextNarrow)+"px",
+		scaled+" .h", "font-size:"+num(fontHeadNarrow)+"px",
+		scaled+" .cnt", "font-size:"+num(fontCountNarrw)+"px",
 		all+" .nh", "display:none")
+	// A picture drawn twice (chart.IncidentResponsive) shows the one for
+	// the viewport's width.
+	rule(all+".chart-phone", "display:none")
+	media(narrowQuery, all+".chart-wide", "display:none", all+".chart-phone", "display:block")
 
 	// Incident timeline.
 	rule(inc+" .band", "fill:var(--c-accent);fill-opacity:var(--c-band)")
@@ -80,7 +87,9 @@ func buildStylesheet() string {
 	rule(inc+" .midnight-label", "font-size:11px;fill:var(--c-muted)")
 	// On a phone the picture is drawn at about half size: the dots and
 	// their tap targets grow back to at least 24 CSS px.
-	media(narrowQuery, inc+" .dot", "r:14px", inc+" .hit", "r:24px", inc+" .num", "font-size:16px", inc+" .midnight-label", "font-size:18px")
+	media(narrowQuery, inc+":not(.chart-phone) .dot", "r:14px", inc+":not(.chart-phone) .hit", "r:24px",
+		inc+":not(.chart-phone) .num", "font-size:16px", inc+":not(.chart-phone) .midnight-label", "font-size:18px")
+	rule(inc+".chart-phone .num", "font-size:12px")
 
 	// Durations histogram.
 	rule(dur+" .bar", "fill:var(--c-accent)")

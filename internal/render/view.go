@@ -240,7 +240,7 @@ func (v *IncidentView) Chart() (template.HTML, error) {
 	if err != nil {
 		return "", err
 	}
-	return template.HTML(chart.Incident(chart.IncidentTimeline{ // #nosec G203: chart escapes all text
+	return template.HTML(chart.IncidentResponsive(chart.IncidentTimeline{ // #nosec G203: chart escapes all text
 		IDPrefix: "incident-chart", Title: words[0], Desc: words[1],
 		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
 		LocalTick:     func(t time.Time) string { return t.Format("15:04") + " " + locale.ZoneName(t) },
