@@ -20,7 +20,10 @@ import (
 // newDocText returns the cleaned text of the long fields of d, as the
 // document store keeps it, with its flags for an analyzer of kind k.
 func newDocText(d *Document, k analysis.Kind) *docstore.Text {
-	fields := [docstore.NumFields]string{analysis.CleanText(d.Summary), analysis.CleanText(d.Body), analysis.CleanText(d.Timeline)}
+	var fields [docstore.NumFields]string
+	for i, s := range [...]string{d.Summary, d.Impact, d.RootCause, d.Body, d.Timeline} {
+		fields[i] = analysis.CleanText(s)
+	}
 	t := docstore.NewText(fields, 0)
 	t.Flags = analysis.TextFlags(t.All(), k)
 	return t
@@ -33,10 +36,10 @@ func newDocText(d *Document, k analysis.Kind) *docstore.Text {
 // the positions bleve indexed.
 func bleveDoc(d *Document, t *docstore.Text) map[string]interface{} {
 	m := map[string]interface{}{
-		fTitle:    analysis.CleanText(d.Title),
-		fSummary:  t.Field(0),
-		fBody:     t.Field(1),
-		fTimeline: t.Field(2),
+		fTitle: analysis.CleanText(d.Title),
+	}
+	for i, f := range longFields {
+		m[f] = t.Field(i)
 	}
 	if len(d.Products) > 0 {
 		m[fProduct], m[fProductText] = d.Products, d.Products
@@ -107,7 +110,7 @@ func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *d
 // fastFields are the fields analysed by an analysis.Fast: those of the
 // language's text analyzer.
 var fastFields = map[string]bool{
-	fTitle: true, fSummary: true, fBody: true, fTimeline: true,
+	fTitle: true, fSummary: true, fImpact: true, fRootCause: true, fBody: true, fTimeline: true,
 	fProductText: true, fRegionText: true, fCauseText: true,
 }
 

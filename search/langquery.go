@@ -38,18 +38,23 @@ type fieldBoost struct {
 
 // defaultFields are the fields a term without field: prefix searches,
 // with their weights: the title most, then the summary and the names of
-// the organization, products and causes, then the body (impact, root
-// cause and the rest of the report) and regions, and the timeline least,
-// so that a passing mention in one timeline item ranks below an incident
-// about the word (TestPassingMentionRanksLower, TestAboutRanksAboveMentions).
+// the organization, products and causes, then the report's impact and
+// root cause, and least the rest of the report, the regions and the
+// timeline, so that a passing mention in one timeline item ranks below an
+// incident about the word (TestPassingMentionRanksLower,
+// TestAboutRanksAboveMentions, TestSectionWeights).
 // Each field's score is BM25's (bm25.go), relative to that field's
 // average length, and bleve multiplies the sum over fields by the share
 // of fields that match, which favours an incident that says the word in
 // several places.
 var defaultFields = []fieldBoost{
 	{fTitle, 4}, {fSummary, 2}, {fOrgText, 2}, {fProductText, 2}, {fCauseText, 2},
-	{fBody, 1}, {fRegionText, 1}, {fTimeline, 0.25},
+	{fImpact, 1}, {fRootCause, 1},
+	{fBody, 0.5}, {fRegionText, 0.5}, {fTimeline, 0.25},
 }
+
+// bodyFields are the fields of body:, the whole report.
+var bodyFields = []fieldBoost{{fImpact, 1}, {fRootCause, 1}, {fBody, 1}}
 
 // langBuilder turns a parsedQuery into the bleve query for one language
 // index, analysing every term with that index's analyzers. The leaves are
@@ -172,7 +177,11 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 		return term(fYear, c.Value, 1), nil
 	}
 	fields := defaultFields
-	if c.Field != "" {
+	switch c.Field {
+	case "":
+	case fBody:
+		fields = bodyFields
+	default:
 		fields = []fieldBoost{{c.Field, 1}}
 	}
 	q, pat, err := b.words(c.Value, fields, nodes)

@@ -11,6 +11,7 @@ import (
 	"github.com/postmortem-archive/gen/search/query"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 // Field names of the bleve documents: those a reader can type are
@@ -18,8 +19,11 @@ import (
 const (
 	fTitle    = query.FieldTitle
 	fSummary  = query.FieldSummary
-	fBody     = query.FieldBody
+	fBody     = query.FieldBody // the report but for its impact and root cause
 	fTimeline = query.FieldTimeline
+	// The sections of the report weighed apart from the rest.
+	fImpact    = "impact"
+	fRootCause = "root_cause"
 
 	fProduct = query.FieldProduct // keyword: whole display name, lower-cased
 	fRegion  = query.FieldRegion
@@ -43,7 +47,7 @@ const textSuffix = "_text"
 // instead of bleve's term vectors: highlighting reads them there, and so
 // does the check of phrases in them (phrase.go). Their order is the order
 // of fragments in a result.
-var longFields = [...]string{fSummary, fBody, fTimeline}
+var longFields = [docstore.NumFields]string{fSummary, fImpact, fRootCause, fBody, fTimeline}
 
 // longField returns the index of a long field in longFields, or -1.
 func longField(name string) int {
@@ -90,7 +94,7 @@ func checkedField(name string) int {
 
 // textFields and keywordFields are the fields of the mapping.
 var (
-	textFields    = []string{fTitle, fSummary, fBody, fTimeline, fProductText, fRegionText, fCauseText, fOrgText, fSevText}
+	textFields    = []string{fTitle, fSummary, fImpact, fRootCause, fBody, fTimeline, fProductText, fRegionText, fCauseText, fOrgText, fSevText}
 	keywordFields = []string{fProduct, fRegion, fCause, fOrg, fSev, fYear}
 	mappedFields  = append(slices.Clone(textFields), keywordFields...)
 )

@@ -118,3 +118,38 @@ func TestAboutRanksAboveMentions(t *testing.T) {
 		}
 	}
 }
+
+// The sections of a report weigh apart: a word in the impact or the root
+// cause outranks the same word once in the rest of the report
+// (remediation, follow-up), and body: searches every part of the report.
+// The incident with the word in the rest has the smallest id, first
+// among equals, so that it is last only by weight.
+func TestSectionWeights(t *testing.T) {
+	t.Parallel()
+	filler := "The on-call team followed the runbook and drained traffic from the affected hosts."
+	report := func(id, impact, rootCause, rest string) Document {
+		d := doc(id, "en", "en", "Checkout errors", "Checkout failed for some customers.", rest, id[:10], []string{"Checkout"}, nil, nil)
+		d.Impact, d.RootCause = impact, rootCause
+		return d
+	}
+	inImpact := report("2024-01-02-impact", "Customers saw stale carts. "+filler, filler, "We added alerts. "+filler)
+	inCause := report("2024-01-03-cause", filler, "A cache served stale carts. "+filler, "We added alerts. "+filler)
+	inRest := report("2024-01-01-rest", filler, filler, "We now alert on stale carts. "+filler)
+	docs := []Document{inRest, inImpact, inCause}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		resp := search(t, ix, Request{Query: "stale"})
+		if got := ids(resp); len(got) != 3 || got[2] != inRest.ID {
+			t.Errorf("%s: stale ranks %v (scores %v), want %s last", name, got, scores(resp), inRest.ID)
+		}
+		for _, r := range resp.Results {
+			if len(r.Fragments) == 0 || !strings.Contains(strings.Join(r.Fragments, " "), "<mark>stale</mark>") {
+				t.Errorf("%s: %s has fragments %q, want stale marked", name, r.ID, r.Fragments)
+			}
+		}
+		for q, want := range map[string]int{"body:stale": 3, "body:cache": 1, "body:customers": 1, "body:runbook": 3} {
+			if got := search(t, ix, Request{Query: q}).Total; got != want {
+				t.Errorf("%s: %s finds %d, want %d", name, q, got, want)
+			}
+		}
+	}
+}

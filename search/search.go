@@ -29,7 +29,8 @@
 // after the canonical BCP 47 tag ("en", "zh-TW", "ja") with a bleve
 // (scorch) index and a document store (package docstore): the language's
 // documents' metadata (title, URL, date, products, regions, causes) and
-// the text of their long fields (summary, body, timeline). meta.json,
+// the text of their long fields (summary, impact, root cause, body,
+// timeline). meta.json,
 // written last, lists the languages; a directory without it is an
 // unfinished build and Open refuses it.
 //
@@ -155,7 +156,9 @@ type Document struct {
 	Lang         string // BCP 47 tag of this text: "en", "zh-TW", "ja", ...
 	OriginalLang string // tag of the incident's original
 
-	Title, Summary, Body, Timeline string // plain text (Body: markdown rendered to text, no HTML)
+	// Plain text (markdown rendered to text, no HTML). Impact and
+	// RootCause are those sections of the report, Body the rest of it.
+	Title, Summary, Impact, RootCause, Body, Timeline string
 
 	Products, Regions, Causes []string // exact-match keyword fields (display names)
 	Organization              string   // whose incident; "" when not stated

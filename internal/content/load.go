@@ -516,3 +516,44 @@ func plainText(n ast.Node, src []byte) string {
 
 // PlainText is the page body as text without markup, for the search index.
 func (p *Page) PlainText() string { return plainText(p.Tree(), p.Body) }
+
+// Section is one part of a page body as plain text (see plainText): a
+// second-level heading and the blocks up to the next one. ID is the
+// heading's id ("impact", "root-cause"); the blocks before the first
+// heading are a section without heading or id.
+type Section struct {
+	ID, Heading, Text string
+}
+
+// PlainSections is the page body as plain text cut at its second-level
+// headings, so that the search index can weigh the parts of a report
+// (its impact, its root cause) apart.
+func (p *Page) PlainSections() []Section {
+	var out []Section
+	var blocks []string
+	cur := Section{}
+	flush := func() {
+		cur.Text = strings.Join(blocks, "\n")
+		if cur.Heading != "" || cur.Text != "" {
+			out = append(out, cur)
+		}
+		blocks = blocks[:0]
+	}
+	for c := p.Tree().FirstChild(); c != nil; c = c.NextSibling() {
+		if h, ok := c.(*ast.Heading); ok && h.Level == 2 {
+			flush()
+			cur = Section{Heading: plainText(h, p.Body)}
+			if id, ok := h.AttributeString("id"); ok {
+				if b, ok := id.([]byte); ok {
+					cur.ID = string(b)
+				}
+			}
+			continue
+		}
+		if t := plainText(c, p.Body); t != "" {
+			blocks = append(blocks, t)
+		}
+	}
+	flush()
+	return out
+}

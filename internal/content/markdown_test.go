@@ -1,6 +1,7 @@
 package content
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,5 +39,24 @@ func TestPlainTextLinesAreBlocks(t *testing.T) {
 	want := "Impact\nOn Monday the API failed for most calls.\n10:22 — Requests fail.\n10:52 — They recover.\nRegion\tFailed\nus\t91%\neu"
 	if got := p.PlainText(); got != want {
 		t.Errorf("text:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The sections of a body are cut at its second-level headings, named by
+// their ids; the text before the first heading is a section of its own,
+// and a third-level heading stays in its section.
+func TestPlainSections(t *testing.T) {
+	body := "Preamble.\n\n## Impact {#impact}\n\nUploads failed.\n\n" +
+		"## Root cause {#root-cause}\n\nA cleanup job stalled.\n\n### Detail\n\nThe disk filled.\n\n## Timeline {#timeline}\n\n- 10:22 — Fails.\n"
+	var errs diag.List
+	p := Parse("content/2021-01-01-x/en.md", "2021-01-01-x", "en", []byte("---\ntitle: x\n---\n"+body), &errs)
+	want := []Section{
+		{Text: "Preamble."},
+		{ID: "impact", Heading: "Impact", Text: "Uploads failed."},
+		{ID: "root-cause", Heading: "Root cause", Text: "A cleanup job stalled.\nDetail\nThe disk filled."},
+		{ID: "timeline", Heading: "Timeline", Text: "Fails."},
+	}
+	if got := p.PlainSections(); !slices.Equal(got, want) {
+		t.Errorf("sections:\n%q\nwant\n%q", got, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -40,9 +41,11 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 		for _, e := range inc.Timeline(lang) {
 			timeline = append(timeline, e.Text)
 		}
+		impact, rootCause, rest := reportText(p)
 		docs = append(docs, search.Document{
 			ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
-			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V, Body: p.PlainText(),
+			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V,
+			Impact: impact, RootCause: rootCause, Body: rest,
 			Timeline: strings.Join(timeline, "\n"),
 			Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
 			Organization: organization(inc), Severity: severity(inc),
@@ -51,6 +54,24 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 		})
 	}
 	return docs
+}
+
+// reportText is the text of a report's impact and root cause sections
+// (headings {#impact} and {#root-cause}), which the search weighs apart,
+// and of the rest of it, headings included.
+func reportText(p *content.Page) (impact, rootCause, rest string) {
+	var others []string
+	for _, s := range p.PlainSections() {
+		switch s.ID {
+		case "impact":
+			impact = s.Text
+		case "root-cause":
+			rootCause = s.Text
+		default:
+			others = append(others, strings.TrimSpace(s.Heading+"\n"+s.Text))
+		}
+	}
+	return impact, rootCause, strings.Join(others, "\n")
 }
 
 // productKeys are the incident's products as facet values: with their

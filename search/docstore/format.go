@@ -5,9 +5,10 @@
 //
 // On disk it is one file, <lang>/gen-docs:
 //
-//	"GENDOCS1"   magic
+//	"GENDOCS2"   magic
 //	records      one raw DEFLATE stream per document (with the preset
-//	             dictionary below): summary, body and timeline, one after
+//	             dictionary below): summary, impact, root cause, body and
+//	             timeline, one after
 //	             the other; the table gives their lengths
 //	dictionary   a preset DEFLATE dictionary sampled from the first
 //	             documents (documents of one archive share much wording,
@@ -16,7 +17,7 @@
 //	             documents' Meta
 //	table        per document, sorted by id: uvarint length and bytes of
 //	             the id, uvarint offset and length of its record, uvarint
-//	             lengths of its three fields, a flags byte, the CRC-32C of
+//	             lengths of its five fields, a flags byte, the CRC-32C of
 //	             its uncompressed text (4 bytes, little endian), uvarint
 //	             length plus one (0: none) and bytes of its phrase sketch
 //	             (analysis.SketchBuilder)
@@ -39,7 +40,7 @@ import (
 const (
 	// FileName is the name of the store in a language's directory.
 	FileName = "gen-docs"
-	magic    = "GENDOCS1"
+	magic    = "GENDOCS2"
 	endMagic = "GENDOCSE"
 	// FooterSize is the size of the footer, in bytes.
 	FooterSize = 8 + 8 + 8 + 4 + 4 + 8
@@ -52,7 +53,7 @@ const (
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // NumFields is the number of long fields a document has in the store.
-const NumFields = 3
+const NumFields = 5
 
 // entry is the table entry of one document.
 type entry struct {

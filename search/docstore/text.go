@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Text is the text of the long fields (summary, body, timeline) of one
+// Text is the text of the long fields (summary, impact, root cause, body,
+// timeline) of one
 // document, one after the other. The text must be cleaned as it was
 // indexed (analysis.CleanText), so that offsets found in it are offsets
 // in what bleve indexed.
