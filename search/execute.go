@@ -176,8 +176,8 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 		DidYouMean: p.didYouMean,
 		Total:      len(matches),
 		Results:    []Result{},
-		Facets:     facets(matches, searches, ix.meta),
 	}
+	resp.Facets, resp.FacetTotals = facets(matches, searches, ix.meta, r.AllFacet)
 	if from := (p.page - 1) * p.perPage; from < len(matches) {
 		if resp.Results, err = ix.results(matches[from:min(from+p.perPage, len(matches))], p, searches); err != nil {
 			return nil, err

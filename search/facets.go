@@ -10,8 +10,10 @@ import (
 // facets counts matching incidents per product, region, cause,
 // organization, severity, year, duration band and matching language.
 // Order: years newest first, duration bands shortest first, severities
-// most severe first, the others by count descending, then term.
-func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]FacetCount {
+// most severe first, the others by count descending, then term. Each
+// lists at most MaxFacetTerms values but the facet all, which lists every
+// one; totals are the numbers of values before that cut.
+func facets(ms []match, searches []*langSearch, meta *metaStore, all string) (map[string][]FacetCount, map[string]int) {
 	var counts [numFacetKinds][]int32
 	for k := range counts {
 		counts[k] = make([]int32, len(meta.terms[k].names))
@@ -27,7 +29,8 @@ func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]Fa
 			langCounts[bits.TrailingZeros64(b)]++
 		}
 	}
-	list := func(names []string, counts []int32, order ...func(a, b FacetCount) int) []FacetCount {
+	totals := map[string]int{}
+	list := func(name string, names []string, counts []int32, order ...func(a, b FacetCount) int) []FacetCount {
 		fc := []FacetCount{}
 		for id, n := range counts {
 			if n > 0 {
@@ -45,7 +48,8 @@ func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]Fa
 			}
 			return strings.Compare(a.Term, b.Term)
 		})
-		if len(fc) > MaxFacetTerms {
+		totals[name] = len(fc)
+		if len(fc) > MaxFacetTerms && name != all {
 			fc = fc[:MaxFacetTerms]
 		}
 		return fc
@@ -55,21 +59,21 @@ func facets(ms []match, searches []*langSearch, meta *metaStore) map[string][]Fa
 		langs[i] = ls.lang
 	}
 	return map[string][]FacetCount{
-		FacetProduct:      list(meta.terms[facetKindProduct].names, counts[facetKindProduct]),
-		FacetRegion:       list(meta.terms[facetKindRegion].names, counts[facetKindRegion]),
-		FacetCause:        list(meta.terms[facetKindCause].names, counts[facetKindCause]),
-		FacetOrganization: list(meta.terms[facetKindOrg].names, counts[facetKindOrg]),
-		FacetSeverity: list(meta.terms[facetKindSev].names, counts[facetKindSev], func(a, b FacetCount) int {
+		FacetProduct:      list(FacetProduct, meta.terms[facetKindProduct].names, counts[facetKindProduct]),
+		FacetRegion:       list(FacetRegion, meta.terms[facetKindRegion].names, counts[facetKindRegion]),
+		FacetCause:        list(FacetCause, meta.terms[facetKindCause].names, counts[facetKindCause]),
+		FacetOrganization: list(FacetOrganization, meta.terms[facetKindOrg].names, counts[facetKindOrg]),
+		FacetSeverity: list(FacetSeverity, meta.terms[facetKindSev].names, counts[facetKindSev], func(a, b FacetCount) int {
 			return cmp.Compare(severityRank(b.Term), severityRank(a.Term))
 		}),
-		FacetYear: list(meta.terms[facetKindYear].names, counts[facetKindYear], func(a, b FacetCount) int {
+		FacetYear: list(FacetYear, meta.terms[facetKindYear].names, counts[facetKindYear], func(a, b FacetCount) int {
 			return strings.Compare(b.Term, a.Term) // four digits each
 		}),
-		FacetDuration: list(meta.terms[facetKindDur].names, counts[facetKindDur], func(a, b FacetCount) int {
+		FacetDuration: list(FacetDuration, meta.terms[facetKindDur].names, counts[facetKindDur], func(a, b FacetCount) int {
 			return cmp.Compare(bandIndex(a.Term), bandIndex(b.Term))
 		}),
-		FacetLang: list(langs, langCounts),
-	}
+		FacetLang: list(FacetLang, langs, langCounts),
+	}, totals
 }
 
 // bandIndex is the place of a duration band in DurationBands; unknown

@@ -187,6 +187,11 @@ type Request struct {
 	Language               string // only documents in this language (a canonical tag); "": all
 	Duration               string // a duration band (DurationBands): how long the incident lasted
 
+	// AllFacet names a facet (FacetProduct…) whose values are all
+	// listed, not only the MaxFacetTerms most frequent; another name
+	// lists none in full.
+	AllFacet string
+
 	// Sort orders the results: SortRelevance (the default; newest first
 	// when nothing is searched for), SortDate, SortDuration or
 	// SortSeverity, each with the newest first among equals.
@@ -248,6 +253,9 @@ type Response struct {
 	// first, durations shortest first, severities most severe first,
 	// the others by count.
 	Facets map[string][]FacetCount `json:"facets"`
+	// FacetTotals are the number of values of each facet among the
+	// matches: more than len(Facets[name]) when some are not listed.
+	FacetTotals map[string]int `json:"facet_totals"`
 }
 
 // Result is one incident in a Response.

@@ -47,6 +47,9 @@ type SearchRequest struct {
 	Filters map[string]string // by URL parameter (SearchFilters)
 	Sort    string            // one of SearchSorts; "" for the first
 	Page    int               // 1-based
+	// AllFacet is the facet whose values are all listed, not only the
+	// most frequent (URL parameter all).
+	AllFacet string
 }
 
 // SearchResponse is one page of results.
@@ -56,6 +59,8 @@ type SearchResponse struct {
 	Pages      int    // result pages the reader may ask for
 	Results    []SearchResult
 	Facets     map[string][]SearchFacet // by facet name: organization, product, region, cause, severity, year, duration, lang
+	// FacetTotals are the numbers of values of each facet, listed or not.
+	FacetTotals map[string]int
 }
 
 // SearchResult is one incident found.
@@ -124,6 +129,16 @@ func (s *Search) FacetURL(facet, term string) string {
 		return s.With(filterParam(facet), "")
 	}
 	return s.With(filterParam(facet), term)
+}
+
+// AllURL is the URL that lists every value of a facet, when some are
+// not listed; "" when all are. It is a link, so that a reader without
+// JavaScript sees them too.
+func (s *Search) AllURL(facet string) string {
+	if s.Response == nil || s.Request.AllFacet == facet || s.Response.FacetTotals[facet] <= len(s.Response.Facets[facet]) {
+		return ""
+	}
+	return s.With("all", facet)
 }
 
 // Active reports whether the results are filtered by this value of facet.
@@ -246,6 +261,9 @@ func (s *Search) params() url.Values {
 	}
 	if r.Sort != "" && r.Sort != SearchSorts[0] {
 		q.Set("sort", r.Sort)
+	}
+	if r.AllFacet != "" {
+		q.Set("all", r.AllFacet)
 	}
 	return q
 }

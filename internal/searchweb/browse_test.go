@@ -3,6 +3,8 @@ package searchweb_test
 import (
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -193,4 +196,58 @@ func TestQueryErrorsInTheReadersLanguage(t *testing.T) {
 	if code != http.StatusBadRequest || !strings.Contains(string(body), `"code":"year"`) || !strings.Contains(string(body), "is not a year") {
 		t.Errorf("API: %d %s", code, body)
 	}
+}
+
+// TestFacetShowsAll: a facet lists its most frequent values; when it has
+// more, a link (no JavaScript needed) lists every one of them.
+func TestFacetShowsAll(t *testing.T) {
+	src := t.TempDir()
+	if err := corpus.Generate(src, corpus.Options{N: 150, Langs: []string{"en"}, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(src, "i18n"), os.DirFS("../../i18n")); err != nil {
+		t.Fatal(err)
+	}
+	srv := serveSite(t, src)
+	capped := api(t, srv, url.Values{"lang": {"en"}})
+	total := capped.FacetTotals["product"]
+	if total <= search.MaxFacetTerms || len(capped.Facets["product"]) != search.MaxFacetTerms {
+		t.Fatalf("products: %d listed of %d; the test wants more than %d", len(capped.Facets["product"]), total, search.MaxFacetTerms)
+	}
+	if all := api(t, srv, url.Values{"lang": {"en"}, "all": {"product"}}); len(all.Facets["product"]) != total {
+		t.Errorf("all=product lists %d products, want %d", len(all.Facets["product"]), total)
+	}
+
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	p := getPage(t, get, "/en/search/", nil)
+	links := p.showAll()
+	if len(links) != 1 || !strings.Contains(links[0], "all=product") {
+		t.Fatalf("show-all links %q, want one for products", links)
+	}
+	u, _ := url.Parse(links[0])
+	full := getPage(t, get, u.Path, u.Query())
+	n := 0
+	walk(full.doc, func(a *html.Node) {
+		if a.Data == "a" && strings.Contains(attrOf(a, "href"), "product=") {
+			n++
+		}
+	})
+	if n != total || len(full.showAll()) != 0 {
+		t.Errorf("after show all: %d product links, want %d; show-all links %q", n, total, full.showAll())
+	}
+}
+
+// showAll are the page's links that list every value of a facet.
+func (p page) showAll() []string {
+	var out []string
+	walk(p.doc, func(n *html.Node) {
+		if n.Data == "p" && attrOf(n, "class") == "facet-all" {
+			walk(n, func(a *html.Node) {
+				if a.Data == "a" {
+					out = append(out, attrOf(a, "href"))
+				}
+			})
+		}
+	})
+	return out
 }

@@ -164,7 +164,7 @@ func pageRequest(req search.Request) render.SearchRequest {
 	if req.Year != 0 {
 		year = strconv.Itoa(req.Year)
 	}
-	return render.SearchRequest{Query: req.Query, Sort: req.Sort, Page: req.Page, Filters: map[string]string{
+	return render.SearchRequest{Query: req.Query, Sort: req.Sort, Page: req.Page, AllFacet: req.AllFacet, Filters: map[string]string{
 		"organization": req.Organization, "product": req.Product, "region": req.Region, "cause": req.Cause,
 		"severity": req.Severity, "year": year, "duration": req.Duration, "language": req.Language,
 	}}
@@ -213,10 +213,11 @@ func pageResponse(req search.Request, res *search.Response) *render.SearchRespon
 		per = search.DefaultPerPage
 	}
 	out := &render.SearchResponse{
-		DidYouMean: res.DidYouMean,
-		Total:      res.Total,
-		Pages:      min((res.Total+per-1)/per, search.MaxWindow/per),
-		Facets:     map[string][]render.SearchFacet{},
+		DidYouMean:  res.DidYouMean,
+		Total:       res.Total,
+		Pages:       min((res.Total+per-1)/per, search.MaxWindow/per),
+		Facets:      map[string][]render.SearchFacet{},
+		FacetTotals: res.FacetTotals,
 	}
 	for _, r := range res.Results {
 		out.Results = append(out.Results, render.SearchResult{
@@ -267,7 +268,8 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		Query: strings.TrimSpace(q.Get("q")), Product: q.Get("product"), Region: q.Get("region"), Cause: q.Get("cause"),
 		Organization: q.Get("organization"), Severity: q.Get("severity"),
 		Language: q.Get("language"), Duration: q.Get("duration"), Sort: q.Get("sort"),
-		Lang: st.fallback,
+		AllFacet: q.Get("all"),
+		Lang:     st.fallback,
 	}
 	if l := q.Get("lang"); l != "" {
 		tag, err := search.CanonicalLang(l)
