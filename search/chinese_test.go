@@ -65,3 +65,31 @@ func TestSimplifiedTraditional(t *testing.T) {
 		}
 	}
 }
+
+// Words as typed rank above the same words found through the fold into
+// Simplified: 颱 (typhoon) folds to 台 like 臺 (a platform), and Japanese
+// 冷却 finds Chinese 冷卻. The folded matches say the word more often, so
+// they would rank first by score alone.
+func TestExactFormBeforeFolded(t *testing.T) {
+	t.Parallel()
+	typhoon := doc("2023-10-04-typhoon", "zh-TW", "zh-TW", "颱風造成海纜中斷", "颱風登陸，海底電纜受損。", "流量改走其他路徑。", "2023-10-04", nil, nil, nil)
+	console := doc("2023-01-01-console", "zh-TW", "zh-TW", "主控台無法使用", "主控台與平台服務無法使用，台北機房的主控台逾時。", "主控台恢復。", "2023-01-01", nil, nil, nil)
+	cooling := doc("2024-07-22-cooling", "ja", "ja", "東京の冷却設備の故障", "冷却装置が停止しました。", "サーバーが停止しました。", "2024-07-22", nil, nil, nil)
+	chiller := doc("2023-02-02-chiller", "zh-TW", "zh-TW", "冷卻系統故障", "冷卻系統故障，冷卻水停止循環，機房冷卻不足。", "冷卻恢復。", "2023-02-02", nil, nil, nil)
+	docs := []Document{typhoon, console, cooling, chiller}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			want    []string
+		}{
+			{"颱", "zh-TW", []string{typhoon.ID, console.ID}},
+			{"冷却", "ja", []string{cooling.ID, chiller.ID}},
+			{"冷卻", "zh-TW", []string{chiller.ID}}, // Japanese is not folded
+		} {
+			resp := search(t, ix, Request{Query: tc.q, Lang: tc.lang})
+			if got := ids(resp); !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q ranks %v (scores %v), want %v", name, tc.q, got, scores(resp), tc.want)
+			}
+		}
+	}
+}

@@ -110,6 +110,7 @@ type match struct {
 	// yet, so score may be too high and the incident may not match.
 	unchecked bool
 	dropped   bool
+	tier      uint8 // tierExact… (surface.go); 0 unless the query has CJK words
 }
 
 // bestLang is the search of the best-scoring matching language (ties: the
@@ -168,6 +169,11 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 	}
 	matches := keepDuration(collapse(ix.meta.list, searches, bufs), ix.meta, p.filters.duration)
 	defer func() { bufs.matches = matches[:0] }()
+	if forms := surfaces(p.query); len(forms) > 0 && p.ranked && p.sort == "" {
+		if err := preferSurface(ctx, matches, forms, searches); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+	}
 	if matches, err = orderPage(ctx, matches, p, ix.meta, searches); err != nil {
 		return nil, err
 	}

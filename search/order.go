@@ -11,8 +11,12 @@ import (
 	"strings"
 )
 
-// byRelevance orders by score, best first, then by id.
+// byRelevance orders by tier (surface.go), then by score, best first,
+// then by id.
 func byRelevance(a, b *match) int {
+	if c := cmp.Compare(a.tier, b.tier); c != 0 {
+		return c
+	}
 	if c := cmp.Compare(b.score, a.score); c != 0 {
 		return c
 	}
