@@ -134,3 +134,28 @@ func TestMemoryVocabularyFollowsDocuments(t *testing.T) {
 		t.Errorf("credentails after delete: did you mean %q, %v", resp.DidYouMean, ids(resp))
 	}
 }
+
+// A typo is corrected whatever the language of the incidents that have
+// the word: here only a Traditional Chinese and a Japanese report say
+// them, among Chinese and Japanese words.
+func TestTyposInEveryLanguage(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("2022-06-09-tw-cluster", "zh-TW", "zh-TW", "Kubernetes 叢集憑證過期", "Kubernetes 控制平面的憑證過期，節點無法連線。", "工程師更新憑證後恢復。", "2022-06-09", nil, nil, nil),
+		doc("2022-03-30-ja-search", "ja", "ja", "Elasticsearch クラスタの障害", "Elasticsearch のノードが停止し、検索できなくなりました。", "ノードを再起動しました。", "2022-03-30", nil, nil, nil),
+		doc("2021-01-01-en-other", "en", "en", "Disk full", "A disk filled up.", "We cleaned it.", "2021-01-01", nil, nil, nil),
+	}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		for _, tc := range []struct{ q, lang, want, found string }{
+			{"kuberentes", "zh-TW", "kubernetes", docs[0].ID},
+			{"kubernets 憑證", "zh-TW", "kubernetes 憑證", docs[0].ID},
+			{"elasticsaerch", "ja", "elasticsearch", docs[1].ID},
+			{"elastisearch", "en", "elasticsearch", docs[1].ID},
+		} {
+			resp := search(t, ix, Request{Query: tc.q, Lang: tc.lang})
+			if !strings.EqualFold(resp.DidYouMean, tc.want) || !slices.Equal(ids(resp), []string{tc.found}) {
+				t.Errorf("%s: %q (%s): did you mean %q, found %v; want %q and %s", name, tc.q, tc.lang, resp.DidYouMean, ids(resp), tc.want, tc.found)
+			}
+		}
+	}
+}

@@ -44,9 +44,10 @@ type fieldBoost struct {
 // incident about the word (TestPassingMentionRanksLower,
 // TestAboutRanksAboveMentions, TestSectionWeights).
 // Each field's score is BM25's (bm25.go), relative to that field's
-// average length, and bleve multiplies the sum over fields by the share
-// of fields that match, which favours an incident that says the word in
-// several places.
+// average length; a word's score is that of its best field plus a share
+// of the others' (fields.go), which favours an incident that says the
+// word in several places without counting a long report's many sections
+// as many matches.
 var defaultFields = []fieldBoost{
 	{fTitle, 4}, {fSummary, 2}, {fOrgText, 2}, {fProductText, 2}, {fCauseText, 2},
 	{fImpact, 1}, {fRootCause, 1},
@@ -227,9 +228,7 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 		}
 		t := string(toks[0].Term)
 		seen[t] = true
-		for _, f := range fields {
-			qs = append(qs, term(f.field, t, f.boost*alternativeBoost))
-		}
+		qs = append(qs, termInFields(t, fields, alternativeBoost))
 		queries.highlight(locate.NewPattern(toks, b.kind), fields)
 	}
 	return qs
@@ -271,33 +270,39 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 		return nil, nil, query.Problemf("search_error_phrase_too_long", "“{value}” has too many words for one phrase (at most {max})", "value", query.Clip(text), "max", MaxPhraseTokens)
 	}
 	pat := locate.NewPattern(toks, b.kind)
-	qs := make([]blevequery.Query, 0, len(fields))
 	if len(toks) == 1 {
-		for _, f := range fields {
-			qs = append(qs, term(f.field, string(toks[0].Term), f.boost))
+		q := termInFields(string(toks[0].Term), fields, 1)
+		c, ok := singleCJK(toks[0].Term)
+		if !ok || b.dict == nil {
+			return q, pat, nil
 		}
-		if c, ok := singleCJK(toks[0].Term); ok && b.dict != nil {
-			more, err := b.bigramsWith(c, fields)
-			if err != nil {
-				return nil, nil, err
-			}
-			qs = append(qs, more...)
-			pat.Run = c // highlight the character, not the bigrams
+		more, err := b.bigramsWith(c, fields)
+		if err != nil {
+			return nil, nil, err
 		}
-	} else {
-		for _, f := range fields {
-			q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
-			if q.field < len(longFields) {
-				q.pairs = analysis.PhrasePairs(pat.Terms, q.field)
-			}
-			*nodes = append(*nodes, q)
-			qs = append(qs, q)
-		}
+		pat.Run = c // highlight the character, not the bigrams
+		return blevequery.NewDisjunctionQuery(append([]blevequery.Query{q}, more...)), pat, nil
 	}
-	if len(qs) == 1 {
-		return qs[0], pat, nil
+	qs := make([]blevequery.Query, 0, len(fields))
+	for _, f := range fields {
+		q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
+		if q.field < len(longFields) {
+			q.pairs = analysis.PhrasePairs(pat.Terms, q.field)
+		}
+		*nodes = append(*nodes, q)
+		qs = append(qs, q)
 	}
-	return blevequery.NewDisjunctionQuery(qs), pat, nil
+	return newFieldsQuery(qs), pat, nil
+}
+
+// termInFields is a term in each of the fields, with their weights
+// times boost.
+func termInFields(t string, fields []fieldBoost, boost float64) blevequery.Query {
+	qs := make([]blevequery.Query, len(fields))
+	for i, f := range fields {
+		qs[i] = term(f.field, t, f.boost*boost)
+	}
+	return newFieldsQuery(qs)
 }
 
 // maxBigrams is the number of bigrams a single CJK character expands to
@@ -330,9 +335,7 @@ func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Q
 	})
 	var qs []blevequery.Query
 	for _, bg := range bigrams[:min(len(bigrams), maxBigrams)] {
-		for _, f := range fields {
-			qs = append(qs, term(f.field, bg, f.boost*alternativeBoost))
-		}
+		qs = append(qs, termInFields(bg, fields, alternativeBoost))
 	}
 	return qs, nil
 }

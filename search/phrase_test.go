@@ -147,6 +147,8 @@ func refQuery(q blevequery.Query) blevequery.Query {
 		c := blevequery.NewConjunctionQuery(conv(q.Conjuncts))
 		c.BoostVal = q.BoostVal
 		return c
+	case *fieldsQuery:
+		return &fieldsQuery{Fields: conv(q.Fields)}
 	case *blevequery.DisjunctionQuery:
 		c := blevequery.NewDisjunctionQuery(conv(q.Disjuncts))
 		c.BoostVal, c.Min = q.BoostVal, q.Min

@@ -1,0 +1,183 @@
+package search
+
+// One word (or phrase) in several fields. bleve's disjunction adds up the
+// scores of the fields that match and multiplies the sum by the share of
+// fields that match, so that a long report that says the word in its
+// title, summary, impact, root cause and timeline counted several times
+// over a short one that says it in its title and summary: the longer a
+// report, the more of its fields say its subject. A fieldsQuery scores
+// a document by its best field, plus a share (fieldsTie) of the others,
+// as a dis_max query does: the word in the title counts as the title's
+// weight says, and saying it again elsewhere adds, but less.
+
+import (
+	"context"
+	"errors"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+	blevesearch "github.com/blevesearch/bleve/v2/search"
+	blevequery "github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// fieldsTie is the share of the score of the fields other than the best
+// that counts.
+const fieldsTie = 0.3
+
+// fieldsQuery matches a document that any of its queries (one per field)
+// matches.
+type fieldsQuery struct {
+	Fields []blevequery.Query `json:"fields"`
+}
+
+// newFieldsQuery returns a query of qs, or qs[0] if it is the only one.
+func newFieldsQuery(qs []blevequery.Query) blevequery.Query {
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return &fieldsQuery{Fields: qs}
+}
+
+func (q *fieldsQuery) Searcher(ctx context.Context, i index.IndexReader, m mapping.IndexMapping, options blevesearch.SearcherOptions) (blevesearch.Searcher, error) {
+	s := &fieldsSearcher{}
+	for _, fq := range q.Fields {
+		c, err := fq.Searcher(ctx, i, m, options)
+		if err != nil {
+			return nil, errors.Join(err, s.Close())
+		}
+		s.children = append(s.children, c)
+	}
+	s.curr = make([]*blevesearch.DocumentMatch, len(s.children))
+	return s, nil
+}
+
+// fieldsSearcher merges the documents of its children (in document
+// order) and scores each by its best child plus fieldsTie of the others.
+type fieldsSearcher struct {
+	children []blevesearch.Searcher
+	curr     []*blevesearch.DocumentMatch // each child's next document; nil: none left
+	started  bool
+}
+
+func (s *fieldsSearcher) start(ctx *blevesearch.SearchContext) error {
+	s.started = true
+	for i, c := range s.children {
+		var err error
+		if s.curr[i], err = c.Next(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *fieldsSearcher) Next(ctx *blevesearch.SearchContext) (*blevesearch.DocumentMatch, error) {
+	if !s.started {
+		if err := s.start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var low index.IndexInternalID
+	for _, dm := range s.curr {
+		if dm != nil && (low == nil || dm.IndexInternalID.Compare(low) < 0) {
+			low = dm.IndexInternalID
+		}
+	}
+	if low == nil {
+		return nil, nil
+	}
+	var rv *blevesearch.DocumentMatch
+	var best, sum float64
+	for i, dm := range s.curr {
+		if dm == nil || !dm.IndexInternalID.Equals(low) {
+			continue
+		}
+		sum += dm.Score
+		best = max(best, dm.Score)
+		if rv == nil {
+			rv = dm
+		} else {
+			ctx.DocumentMatchPool.Put(dm)
+		}
+		var err error
+		if s.curr[i], err = s.children[i].Next(ctx); err != nil {
+			return nil, err
+		}
+	}
+	rv.Score = best + fieldsTie*(sum-best)
+	return rv, nil
+}
+
+func (s *fieldsSearcher) Advance(ctx *blevesearch.SearchContext, id index.IndexInternalID) (*blevesearch.DocumentMatch, error) {
+	if !s.started {
+		s.started = true // each child is advanced below
+		for i := range s.curr {
+			s.curr[i] = nil
+		}
+		for i, c := range s.children {
+			var err error
+			if s.curr[i], err = c.Advance(ctx, id); err != nil {
+				return nil, err
+			}
+		}
+		return s.Next(ctx)
+	}
+	for i, dm := range s.curr {
+		if dm == nil || dm.IndexInternalID.Compare(id) >= 0 {
+			continue
+		}
+		ctx.DocumentMatchPool.Put(dm)
+		var err error
+		if s.curr[i], err = s.children[i].Advance(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return s.Next(ctx)
+}
+
+func (s *fieldsSearcher) Close() error {
+	var errs []error
+	for _, c := range s.children {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (s *fieldsSearcher) Weight() float64 {
+	var w float64
+	for _, c := range s.children {
+		w += c.Weight()
+	}
+	return w
+}
+
+func (s *fieldsSearcher) SetQueryNorm(qnorm float64) {
+	for _, c := range s.children {
+		c.SetQueryNorm(qnorm)
+	}
+}
+
+func (s *fieldsSearcher) Count() uint64 {
+	var n uint64
+	for _, c := range s.children {
+		n += c.Count()
+	}
+	return n
+}
+
+func (s *fieldsSearcher) Min() int { return 0 }
+
+func (s *fieldsSearcher) Size() int {
+	n := 64
+	for _, c := range s.children {
+		n += c.Size()
+	}
+	return n
+}
+
+func (s *fieldsSearcher) DocumentMatchPoolSize() int {
+	n := 1
+	for _, c := range s.children {
+		n += c.DocumentMatchPoolSize()
+	}
+	return n
+}
