@@ -457,6 +457,23 @@ func TestIncidentMidnight(t *testing.T) {
 	checkAxis(t, c)
 }
 
+// São Paulo's clocks went from 23:59 on 3 November 2018 to 01:00 on the
+// 4th: that day has no midnight, and the line marks when it began.
+func TestIncidentSkippedMidnight(t *testing.T) {
+	sp := mustLoc(t, "America/Sao_Paulo")
+	begin := time.Date(2018, 11, 3, 22, 0, 0, 0, sp)
+	c := IncidentTimeline{
+		IDPrefix: "sp", Begin: begin, End: begin.Add(5 * time.Hour), Location: sp,
+		LocalTick: encLocal, UTCTick: encUTC,
+		MidnightLabel: func(t time.Time) string { return t.Format("2006-01-02 15:04 -0700") },
+	}
+	checkAxis(t, c)
+	labels := parse(t, Incident(c)).all(byClass("midnight-label"))
+	if len(labels) != 1 || labels[0].text != "2018-11-04 01:00 -0200" {
+		t.Errorf("%d midnight labels (%v), want one, at 2018-11-04 01:00 -0200", len(labels), labels)
+	}
+}
+
 func TestIncidentHalfHourZoneAndLongSpans(t *testing.T) {
 	kol := mustLoc(t, "Asia/Kolkata")
 	for _, d := range []time.Duration{3 * time.Hour, 20 * time.Hour, 3 * 24 * time.Hour, 40 * 24 * time.Hour, 400 * 24 * time.Hour} {

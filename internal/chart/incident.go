@@ -305,9 +305,12 @@ func (g *incidentLayout) midnights(b *strings.Builder) {
 	if g.d1.Sub(g.d0) > 5*24*time.Hour {
 		return // ticks are days already
 	}
-	l0 := g.d0.In(g.loc)
-	day := time.Date(l0.Year(), l0.Month(), l0.Day()+1, 0, 0, 0, 0, g.loc)
-	for ; day.Before(g.d1); day = time.Date(day.Year(), day.Month(), day.Day()+1, 0, 0, 0, 0, g.loc) {
+	y, m, d := g.d0.In(g.loc).Date()
+	for i := 1; ; i++ {
+		day := dayStart(y, m, d+i, g.loc)
+		if !day.Before(g.d1) {
+			break
+		}
 		x := num(g.sx(day))
 		label := day.Format("Jan 2")
 		if g.c.MidnightLabel != nil {
@@ -316,6 +319,20 @@ func (g *incidentLayout) midnights(b *strings.Builder) {
 		b.WriteString(`<g class="midnight"><line x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
 		b.WriteString(`<text class="midnight-label" x="` + num(g.sx(day)+4) + `" y="` + num(incGridTop+12) + `">` + esc(label) + `</text></g>`)
 	}
+}
+
+// dayStart is the first instant of the local day y-m-d (d may overflow
+// its month). Where the clocks skip midnight (São Paulo's daylight saving
+// time began at 00:00), time.Date gives an instant of the day before, and
+// the day begins when the clocks jump.
+func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	if want := time.Date(y, m, d, 0, 0, 0, 0, time.UTC); t.Day() != want.Day() {
+		if _, jump := t.ZoneBounds(); !jump.IsZero() {
+			t = jump
+		}
+	}
+	return t
 }
 
 // localTicks draws grid lines and local labels above the axis.
