@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/output"
@@ -68,6 +69,7 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	dropMarks(site.Archive)
 	r, err := newRenderer(site, opts, nil, nil)
 	if err != nil {
 		return nil, err
@@ -112,6 +114,18 @@ func Run(opts Options) (*Result, error) {
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
 		Pages: pages, Bytes: size, Took: time.Since(start), Warnings: stage.Warnings(),
 	}, nil
+}
+
+// dropMarks lets the timeline items as written go: the link stage placed
+// them as events, and a build links once. Loaded without a cache, the
+// pages hold no Markdown either (content.Page.Source reads it again), so
+// what lasts as long as the archive is what its pages show.
+func dropMarks(a *archive.Archive) {
+	for _, inc := range a.Incidents {
+		for _, p := range inc.Versions {
+			p.Timeline = nil
+		}
+	}
 }
 
 // newRenderer prepares the render stage; layouts may be nil, to parse the

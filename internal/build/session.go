@@ -215,7 +215,11 @@ func (s *Session) updateIndex(site *source.Site, basePath string, full bool, tou
 		if err != nil {
 			return nil, err
 		}
-		if err := fresh.AddBatch(index.Documents(site.Archive, nil, basePath)); err != nil {
+		docs, err := index.Documents(site.Archive, nil, basePath)
+		if err == nil {
+			err = fresh.AddBatch(docs)
+		}
+		if err != nil {
 			return nil, errors.Join(fmt.Errorf("indexing: %w", err), fresh.Close())
 		}
 		old := s.index
@@ -235,7 +239,11 @@ func (s *Session) updateIndex(site *source.Site, basePath string, full bool, tou
 			}
 		}
 	}
-	if err := ix.AddBatch(index.Documents(site.Archive, touched, basePath)); err != nil {
+	docs, err := index.Documents(site.Archive, touched, basePath)
+	if err == nil {
+		err = ix.AddBatch(docs)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("updating the index: %w", err)
 	}
 	return nil, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -52,5 +53,41 @@ func TestCacheDropsAStaleParse(t *testing.T) {
 	wg.Wait()
 	if p := load(); p.Meta.Title.V != "New" {
 		t.Errorf("title %q once the old parse finished; want the new version's", p.Meta.Title.V)
+	}
+}
+
+// A page loaded without a cache does not hold its text: Source reads it
+// again, and refuses a file that changed since it was loaded, whose
+// timeline and links were read from the first version.
+func TestSourceReadAgain(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "content", "2021-06-01-x", "en.md")
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "---\r\ntitle: T\r\nsummary: S\r\n---\r\n\r\nText.\r\n"
+	if err := os.WriteFile(abs, []byte("\xef\xbb\xbf"+src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pages, err := Load(dir, []string{"en"}, nil)
+	if err != nil || len(pages) != 1 {
+		t.Fatalf("%d pages, %v", len(pages), err)
+	}
+	p := pages[0]
+	if p.Body != nil {
+		t.Errorf("the page holds its body (%d bytes)", len(p.Body))
+	}
+	if text, err := p.PlainText(); err != nil || text != "Text." {
+		t.Errorf("text %q, %v; want the body read again", text, err)
+	}
+	if err := os.WriteFile(abs, []byte(strings.Replace(src, "Text.", "Edit.", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Source(); err == nil || !strings.Contains(err.Error(), "content/2021-06-01-x/en.md: changed while the site was built") {
+		t.Errorf("source of a changed file: %v", err)
+	}
+	cached, err := Load(dir, []string{"en"}, NewCache())
+	if err != nil || string(cached[0].Body) != "\nEdit.\n" {
+		t.Errorf("with a cache: body %q, %v; want it kept", cached[0].Body, err)
 	}
 }

@@ -46,7 +46,9 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		if p != nil {
-			_ = p.PlainText()
+			if _, err := p.PlainText(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path"
@@ -38,9 +40,12 @@ type Page struct {
 	Lang string // canonical BCP 47 tag: the file name without .md
 	File string // "content/<id>/<lang>.md", for messages
 
-	Meta     Meta
-	Body     []byte // the Markdown after the front matter
-	BodyLine int    // file line on which Body starts
+	Meta Meta
+	// Body is the Markdown after the front matter; nil for a page loaded
+	// without a Cache, whose Source reads it again from the file: a build
+	// of a large archive does not hold every page's text at once.
+	Body     []byte
+	BodyLine int // file line on which Body starts
 	// Timeline holds the items of the list under the {#timeline} heading.
 	Timeline    []Mark
 	TimelinePos Pos // the timeline heading; zero when there is none
@@ -53,7 +58,12 @@ type Page struct {
 	// Links are the link destinations written in the body, for checking.
 	Links []Link
 
-	lineStarts []int // byte offsets of each Body line, for positions
+	lineStarts []int // byte offsets of each Body line, for positions; nil after Parse
+
+	// When Body is nil: the file Source reads again, and the hash of the
+	// body it read first, to refuse a file changed since.
+	abs     string
+	bodySum uint64
 }
 
 // idPattern is the shape of an incident id: the local begin date, then a
@@ -297,17 +307,56 @@ func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, er
 	if c != nil && c.onParse != nil {
 		c.onParse(file, src)
 	}
-	return Parse(file, id, lang, src, errs)
+	p := Parse(file, id, lang, src, errs)
+	if c == nil && p != nil {
+		p.abs, p.bodySum, p.Body = abs, maphash.Bytes(bodySeed, p.Body), nil
+	}
+	return p
 }
 
-// Parse turns the bytes of one content file into a Page. file, id and lang
-// name the file for messages and grouping.
-func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
+// bodySeed seeds the hashes that tell a page's file changed between load
+// and render.
+var bodySeed = maphash.MakeSeed()
+
+// Source is the page's Markdown body: Body, or for a page loaded without
+// a Cache, the body read again from its file. It is an error for the file
+// to have changed since it was loaded: its timeline and links were read
+// from the first version.
+func (p *Page) Source() ([]byte, error) {
+	if p.Body != nil || p.abs == "" {
+		return p.Body, nil
+	}
+	src, err := os.ReadFile(p.abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %w", p.File, unwrapPath(err))
+	}
+	if src, err = normalize(src); err == nil {
+		_, body, _, _ := splitFrontMatter(src)
+		if maphash.Bytes(bodySeed, body) == p.bodySum {
+			return body, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: changed while the site was built; build again", p.File)
+}
+
+// normalize drops a byte order mark and turns CRLF and CR line ends into
+// LF; text that is not UTF-8 is an error.
+func normalize(src []byte) ([]byte, error) {
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	if bytes.IndexByte(src, '\r') >= 0 {
 		src = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
 	}
 	if !utf8.Valid(src) {
+		return src, errors.New("not UTF-8")
+	}
+	return src, nil
+}
+
+// Parse turns the bytes of one content file into a Page. file, id and lang
+// name the file for messages and grouping.
+func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
+	src, err := normalize(src)
+	if err != nil {
 		line, col := invalidUTF8At(src)
 		errs.Add(file, line, col, "text is not valid UTF-8; save the file as UTF-8")
 		return nil
@@ -352,14 +401,20 @@ func Parse(file, id, lang string, src []byte, errs *diag.List) *Page {
 	p.Timeline, p.TimelinePos = marksOf(p, timeline, func(pos Pos, msg string) {
 		errs.Add(file, pos.Line, pos.Col, "%s", msg)
 	})
+	p.lineStarts = nil // positions are all taken
 	return p
 }
 
-// Tree parses the page's body into the tree the render stage prints: its
-// timeline items hold EventTime nodes, numbered as Timeline is.
-func (p *Page) Tree() ast.Node {
-	doc, _ := parseMarkdown(p.Body)
-	return doc
+// Tree parses the page's body into the tree the render stage prints (its
+// timeline items hold EventTime nodes, numbered as Timeline is), and
+// returns it with the source its segments point into.
+func (p *Page) Tree() (ast.Node, []byte, error) {
+	src, err := p.Source()
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, _ := parseMarkdown(src)
+	return doc, src, nil
 }
 
 // Link is a link written in a page's Markdown.
@@ -515,7 +570,13 @@ func plainText(n ast.Node, src []byte) string {
 }
 
 // PlainText is the page body as text without markup, for the search index.
-func (p *Page) PlainText() string { return plainText(p.Tree(), p.Body) }
+func (p *Page) PlainText() (string, error) {
+	doc, src, err := p.Tree()
+	if err != nil {
+		return "", err
+	}
+	return plainText(doc, src), nil
+}
 
 // Section is one part of a page body as plain text (see plainText): a
 // second-level heading and the blocks up to the next one. ID is the
@@ -528,7 +589,17 @@ type Section struct {
 // PlainSections is the page body as plain text cut at its second-level
 // headings, so that the search index can weigh the parts of a report
 // (its impact, its root cause) apart.
-func (p *Page) PlainSections() []Section {
+func (p *Page) PlainSections() ([]Section, error) {
+	doc, src, err := p.Tree()
+	if err != nil {
+		return nil, err
+	}
+	return TreeSections(doc, src), nil
+}
+
+// TreeSections is PlainSections of a tree Tree returned, with the source
+// it came with.
+func TreeSections(doc ast.Node, src []byte) []Section {
 	var out []Section
 	var blocks []string
 	cur := Section{}
@@ -539,10 +610,10 @@ func (p *Page) PlainSections() []Section {
 		}
 		blocks = blocks[:0]
 	}
-	for c := p.Tree().FirstChild(); c != nil; c = c.NextSibling() {
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		if h, ok := c.(*ast.Heading); ok && h.Level == 2 {
 			flush()
-			cur = Section{Heading: plainText(h, p.Body)}
+			cur = Section{Heading: plainText(h, src)}
 			if id, ok := h.AttributeString("id"); ok {
 				if b, ok := id.([]byte); ok {
 					cur.ID = string(b)
@@ -550,7 +621,7 @@ func (p *Page) PlainSections() []Section {
 			}
 			continue
 		}
-		if t := plainText(c, p.Body); t != "" {
+		if t := plainText(c, src); t != "" {
 			blocks = append(blocks, t)
 		}
 	}

@@ -20,7 +20,11 @@ func TestLineBreaksBeforeLinks(t *testing.T) {
 	for body, want := range cases {
 		var errs diag.List
 		p := Parse("content/2021-01-01-x/en.md", "2021-01-01-x", "en", []byte("---\ntitle: x\n---\n"+body+"\n"), &errs)
-		got := strings.ReplaceAll(p.PlainText(), "[the outage]", "the outage")
+		text, err := p.PlainText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.ReplaceAll(text, "[the outage]", "the outage")
 		if want = strings.ReplaceAll(want, "[the outage]", "the outage"); got != want {
 			t.Errorf("%q: text %q, want %q", body, got, want)
 		}
@@ -37,7 +41,7 @@ func TestPlainTextLinesAreBlocks(t *testing.T) {
 	var errs diag.List
 	p := Parse("content/2021-01-01-x/en.md", "2021-01-01-x", "en", []byte("---\ntitle: x\n---\n"+body), &errs)
 	want := "Impact\nOn Monday the API failed for most calls.\n10:22 — Requests fail.\n10:52 — They recover.\nRegion\tFailed\nus\t91%\neu"
-	if got := p.PlainText(); got != want {
+	if got, err := p.PlainText(); err != nil || got != want {
 		t.Errorf("text:\n%q\nwant\n%q", got, want)
 	}
 }
@@ -56,7 +60,7 @@ func TestPlainSections(t *testing.T) {
 		{ID: "root-cause", Heading: "Root cause", Text: "A cleanup job stalled.\nDetail\nThe disk filled."},
 		{ID: "timeline", Heading: "Timeline", Text: "Fails."},
 	}
-	if got := p.PlainSections(); !slices.Equal(got, want) {
+	if got, err := p.PlainSections(); err != nil || !slices.Equal(got, want) {
 		t.Errorf("sections:\n%q\nwant\n%q", got, want)
 	}
 }

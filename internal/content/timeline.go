@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/markdown"
@@ -40,8 +41,11 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 		add(p.pos(pr.Offset), pr.Msg)
 	}
 	at := p.positions()
+	// Marks and their texts last as long as the archive: no spare room
+	// (strings.Builder's text is cloned down to its length).
+	marks = make([]Mark, 0, len(tl.Items))
 	for _, it := range tl.Items {
-		marks = append(marks, Mark{Pos: at.at(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: plainText(it.Node.FirstChild(), p.Body), DateLost: it.DateLost})
+		marks = append(marks, Mark{Pos: at.at(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: strings.Clone(plainText(it.Node.FirstChild(), p.Body)), DateLost: it.DateLost})
 	}
 	return marks, heading
 }
@@ -52,7 +56,7 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 // are errors. A wall time the clocks show twice takes the first instant
 // that does not go backwards.
 func PlaceEvents(marks []Mark, loc *time.Location) ([]Event, []PosError) {
-	var events []Event
+	events := make([]Event, 0, len(marks)) // kept for the whole build: no spare room
 	var errs []PosError
 	fail := func(m Mark, format string, args ...any) {
 		errs = append(errs, PosError{m.Pos, fmt.Sprintf(format, args...)})

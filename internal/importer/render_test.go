@@ -42,14 +42,19 @@ func render(t testing.TB, inc Incident, zone string) File {
 }
 
 // rawHTML lists the raw HTML a page's Markdown would pass through.
-func rawHTML(p *content.Page) []string {
+func rawHTML(t *testing.T, p *content.Page) []string {
+	t.Helper()
 	var out []string
-	ast.Walk(p.Tree(), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	doc, src, err := p.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		switch h := n.(type) {
 		case *ast.RawHTML:
-			out = append(out, string(h.Segments.Value(p.Body)))
+			out = append(out, string(h.Segments.Value(src)))
 		case *ast.HTMLBlock:
-			out = append(out, string(h.Lines().Value(p.Body)))
+			out = append(out, string(h.Lines().Value(src)))
 		}
 		return ast.WalkContinue, nil
 	})
@@ -83,7 +88,7 @@ func TestRenderIsAPage(t *testing.T) {
 				if p.Meta.ImportID.V != inc.ImportID || !Untouched(f.Text) {
 					t.Errorf("%s: import_id %q, untouched %v", inc.ImportID, p.Meta.ImportID.V, Untouched(f.Text))
 				}
-				if html := rawHTML(p); len(html) > 0 {
+				if html := rawHTML(t, p); len(html) > 0 {
 					t.Errorf("%s: raw HTML passed through: %q", inc.ImportID, html)
 				}
 				if !strings.HasPrefix(f.ID, inc.Begin.In(mustZone(zone)).Format("2006-01-02")+"-") {
@@ -249,7 +254,7 @@ func FuzzRenderUpdate(f *testing.F) {
 		if got := strings.Join(p.Sections, " "); got != "summary timeline" && (got != "timeline" || strings.TrimSpace(text1+text2) != "") {
 			t.Fatalf("sections %q:\n%s", p.Sections, file.Text)
 		}
-		if html := rawHTML(p); len(html) > 0 {
+		if html := rawHTML(t, p); len(html) > 0 {
 			t.Fatalf("raw HTML %q:\n%s", html, file.Text)
 		}
 	})

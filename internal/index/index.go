@@ -20,28 +20,36 @@ import (
 
 // Documents lists the search documents of the incidents in ids (nil: all).
 // URLs carry basePath, the path the site is served under.
-func Documents(a *archive.Archive, ids map[string]bool, basePath string) []search.Document {
+func Documents(a *archive.Archive, ids map[string]bool, basePath string) ([]search.Document, error) {
 	var docs []search.Document
 	for _, inc := range a.Incidents {
 		if ids != nil && !ids[inc.ID] {
 			continue
 		}
-		docs = append(docs, IncidentDocuments(inc, basePath)...)
+		more, err := IncidentDocuments(inc, basePath)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, more...)
 	}
-	return docs
+	return docs, nil
 }
 
 // IncidentDocuments are one incident's search documents, in language order.
-func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document {
+func IncidentDocuments(inc *archive.Incident, basePath string) ([]search.Document, error) {
 	var docs []search.Document
 	m := inc.Original.Meta
 	for _, lang := range slices.Sorted(maps.Keys(inc.Versions)) {
 		p := inc.Versions[lang]
+		sections, err := p.PlainSections()
+		if err != nil {
+			return nil, err
+		}
 		var timeline []string
 		for _, e := range inc.Timeline(lang) {
 			timeline = append(timeline, e.Text)
 		}
-		impact, rootCause, rest := reportText(p)
+		impact, rootCause, rest := reportText(sections)
 		docs = append(docs, search.Document{
 			ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
 			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V,
@@ -53,15 +61,15 @@ func IncidentDocuments(inc *archive.Incident, basePath string) []search.Document
 			URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
 		})
 	}
-	return docs
+	return docs, nil
 }
 
 // reportText is the text of a report's impact and root cause sections
 // (headings {#impact} and {#root-cause}), which the search weighs apart,
 // and of the rest of it, headings included.
-func reportText(p *content.Page) (impact, rootCause, rest string) {
+func reportText(sections []content.Section) (impact, rootCause, rest string) {
 	var others []string
-	for _, s := range p.PlainSections() {
+	for _, s := range sections {
 		switch s.ID {
 		case "impact":
 			impact = s.Text
@@ -122,7 +130,11 @@ func Write(dir string, a *archive.Archive, langs []string, basePath string) erro
 	// One incident's documents at a time: the text of the whole archive
 	// need not be in memory at once.
 	for _, inc := range a.Incidents {
-		for _, d := range IncidentDocuments(inc, basePath) {
+		docs, err := IncidentDocuments(inc, basePath)
+		if err != nil {
+			return errors.Join(err, w.Close())
+		}
+		for _, d := range docs {
 			if err := w.Add(d); err != nil {
 				return errors.Join(fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err), w.Close())
 			}

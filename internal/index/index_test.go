@@ -18,7 +18,10 @@ func TestWriteIndexesEveryVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := index.Documents(site.Archive, nil, "/archive")
+	docs, err := index.Documents(site.Archive, nil, "/archive")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := 0
 	for _, inc := range site.Archive.Incidents {
 		want += len(inc.Versions)
@@ -26,7 +29,10 @@ func TestWriteIndexesEveryVersion(t *testing.T) {
 	if len(docs) != want || want == 0 {
 		t.Fatalf("%d documents, want one per incident version (%d)", len(docs), want)
 	}
-	only := index.Documents(site.Archive, map[string]bool{"2017-03-13-bigquery-streaming-inserts": true}, "")
+	only, err := index.Documents(site.Archive, map[string]bool{"2017-03-13-bigquery-streaming-inserts": true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range only {
 		if d.ID != "2017-03-13-bigquery-streaming-inserts" {
 			t.Errorf("document of %s, asked only for the BigQuery incident", d.ID)
@@ -69,7 +75,11 @@ func TestDurationBands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	for _, d := range index.Documents(site.Archive, nil, "") {
+	docs, err := index.Documents(site.Archive, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
 		if err := ix.Add(d); err != nil {
 			t.Fatal(err)
 		}

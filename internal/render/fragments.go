@@ -16,6 +16,11 @@ import (
 type Fragments struct {
 	mu sync.Mutex
 	m  map[fragmentKey]string
+	// once is set on a render's own cache, which lives for one render: a
+	// language's fragments are dropped when its pages are done, and those
+	// of no language (the sitemap's, the JSON export's, each used once) are
+	// not kept, so that it does not grow with the archive.
+	once bool
 }
 
 type fragmentKey struct {
@@ -58,10 +63,24 @@ func (f *Fragments) get(k fragmentKey, make func() (string, error)) (string, err
 	if err != nil {
 		return "", err
 	}
+	if f.once && k.lang == "" {
+		return v, nil
+	}
 	f.mu.Lock()
 	f.m[k] = v
 	f.mu.Unlock()
 	return v, nil
+}
+
+// forgetLang drops the fragments of one language.
+func (f *Fragments) forgetLang(lang string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for k := range f.m {
+		if k.lang == lang {
+			delete(f.m, k)
+		}
+	}
 }
 
 // html is get for HTML fragments.

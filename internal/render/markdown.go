@@ -18,7 +18,10 @@ var md = markdown.NewMarkdown()
 // the Markdown is shown as text.
 func (v *IncidentView) Body() (template.HTML, error) {
 	p, _ := v.page()
-	doc := p.Tree()
+	doc, src, err := p.Tree()
+	if err != nil {
+		return "", err
+	}
 	events := v.Events()
 	self := urls.IncidentLoc(v.L.Tag, v.ID)
 	timeline := urls.Rel(self, urls.TimelineEventLoc(v.L.Tag, v.ID, v.LocalBegin()))
@@ -39,7 +42,7 @@ func (v *IncidentView) Body() (template.HTML, error) {
 		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, Href: timeline, AnchorLabel: anchorLabel}, true
 	})
 	var buf bytes.Buffer
-	if err := md.Renderer().Render(&buf, p.Body, doc); err != nil {
+	if err := md.Renderer().Render(&buf, src, doc); err != nil {
 		return "", fmt.Errorf("%s: rendering Markdown: %w", p.File, err)
 	}
 	return template.HTML(buf.String()), nil // #nosec G203: goldmark output with raw HTML escaped

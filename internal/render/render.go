@@ -65,6 +65,7 @@ func New(a *archive.Archive, bundle *locale.Bundle, layouts *Layouts, opts Optio
 	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments, urls: scheme}
 	if r.fragments == nil {
 		r.fragments = NewFragments()
+		r.fragments.once = true
 	}
 	r.site = &SiteView{
 		BasePath:   scheme.BasePath,
@@ -192,6 +193,9 @@ func (r *Renderer) RenderScopeContext(ctx context.Context, scope *Scope, emit Em
 		}
 		if err := r.feed(l, emit); err != nil {
 			ps.fail(err)
+		}
+		if r.fragments.once {
+			r.fragments.forgetLang(l.Tag)
 		}
 	}
 	ps.siteWide()
