@@ -4,6 +4,7 @@
 package build
 
 import (
+	"github.com/yuin/goldmark/ast"
 	"path/filepath"
 	"time"
 
@@ -70,7 +71,20 @@ func Run(opts Options) (*Result, error) {
 		return nil, err
 	}
 	dropMarks(site.Archive)
-	r, err := newRenderer(site, opts, nil, nil)
+	layouts, err := render.ParseLayouts(site.Layouts)
+	if err != nil {
+		return nil, err
+	}
+	// The index is built while the pages render, from the Markdown the
+	// render parses.
+	var stream *index.Stream
+	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
+		BaseURL: opts.BaseURL, Generator: opts.Generator, Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
+			if stream != nil {
+				stream.Parsed(inc, lang, doc, src, err)
+			}
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +92,7 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The index is built while the pages render: both are mostly one core.
-	indexed := make(chan error, 1)
-	go func() {
-		indexed <- index.Write(filepath.Join(stage.Bundle().Dir(), bundle.IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
-	}()
+	stream, indexErr := index.NewStream(filepath.Join(stage.Bundle().Dir(), bundle.IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
 	// Files that cannot be written are collected by the staging: a full
 	// disk is one message with a count, not one per page.
 	w := newWriters(writerCount, 256, stage.Collect)
@@ -94,7 +104,10 @@ func Run(opts Options) (*Result, error) {
 	}
 	var errs diag.List
 	errs.AddError(err)
-	if indexErr := <-indexed; indexErr != nil {
+	if stream != nil {
+		indexErr = stream.Close()
+	}
+	if indexErr != nil {
 		if stage.Cause(indexErr) {
 			stage.Bundle().Failed(bundle.IndexDir, indexErr)
 		} else {

@@ -38,30 +38,36 @@ func Documents(a *archive.Archive, ids map[string]bool, basePath string) ([]sear
 // IncidentDocuments are one incident's search documents, in language order.
 func IncidentDocuments(inc *archive.Incident, basePath string) ([]search.Document, error) {
 	var docs []search.Document
-	m := inc.Original.Meta
 	for _, lang := range slices.Sorted(maps.Keys(inc.Versions)) {
 		p := inc.Versions[lang]
 		sections, err := p.PlainSections()
 		if err != nil {
 			return nil, err
 		}
-		var timeline []string
-		for _, e := range inc.Timeline(lang) {
-			timeline = append(timeline, e.Text)
-		}
-		impact, rootCause, rest := reportText(sections)
-		docs = append(docs, search.Document{
-			ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
-			Title: p.Meta.Title.V, Summary: p.Meta.Summary.V,
-			Impact: impact, RootCause: rootCause, Body: rest,
-			Timeline: strings.Join(timeline, "\n"),
-			Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
-			Organization: organization(inc), Severity: severity(inc),
-			Begin: inc.Begin, Date: inc.Begin.In(inc.Location).Format(time.DateOnly), Duration: duration(inc),
-			URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
-		})
+		docs = append(docs, document(inc, lang, p, sections, basePath))
 	}
 	return docs, nil
+}
+
+// document is the search document of the incident's version p in lang,
+// whose body reads as sections without markup.
+func document(inc *archive.Incident, lang string, p *content.Page, sections []content.Section, basePath string) search.Document {
+	m := inc.Original.Meta
+	var timeline []string
+	for _, e := range inc.Timeline(lang) {
+		timeline = append(timeline, e.Text)
+	}
+	impact, rootCause, rest := reportText(sections)
+	return search.Document{
+		ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
+		Title: p.Meta.Title.V, Summary: p.Meta.Summary.V,
+		Impact: impact, RootCause: rootCause, Body: rest,
+		Timeline: strings.Join(timeline, "\n"),
+		Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
+		Organization: organization(inc), Severity: severity(inc),
+		Begin: inc.Begin, Date: inc.Begin.In(inc.Location).Format(time.DateOnly), Duration: duration(inc),
+		URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
+	}
 }
 
 // reportText is the text of a report's impact and root cause sections

@@ -19,6 +19,11 @@ var md = markdown.NewMarkdown()
 func (v *IncidentView) Body() (template.HTML, error) {
 	p, _ := v.page()
 	doc, src, err := p.Tree()
+	if v.parsed != nil {
+		// Before the times are placed: the index reads the text as written.
+		v.parsed(doc, src, err)
+		v.parsed = nil
+	}
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/yuin/goldmark/ast"
 	"html/template"
 	"io/fs"
 	"path"
@@ -37,10 +38,20 @@ type Options struct {
 	Generator string // "gen <version>", for the feed
 	// Fragments, when set, is a cache kept across renders; see Fragments.
 	Fragments *Fragments
+	// Parsed, when set, is given the Markdown tree of each incident page a
+	// render prints in a language the incident is written in, before it
+	// is printed (or what kept it from being parsed): the search index
+	// takes the page's text from it instead of parsing the page again. It
+	// is called once per such page, from several goroutines, in the order
+	// pages are printed give or take those printing at once: language by
+	// language in the bundle's order (Bundle.Tags), each language the
+	// archive's incidents in order.
+	Parsed func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error)
 }
 
 // Renderer renders one archive.
 type Renderer struct {
+	parsed    func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error)
 	archive   *archive.Archive
 	bundle    *locale.Bundle
 	site      *SiteView
@@ -62,7 +73,7 @@ func New(a *archive.Archive, bundle *locale.Bundle, layouts *Layouts, opts Optio
 	if err != nil {
 		return nil, err
 	}
-	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments, urls: scheme}
+	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments, urls: scheme, parsed: opts.Parsed}
 	if r.fragments == nil {
 		r.fragments = NewFragments()
 		r.fragments.once = true
@@ -220,6 +231,13 @@ func (ps *pass) incidents() (done <-chan struct{}) {
 		wg.Go(func() {
 			for p := range jobs {
 				ps.page(p)
+				if v := p.Incident; v.parsed != nil {
+					// The layout did not print the body, or the page
+					// was given up.
+					p, _ := v.page()
+					doc, src, err := p.Tree()
+					v.parsed(doc, src, err)
+				}
 			}
 		})
 	}
@@ -230,6 +248,9 @@ func (ps *pass) incidents() (done <-chan struct{}) {
 			for _, inc := range ps.r.archive.Incidents {
 				if ps.scope.incident(inc.ID) {
 					v := ps.r.incident(inc, l)
+					if _, written := inc.Versions[l.Tag]; written && ps.r.parsed != nil {
+						v.parsed = func(doc ast.Node, src []byte, err error) { ps.r.parsed(inc, l.Tag, doc, src, err) }
+					}
 					jobs <- ps.r.newPage(l, "incident", v.Title(), urls.IncidentLoc(l.Tag, inc.ID), func(p *PageView) { p.Incident = v })
 				}
 			}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/yuin/goldmark/ast"
 	"html/template"
 	"net/url"
 	"strconv"
@@ -115,6 +116,9 @@ type IncidentView struct {
 	L    *locale.Lang
 	site *SiteView
 	r    *Renderer
+	// parsed is Options.Parsed for the incident page a render prints in a
+	// language the incident is written in, until it is called.
+	parsed func(doc ast.Node, src []byte, err error)
 }
 
 func (v *IncidentView) page() (*content.Page, bool) { return v.Incident.Page(v.L.Tag) }

@@ -1,0 +1,9 @@
+package index
+
+// SetStreamWindow sets how far ahead of the index the render may run, and
+// returns a function that restores it.
+func SetStreamWindow(n int) (restore func()) {
+	old := streamWindow
+	streamWindow = n
+	return func() { streamWindow = old }
+}

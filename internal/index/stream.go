@@ -1,0 +1,137 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/search"
+)
+
+// streamWindow is how far ahead of the index the render may hand over
+// pages: the texts waiting are bounded, whatever the size of the archive.
+var streamWindow = 256
+
+// Stream writes the search index of an archive from the Markdown trees
+// the render stage parses (render.Options.Parsed), so that no page is
+// parsed for the index alone. Pages arrive language by language, each the
+// archive's incidents in order, give or take those rendering at once;
+// they are added to the index in exactly that order. A page arriving more
+// than streamWindow ahead of the next one to add waits.
+type Stream struct {
+	w        *search.Writer
+	basePath string
+	seq      map[docKey]int // each document's place in the order
+	total    int
+
+	mu      sync.Mutex
+	changed *sync.Cond
+	ready   map[int]search.Document
+	next    int   // the next document to add
+	ended   bool  // no more pages will come
+	err     error // the first error; the documents after it are dropped
+	done    chan struct{}
+}
+
+type docKey struct {
+	inc  *archive.Incident
+	lang string
+}
+
+// NewStream starts building the index of a in dir. langs are the site's
+// languages in the order the render prints them; URLs carry basePath.
+func NewStream(dir string, a *archive.Archive, langs []string, basePath string) (*Stream, error) {
+	w, err := search.Create(dir, langs)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stream{w: w, basePath: basePath, seq: map[docKey]int{}, ready: map[int]search.Document{}, done: make(chan struct{})}
+	s.changed = sync.NewCond(&s.mu)
+	for _, lang := range langs {
+		for _, inc := range a.Incidents {
+			if _, ok := inc.Versions[lang]; ok {
+				s.seq[docKey{inc, lang}] = s.total
+				s.total++
+			}
+		}
+	}
+	go s.run()
+	return s, nil
+}
+
+// Parsed takes the tree of the incident's page in lang, for
+// render.Options.Parsed. It is safe for concurrent use.
+func (s *Stream) Parsed(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
+	n, ok := s.seq[docKey{inc, lang}]
+	if !ok {
+		return // not a version: the page shows the original
+	}
+	var d search.Document
+	if err == nil {
+		p := inc.Versions[lang]
+		d = document(inc, lang, p, content.TreeSections(doc, src), s.basePath)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n >= s.next+streamWindow && s.err == nil && !s.ended {
+		s.changed.Wait()
+	}
+	if err != nil && s.err == nil {
+		s.err = fmt.Errorf("indexing %s/%s: %w", inc.ID, lang, err)
+	}
+	if s.ready == nil {
+		return // the index has stopped
+	}
+	s.ready[n] = d
+	s.changed.Broadcast()
+}
+
+// run adds the documents in order as they arrive.
+func (s *Stream) run() {
+	defer close(s.done)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.next < s.total && s.err == nil {
+		d, ok := s.ready[s.next]
+		if !ok {
+			if s.ended {
+				s.err = fmt.Errorf("indexing: the render printed %d of the %d pages to index", s.next, s.total)
+				break
+			}
+			s.changed.Wait()
+			continue
+		}
+		delete(s.ready, s.next)
+		s.mu.Unlock()
+		err := s.w.Add(d)
+		s.mu.Lock()
+		if err != nil && s.err == nil {
+			s.err = fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err)
+		}
+		s.next++
+		s.changed.Broadcast()
+	}
+	s.ready = nil
+	s.changed.Broadcast() // pages waiting for room go on, and are dropped
+}
+
+// Close waits for the documents handed over to be indexed, once the
+// render is done, and finishes the index.
+func (s *Stream) Close() error {
+	s.mu.Lock()
+	s.ended = true
+	s.changed.Broadcast()
+	s.mu.Unlock()
+	<-s.done
+	s.mu.Lock()
+	err := s.err
+	s.mu.Unlock()
+	if err != nil {
+		return errors.Join(err, s.w.Close())
+	}
+	return s.w.Close()
+}

@@ -1,0 +1,95 @@
+package index_test
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/index"
+	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/source"
+)
+
+// The index a Stream writes from the render's trees is the index Write
+// writes parsing every page itself; also when the render
+// runs far ahead of the index and waits for it.
+func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
+	site, err := source.Load(filepath.Join("..", ".."), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(t.TempDir(), "write")
+	if err := index.Write(want, site.Archive, site.Bundle.Tags(), "/archive"); err != nil {
+		t.Fatal(err)
+	}
+	for _, window := range []int{1, 256} {
+		restore := index.SetStreamWindow(window)
+		got := filepath.Join(t.TempDir(), "stream")
+		layouts, err := render.ParseLayouts(site.Layouts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stream *index.Stream
+		r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
+			BaseURL: "https://example.org/archive/",
+			Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
+				stream.Parsed(inc, lang, doc, src, err)
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stream, err = index.NewStream(got, site.Archive, site.Bundle.Tags(), r.BasePath()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Render(func(string, []byte) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if err := stream.Close(); err != nil {
+			t.Fatal(err)
+		}
+		restore()
+		sameFiles(t, want, got)
+	}
+}
+
+// sameFiles compares two index folders file by file, but for bleve's
+// (store/), which differ between two builds of the same documents: the
+// document stores, vocabularies and field lengths hold what was indexed.
+func sameFiles(t *testing.T, want, got string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(want, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == "store" {
+			if err == nil {
+				err = filepath.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(want, path)
+		a, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(filepath.Join(got, rel))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs (%d bytes, want %d)", rel, len(b), len(a))
+		}
+		n++
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("compared %d files: %v", n, err)
+	}
+}
