@@ -4,7 +4,8 @@ package search
 //
 //	go test -run '^$' -bench . ./search -search.incidents=10000
 //
-// or SEARCH_BENCH_INCIDENTS=10000; the default (200) runs in seconds.
+// or SEARCH_BENCH_INCIDENTS=10000; the default (200) runs in seconds;
+// -search.kind=phrase runs only the queries of one kind.
 // Incidents are 70% English and 30% Traditional Chinese originals; half of
 // them also have a translation into the other language.
 //
@@ -44,7 +45,8 @@ var (
 		"number of generated incidents for the search benchmarks")
 	benchDocs = flag.String("search.docs", "",
 		"gob file of []Document to benchmark with instead of the generated archive")
-	benchDir = flag.String("search.dir", "",
+	benchKind = flag.String("search.kind", "", "BenchmarkQuery: only the queries of this kind")
+	benchDir  = flag.String("search.dir", "",
 		"BenchmarkQuery: index directory to use, built there first if it does not exist")
 )
 
@@ -377,6 +379,9 @@ func BenchmarkQuery(b *testing.B) {
 	for b.Loop() {
 		q := benchQueries[i%len(benchQueries)]
 		i++
+		if *benchKind != "" && q.kind != *benchKind {
+			continue
+		}
 		c0, t0 := cpuTime(b), time.Now()
 		if _, err := ix.Search(ctx, q.req); err != nil {
 			b.Fatal(err)

@@ -213,6 +213,9 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 			return searches, fmt.Errorf("search: %s index: %w", lang, err)
 		}
 		b.dict = reader
+		if ix.readOnly {
+			b.bigrams = &ix.bigrams
+		}
 		queries, err := b.build(p.query, p.filters, p.alternatives)
 		if p.filters.lang != "" && lang != p.filters.lang {
 			queries.match = nil // its exclusions still count
@@ -230,6 +233,9 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 		ls := &langSearch{i: len(searches), lang: lang, idx: idx, meta: ix.meta, ords: ix.ords[lang],
 			queries: queries, texts: texts, ranked: p.ranked, opts: &ix.opts, reader: reader, bm25: ix.bm25[lang]}
 		texts.ordOf = ls.ordOf
+		if ls.ords != nil {
+			texts.sketches = ls.ords.sketches
+		}
 		if len(bufs.langs) <= len(searches) {
 			bufs.langs = append(bufs.langs, &langBufs{})
 		}

@@ -76,19 +76,19 @@ func (s *fieldsSearcher) Next(ctx *blevesearch.SearchContext) (*blevesearch.Docu
 			return nil, err
 		}
 	}
-	var low index.IndexInternalID
+	low, found := uint64(0), false
 	for _, dm := range s.curr {
-		if dm != nil && (low == nil || dm.IndexInternalID.Compare(low) < 0) {
-			low = dm.IndexInternalID
+		if dm != nil && (!found || dm.IndexInternalID.Value() < low) {
+			low, found = dm.IndexInternalID.Value(), true
 		}
 	}
-	if low == nil {
+	if !found {
 		return nil, nil
 	}
 	var rv *blevesearch.DocumentMatch
 	var best, sum float64
 	for i, dm := range s.curr {
-		if dm == nil || !dm.IndexInternalID.Equals(low) {
+		if dm == nil || dm.IndexInternalID.Value() != low {
 			continue
 		}
 		sum += dm.Score
@@ -121,8 +121,9 @@ func (s *fieldsSearcher) Advance(ctx *blevesearch.SearchContext, id index.IndexI
 		}
 		return s.Next(ctx)
 	}
+	target := id.Value()
 	for i, dm := range s.curr {
-		if dm == nil || dm.IndexInternalID.Compare(id) >= 0 {
+		if dm == nil || dm.IndexInternalID.Value() >= target {
 			continue
 		}
 		ctx.DocumentMatchPool.Put(dm)

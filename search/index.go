@@ -37,6 +37,7 @@ type Index struct {
 	memLens   map[string]*memLengths            // in-memory indexes: the field lengths of each language
 	readOnly  bool
 	closed    bool
+	bigrams   bigramCache // read-only indexes: the bigrams of a CJK character
 }
 
 // NewMemory returns an empty in-memory index (for the live-preview server)
@@ -191,6 +192,14 @@ func Open(dir string, opts ...Option) (*Index, error) {
 		ix.subs[l] = idx
 	}
 	ix.meta.reindex()
+	for l, t := range ix.ords {
+		t.sketches = make([][]byte, len(ix.meta.list))
+		for ord, in := range ix.meta.list {
+			if in.docs[l] != nil {
+				t.sketches[ord], _ = ix.docs[l].Sketch(in.id)
+			}
+		}
+	}
 	return ix, nil
 }
 

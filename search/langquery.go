@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
@@ -69,6 +70,8 @@ type langBuilder struct {
 	// dict, when set, is a reader of the index whose term dictionaries
 	// expand a single CJK character to the bigrams that hold it.
 	dict index.IndexReader
+	// bigrams, for a read-only index, keeps what dict gave.
+	bigrams *bigramCache
 }
 
 func newLangBuilder(lang string, m mapping.IndexMapping) (*langBuilder, error) {
@@ -322,8 +325,18 @@ func singleCJK(term []byte) (string, bool) {
 func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Query, error) {
 	counts := map[string]uint64{}
 	for _, f := range fields {
-		if err := dictTerms(b.dict, f.field, c, counts); err != nil {
+		if b.bigrams == nil {
+			if err := dictTerms(b.dict, f.field, c, counts); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		in, err := b.bigrams.terms(b.dict, b.lang, f.field, c)
+		if err != nil {
 			return nil, err
+		}
+		for t, n := range in {
+			counts[t] += n
 		}
 	}
 	delete(counts, c)
@@ -338,6 +351,44 @@ func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Q
 		qs = append(qs, termInFields(bg, fields, alternativeBoost))
 	}
 	return qs, nil
+}
+
+// bigramCache keeps the bigrams of a read-only index's term dictionaries
+// that hold a CJK character, by language, field and character: finding
+// them walks each dictionary with a regular expression, a third of the
+// cost of a one-character query.
+type bigramCache struct {
+	mu sync.Mutex
+	m  map[bigramKey]map[string]uint64
+}
+
+type bigramKey struct{ lang, field, c string }
+
+// maxCachedChars bounds the entries of a bigramCache (a few kilobytes
+// each at most); when full, it starts again.
+const maxCachedChars = 4096
+
+// terms returns the bigrams of field that begin or end with c, with
+// their numbers of documents.
+func (bc *bigramCache) terms(r index.IndexReader, lang, field, c string) (map[string]uint64, error) {
+	k := bigramKey{lang, field, c}
+	bc.mu.Lock()
+	counts, ok := bc.m[k]
+	bc.mu.Unlock()
+	if ok {
+		return counts, nil
+	}
+	counts = map[string]uint64{}
+	if err := dictTerms(r, field, c, counts); err != nil {
+		return nil, err
+	}
+	bc.mu.Lock()
+	if bc.m == nil || len(bc.m) >= maxCachedChars {
+		bc.m = map[bigramKey]map[string]uint64{}
+	}
+	bc.m[k] = counts
+	bc.mu.Unlock()
+	return counts, nil
 }
 
 // dictTerms adds to counts the terms of field that begin or end with c,

@@ -212,6 +212,9 @@ type textCache struct {
 	texts map[string]*docstore.Text
 	// ordOf gives the incident of a document of the search's reader.
 	ordOf func(index.IndexInternalID) (int32, error)
+	// sketches are the sketches by incident ord of a read-only index
+	// (ordTable.sketches); nil: ask src.
+	sketches [][]byte
 }
 
 // sketchRejects reports whether the sketch of document iid shows that it
@@ -224,9 +227,14 @@ func (c *textCache) sketchRejects(iid index.IndexInternalID, hs []uint64) (bool,
 	if err != nil || ord < 0 {
 		return false, err
 	}
-	sk, ok := c.src.Sketch(c.meta.list[ord].id)
-	if !ok {
-		return false, nil
+	var sk []byte
+	if c.sketches != nil {
+		sk = c.sketches[ord]
+	} else {
+		sk, _ = c.src.Sketch(c.meta.list[ord].id)
+	}
+	if sk == nil {
+		return false, nil // no sketch: checked on the text
 	}
 	for _, h := range hs {
 		if !analysis.SketchHas(sk, h) {
