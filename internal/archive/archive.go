@@ -17,6 +17,8 @@ type Archive struct {
 	Incidents []*Incident // newest first
 	Events    []EventRef  // every timeline event of every incident, oldest first
 	Terms     map[Taxonomy][]*Term
+
+	byID map[string]*Incident // the incidents, for linking again (Options.Prev)
 }
 
 // Taxonomy is a kind of term incidents are classified by.

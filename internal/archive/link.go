@@ -16,6 +16,13 @@ import (
 // Options change what the link stage keeps.
 type Options struct {
 	Drafts bool // keep incidents marked draft: true
+	// Prev, when set, is an archive linked before from mostly the same
+	// pages, with the same languages and Drafts (the authoring server's
+	// last build): an incident whose pages are the very ones it was
+	// linked from is not checked and placed again, and only the
+	// incidents whose similar incidents a change can alter are ranked
+	// again. The result is the same as without it. Prev is not modified.
+	Prev *Archive
 }
 
 // similarWindow bounds how many neighbours in time, per shared term, are
@@ -44,8 +51,13 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 	a := &Archive{Langs: langs, Terms: map[Taxonomy][]*Term{}}
 	byID := map[string]*Incident{}
 	hidden := map[string]bool{} // drafts, and incidents with errors of their own
+	fresh := map[string]bool{}  // incidents linked anew, not carried over from opts.Prev
 	for _, id := range ids {
-		inc := linkIncident(id, groups[id], &errs)
+		inc := opts.Prev.carry(id, groups[id])
+		if inc == nil {
+			fresh[id] = true
+			inc = linkIncident(id, groups[id], &errs)
+		}
 		if inc == nil {
 			hidden[id] = true // its own errors are reported; links to it are not wrong
 			continue
@@ -74,7 +86,12 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 	sortEvents(a.Events)
 	linkOverlaps(a.Incidents)
 	a.Terms = linkTerms(a.Incidents, &errs)
-	linkSimilar(a.Incidents, a.Terms)
+	a.byID = byID
+	rank := func(*Incident) bool { return true }
+	if opts.Prev != nil {
+		rank = carrySimilar(opts.Prev, a, fresh)
+	}
+	linkSimilar(a.Incidents, a.Terms, rank)
 	slices.Reverse(a.Incidents)
 	checkLinks(a, byID, hidden, &errs)
 	if err := errs.Err(); err != nil {
@@ -506,32 +523,41 @@ func termValues(p *content.Page, tax Taxonomy) []content.String {
 	}
 }
 
-// linkSimilar ranks, for each incident, others that share terms: a shared
-// cause weighs most, then a product, then a region; closer in time wins a
-// tie. Only the nearest neighbours in each term's list are candidates.
-func linkSimilar(incs []*Incident, terms map[Taxonomy][]*Term) {
-	weight := map[Taxonomy]int{Causes: 100, Products: 10, Regions: 1}
-	pos := map[*Term]map[*Incident]int{}
-	for _, list := range terms {
-		for _, t := range list {
-			idx := make(map[*Incident]int, len(t.Incidents))
+// similarWeight is what sharing a term of each taxonomy adds to a
+// candidate's score; an organization has too many incidents to say much.
+var similarWeight = map[Taxonomy]int{Causes: 100, Products: 10, Regions: 1}
+
+// linkSimilar ranks, for each incident rank selects, others that share
+// terms: a shared cause weighs most, then a product, then a region;
+// closer in time wins a tie. Only the nearest neighbours in each term's
+// list are candidates.
+func linkSimilar(incs []*Incident, terms map[Taxonomy][]*Term, rank func(*Incident) bool) {
+	pos := map[*Term]map[*Incident]int{} // made for a term when first needed
+	posOf := func(t *Term) map[*Incident]int {
+		idx, ok := pos[t]
+		if !ok {
+			idx = make(map[*Incident]int, len(t.Incidents))
 			for i, inc := range t.Incidents {
 				idx[inc] = i
 			}
 			pos[t] = idx
 		}
+		return idx
 	}
 	for _, inc := range incs {
+		if !rank(inc) {
+			continue
+		}
 		score := map[*Incident]int{}
 		for tax, list := range inc.Terms {
-			if weight[tax] == 0 {
-				continue // an organization has too many incidents to say much
+			if similarWeight[tax] == 0 {
+				continue
 			}
 			for _, t := range list {
-				i := pos[t][inc]
+				i := posOf(t)[inc]
 				for j := max(0, i-similarWindow); j < min(len(t.Incidents), i+similarWindow+1); j++ {
 					if o := t.Incidents[j]; o != inc {
-						score[o] += weight[tax]
+						score[o] += similarWeight[tax]
 					}
 				}
 			}
@@ -584,10 +610,24 @@ func topSimilar(inc *Incident, score map[*Incident]int) []*Incident {
 	return out
 }
 
+// slugs keeps each term name's slug: an archive names a few hundred terms
+// tens of thousands of times, and the authoring server links it again on
+// every change.
+var slugs sync.Map // name → slug
+
 // Slug turns a term into a URL segment: lowercase letters and digits of any
 // script, other runs of characters become one hyphen ("Cloud Pub/Sub" →
 // "cloud-pub-sub").
 func Slug(name string) string {
+	if s, ok := slugs.Load(name); ok {
+		return s.(string)
+	}
+	s := slug(name)
+	slugs.Store(name, s)
+	return s
+}
+
+func slug(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(name) {
