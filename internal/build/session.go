@@ -34,12 +34,15 @@ type Session struct {
 	index  *refcount.Ref[*search.Index] // in memory, kept up to date document by document
 	frags  *render.Fragments            // list and timeline entries of unchanged incidents
 	tmpl   *render.Layouts              // parsed once, again after a change to layouts
+	// dirty are the incidents whose files changed since the last good
+	// build: a failed build's changes are built by the next one.
+	dirty map[string]bool
 }
 
 // NewSession starts a session for the site in opts.Source. opts.Dest is
 // not used: output stays in memory.
 func NewSession(opts Options) *Session {
-	return &Session{opts: opts, cache: content.NewCache()}
+	return &Session{opts: opts, cache: content.NewCache(), dirty: map[string]bool{}}
 }
 
 // Update brings the output up to date after changes to the given source
@@ -58,8 +61,16 @@ func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
 func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[string][]byte, *Result, error) {
 	start := time.Now()
 	touched, full := s.forget(changed)
+	maps.Copy(s.dirty, touched)
+	touched = s.dirty
 	phases := startPhases()
-	site, err := source.LoadContext(ctx, s.opts.Source, s.opts.Drafts, s.cache)
+	var site *source.Site
+	var err error
+	if full {
+		site, err = source.LoadContext(ctx, s.opts.Source, s.opts.Drafts, s.cache)
+	} else {
+		site, err = source.Reload(ctx, s.opts.Source, s.opts.Drafts, s.cache, s.site, touched)
+	}
 	phases.mark("load+link")
 	if err != nil {
 		return s.files, nil, err
@@ -128,6 +139,7 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[stri
 	phases.mark("index")
 	s.carryPages(pages, scope, r, byID)
 	s.site, s.files, s.pages, s.render = site, files, pages, r
+	clear(s.dirty)
 	var size int64
 	for _, data := range files {
 		size += int64(len(data))
@@ -157,13 +169,11 @@ func (s *Session) forget(changed []string) (touched map[string]bool, full bool) 
 		s.cache.Forget(abs)
 		rel, err := filepath.Rel(src, abs)
 		parts := strings.Split(filepath.ToSlash(rel), "/")
-		if err != nil || parts[0] != "content" {
+		if err != nil || parts[0] != "content" || len(parts) < 2 {
 			full = true
 			continue
 		}
-		if len(parts) > 1 {
-			touched[parts[1]] = true
-		}
+		touched[parts[1]] = true
 	}
 	return touched, full
 }

@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -139,68 +141,127 @@ func LoadContext(ctx context.Context, dir string, langs []string, cache *Cache) 
 	for _, l := range langs {
 		siteLangs[l] = true
 	}
-	type job struct{ id, lang, file, abs string }
 	var jobs []job
 	for _, e := range entries {
-		name := e.Name()
-		rel := path.Join("content", name)
-		if strings.HasPrefix(name, ".") {
-			continue
+		jobs = append(jobs, folderJobs(root, e, siteLangs, langs, &errs)...)
+	}
+	out, err := cache.parseJobs(ctx, jobs, &errs)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out, errs.Err()
+}
+
+// Reload is Load after changes to the incident folders named in folders
+// (names under content/), given prev, what the last Load or Reload with
+// the same arguments returned without errors: the pages of other folders
+// are taken from prev without reading their folder or looking at their
+// files, so that one saved file costs the same in any archive. A folder
+// that no longer exists has no pages.
+func Reload(ctx context.Context, dir string, langs []string, cache *Cache, prev []*Page, folders map[string]bool) ([]*Page, error) {
+	var errs diag.List
+	root := filepath.Join(dir, "content")
+	siteLangs := map[string]bool{}
+	for _, l := range langs {
+		siteLangs[l] = true
+	}
+	var jobs []job
+	for _, name := range slices.Sorted(maps.Keys(folders)) {
+		info, err := os.Lstat(filepath.Join(root, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed
 		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			errs.Add(rel, 0, 0, "is a symbolic link; incident folders must be real folders inside content/")
-			continue
-		}
-		if !e.IsDir() {
-			errs.Add(rel, 0, 0, "stray file in content/; each incident is a folder content/<YYYY-MM-DD-slug>/ holding <lang>.md files")
-			continue
-		}
-		if !idPattern.MatchString(name) {
-			errs.Add(rel, 0, 0, "incident folder name %q is not an id; name it <local begin date>-<slug>, e.g. 2017-03-13-bigquery-streaming-inserts (lowercase letters, digits, hyphens)", name)
-			continue
-		}
-		files, err := os.ReadDir(filepath.Join(root, name))
 		if err != nil {
-			errs.Add(rel, 0, 0, "cannot read folder: %v", unwrapPath(err))
+			errs.Add(path.Join("content", name), 0, 0, "cannot read: %v", unwrapPath(err))
 			continue
 		}
-		for _, f := range files {
-			fname := f.Name()
-			frel := path.Join(rel, fname)
-			if strings.HasPrefix(fname, ".") || !strings.HasSuffix(fname, ".md") {
-				continue
-			}
-			if !f.Type().IsRegular() {
-				errs.Add(frel, 0, 0, "is not a regular file (symbolic links are not followed); put the text itself here")
-				continue
-			}
-			tagText := strings.TrimSuffix(fname, ".md")
-			tag, err := language.Parse(tagText)
-			if err != nil {
-				errs.Add(frel, 1, 1, "%q is not a BCP 47 language tag; name the file after its language, e.g. en.md or zh-TW.md", tagText)
-				continue
-			}
-			if tag.String() != tagText {
-				errs.Add(frel, 1, 1, "language tag %q is not in canonical form; rename the file to %s.md", tagText, tag)
-				continue
-			}
-			if !siteLangs[tagText] {
-				errs.Add(frel, 1, 1, "language %q has no i18n file; add i18n/%s.yaml or use one of: %s", tagText, tagText, strings.Join(langs, ", "))
-				continue
-			}
-			jobs = append(jobs, job{name, tagText, frel, filepath.Join(root, name, fname)})
+		jobs = append(jobs, folderJobs(root, fs.FileInfoToDirEntry(info), siteLangs, langs, &errs)...)
+	}
+	fresh, err := cache.parseJobs(ctx, jobs, &errs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Page, 0, len(prev)+len(fresh))
+	for _, p := range prev {
+		if !folders[p.ID] {
+			out = append(out, p)
 		}
 	}
+	out = append(out, fresh...)
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out, errs.Err()
+}
 
+// job is one content file to parse.
+type job struct{ id, lang, file, abs string }
+
+// folderJobs checks one entry of content/ and lists the files in it to
+// parse.
+func folderJobs(root string, e fs.DirEntry, siteLangs map[string]bool, langs []string, errs *diag.List) []job {
+	name := e.Name()
+	rel := path.Join("content", name)
+	if strings.HasPrefix(name, ".") {
+		return nil
+	}
+	if e.Type()&fs.ModeSymlink != 0 {
+		errs.Add(rel, 0, 0, "is a symbolic link; incident folders must be real folders inside content/")
+		return nil
+	}
+	if !e.IsDir() {
+		errs.Add(rel, 0, 0, "stray file in content/; each incident is a folder content/<YYYY-MM-DD-slug>/ holding <lang>.md files")
+		return nil
+	}
+	if !idPattern.MatchString(name) {
+		errs.Add(rel, 0, 0, "incident folder name %q is not an id; name it <local begin date>-<slug>, e.g. 2017-03-13-bigquery-streaming-inserts (lowercase letters, digits, hyphens)", name)
+		return nil
+	}
+	files, err := os.ReadDir(filepath.Join(root, name))
+	if err != nil {
+		errs.Add(rel, 0, 0, "cannot read folder: %v", unwrapPath(err))
+		return nil
+	}
+	var jobs []job
+	for _, f := range files {
+		fname := f.Name()
+		frel := path.Join(rel, fname)
+		if strings.HasPrefix(fname, ".") || !strings.HasSuffix(fname, ".md") {
+			continue
+		}
+		if !f.Type().IsRegular() {
+			errs.Add(frel, 0, 0, "is not a regular file (symbolic links are not followed); put the text itself here")
+			continue
+		}
+		tagText := strings.TrimSuffix(fname, ".md")
+		tag, err := language.Parse(tagText)
+		if err != nil {
+			errs.Add(frel, 1, 1, "%q is not a BCP 47 language tag; name the file after its language, e.g. en.md or zh-TW.md", tagText)
+			continue
+		}
+		if tag.String() != tagText {
+			errs.Add(frel, 1, 1, "language tag %q is not in canonical form; rename the file to %s.md", tagText, tag)
+			continue
+		}
+		if !siteLangs[tagText] {
+			errs.Add(frel, 1, 1, "language %q has no i18n file; add i18n/%s.yaml or use one of: %s", tagText, tagText, strings.Join(langs, ", "))
+			continue
+		}
+		jobs = append(jobs, job{name, tagText, frel, filepath.Join(root, name, fname)})
+	}
+	return jobs
+}
+
+// parseJobs parses the files of jobs (from the cache when unchanged) and
+// returns the pages that could be read, adding problems to errs.
+func (c *Cache) parseJobs(ctx context.Context, jobs []job, errs *diag.List) ([]*Page, error) {
 	pages := make([]*Page, len(jobs))
 	perPage := make([]diag.List, len(jobs))
 	if err := parseAll(ctx, len(jobs), func(i int) {
 		j := jobs[i]
-		pages[i] = cache.load(j.abs, j.file, j.id, j.lang, &perPage[i])
+		pages[i] = c.load(j.abs, j.file, j.id, j.lang, &perPage[i])
 	}); err != nil {
 		return nil, err
 	}
-
 	out := pages[:0]
 	for i, p := range pages {
 		errs.AddError(perPage[i].Err())
@@ -208,8 +269,7 @@ func LoadContext(ctx context.Context, dir string, langs []string, cache *Cache) 
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
-	return out, errs.Err()
+	return out, nil
 }
 
 // parseAll calls parse(i) for every i below n, on every core, and returns

@@ -25,6 +25,7 @@ import (
 
 // Site is the loaded and linked site, before rendering.
 type Site struct {
+	Pages   []*content.Page // every content file, by file name
 	Archive *archive.Archive
 	Bundle  *locale.Bundle
 	Layouts fs.FS // the site's layouts over the defaults
@@ -73,7 +74,31 @@ func LoadContext(ctx context.Context, dir string, drafts bool, cache *content.Ca
 	if errs.Len() > 0 {
 		return nil, errs.Err()
 	}
-	return &Site{Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files), Langs: langFS}, nil
+	return &Site{Pages: pages, Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files), Langs: langFS}, nil
+}
+
+// Reload is LoadContext after changes to the files of the incident
+// folders named in folders (names under content/) and nothing else since
+// prev was loaded from dir with cache, without errors: the languages and
+// layouts are prev's, only those folders are read again, and the archive
+// is linked from prev's (archive.Options.Prev), so that a saved file
+// costs about the same in an archive of any size.
+func Reload(ctx context.Context, dir string, drafts bool, cache *content.Cache, prev *Site, folders map[string]bool) (*Site, error) {
+	var errs diag.List
+	tags := prev.Bundle.Tags()
+	pages, err := content.Reload(ctx, dir, tags, cache, prev.Pages, folders)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	errs.AddError(err)
+	a, err := archive.Link(pages, tags, archive.Options{Drafts: drafts, Prev: prev.Archive})
+	errs.AddError(err)
+	if errs.Len() > 0 {
+		return nil, errs.Err()
+	}
+	site := *prev
+	site.Pages, site.Archive = pages, a
+	return &site, nil
 }
 
 // Count says how many incidents the site in dir has (folders of content/
