@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -268,6 +269,17 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 	for id := range touched {
 		scope.Incidents[id] = true
 	}
+	// An incident whose neighbours changed (a new similar incident
+	// ranked above the others once one is gone) shows them.
+	previous := make(map[string]*archive.Incident, len(before.Incidents))
+	for _, inc := range before.Incidents {
+		previous[inc.ID] = inc
+	}
+	for _, inc := range after.Incidents {
+		if old := previous[inc.ID]; old == nil || !sameNeighbours(old, inc) {
+			scope.Incidents[inc.ID] = true
+		}
+	}
 	for _, a := range []*archive.Archive{before, after} {
 		for _, inc := range a.Incidents {
 			links := append(append(append([]*archive.Incident{inc.Prev, inc.Next}, inc.Related...), inc.Overlapping...), inc.Similar...)
@@ -325,6 +337,22 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 		maps.Copy(scope.Years, years)
 	}
 	return scope
+}
+
+// sameNeighbours reports whether an incident links to the same incidents
+// in two archives.
+func sameNeighbours(a, b *archive.Incident) bool {
+	id := func(inc *archive.Incident) string {
+		if inc == nil {
+			return ""
+		}
+		return inc.ID
+	}
+	same := func(x, y []*archive.Incident) bool {
+		return slices.EqualFunc(x, y, func(p, q *archive.Incident) bool { return id(p) == id(q) })
+	}
+	return same(a.Related, b.Related) && same(a.Overlapping, b.Overlapping) && same(a.Similar, b.Similar) &&
+		same([]*archive.Incident{a.Prev, a.Next}, []*archive.Incident{b.Prev, b.Next})
 }
 
 // termPagesChanged narrows each term in scope to the pages of its list

@@ -370,3 +370,155 @@ func TestSessionKeepsListPagesAChangeLeaves(t *testing.T) {
 	}
 	sameOutput(t, s, files, dir)
 }
+
+// TestSessionNarrowChangesEqualFullBuild: a change reads only its
+// incident's folder and links only what it alters; after each kind of
+// change an author makes, and after a failed build followed by a change
+// elsewhere, the output equals a full build of the same sources.
+func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
+	dir := t.TempDir()
+	if err := corpus.Generate(dir, corpus.Options{N: 120, Langs: []string{"en", "zh-TW"}, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	s := build.NewSession(sessionOpts(dir))
+	defer s.Close()
+	if _, _, err := s.Update(nil); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "content"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := func(i int) string { return entries[i].Name() }
+	file := func(id, lang string) string { return filepath.Join(dir, "content", id, lang+".md") }
+	// original is the file of an incident holding its facts.
+	original := func(id string) string {
+		for _, lang := range []string{"en", "zh-TW"} {
+			if data, err := os.ReadFile(file(id, lang)); err == nil && bytes.Contains(data, []byte("\ntimezone:")) {
+				return file(id, lang)
+			}
+		}
+		t.Fatalf("%s has no original", id)
+		return ""
+	}
+	// moved is an incident that begins and ends in March, to move to May.
+	var moved string
+	for _, e := range entries[60:] {
+		data, err := os.ReadFile(original(e.Name()))
+		if err == nil && e.Name()[5:7] == "03" && !bytes.Contains(data, []byte(e.Name()[:5]+"04-")) {
+			moved = e.Name()
+			break
+		}
+	}
+	if moved == "" {
+		t.Fatal("no incident in March to move")
+	}
+	movedTo := moved[:5] + "05" + moved[7:]
+	causes := regexp.MustCompile(`(?m)^causes: \[.*\]$`)
+	addCause := func(file string) {
+		if c := causes.FindString(string(must(os.ReadFile(file)))); c != "" {
+			edit(t, file, c, strings.TrimSuffix(c, "]")+", zeppelin-crash]")
+		} else {
+			edit(t, file, "\ntimezone:", "\ncauses: [zeppelin-crash]\ntimezone:")
+		}
+	}
+	var before string
+	steps := []struct {
+		name   string
+		change func() []string
+	}{
+		{"a title", func() []string {
+			edit(t, file(id(10), "en"), "title: ", "title: Edited ")
+			return []string{file(id(10), "en")}
+		}},
+		{"a cause added", func() []string {
+			before = string(must(os.ReadFile(original(id(20)))))
+			addCause(original(id(20)))
+			return []string{original(id(20))}
+		}},
+		{"the cause removed", func() []string {
+			writeFile(t, original(id(20)), before)
+			return []string{original(id(20))}
+		}},
+		{"an incident moved from March to May", func() []string {
+			var changed []string
+			for _, lang := range []string{"en", "zh-TW"} {
+				data, err := os.ReadFile(file(moved, lang))
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, file(moved, lang), strings.ReplaceAll(string(data), moved[:8], movedTo[:8]))
+				changed = append(changed, file(moved, lang), file(movedTo, lang))
+			}
+			if err := os.Rename(filepath.Join(dir, "content", moved), filepath.Join(dir, "content", movedTo)); err != nil {
+				t.Fatal(err)
+			}
+			return changed
+		}},
+		{"a cross-link added", func() []string {
+			edit(t, file(id(30), "en"), "\n## Impact {#impact}\n", "\n## Impact {#impact}\n\nSee [the other one](../"+id(31)+"/#impact).\n")
+			return []string{file(id(30), "en")}
+		}},
+		{"an incident deleted", func() []string {
+			gone := id(50)
+			changed := []string{file(gone, "en"), file(gone, "zh-TW")}
+			if err := os.RemoveAll(filepath.Join(dir, "content", gone)); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				for _, lang := range []string{"en", "zh-TW"} {
+					data, err := os.ReadFile(file(e.Name(), lang))
+					if err != nil || !bytes.Contains(data, []byte(gone)) {
+						continue
+					}
+					text := strings.NewReplacer(gone+", ", "", ", "+gone, "", "related: ["+gone+"]\n", "").Replace(string(data))
+					writeFile(t, file(e.Name(), lang), text)
+					changed = append(changed, file(e.Name(), lang))
+				}
+			}
+			return changed
+		}},
+		{"an incident added", func() []string {
+			to := filepath.Join(dir, "content", id(70)+"-again")
+			if err := os.CopyFS(to, os.DirFS(filepath.Join(dir, "content", id(70)))); err != nil {
+				t.Fatal(err)
+			}
+			return []string{filepath.Join(to, "en.md"), filepath.Join(to, "zh-TW.md")}
+		}},
+	}
+	for _, st := range steps {
+		files, _, err := s.Update(st.change())
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		sameOutput(t, s, files, dir)
+		if t.Failed() {
+			t.Fatalf("after %s", st.name)
+		}
+	}
+
+	// A failed build, a change elsewhere that fails with it, then the fix:
+	// the change elsewhere is built too.
+	broken := original(id(80))
+	edit(t, broken, "\ntimezone:", "\nseverity: apocalyptic\ntimezone:")
+	if _, _, err := s.Update([]string{broken}); err == nil {
+		t.Fatal("a wrong severity built")
+	}
+	addCause(original(id(90)))
+	if _, _, err := s.Update([]string{original(id(90))}); err == nil {
+		t.Fatal("a wrong severity built")
+	}
+	edit(t, broken, "\nseverity: apocalyptic\n", "\n")
+	files, _, err := s.Update([]string{broken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutput(t, s, files, dir)
+}
+
+func must(data []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
