@@ -161,7 +161,7 @@ func (r *Renderer) sitemap(emit Emit) error {
 		}
 	}
 	for _, inc := range r.archive.Incidents {
-		s, err := r.fragments.get(fragmentKey{inc.ID, "", partSitemap}, func() (string, error) {
+		s, err := r.fragments.get(fragmentKey{inc.ID, "", partSitemap}, r.born, func() (string, error) {
 			return group(urls.IncidentLoc(def, inc.ID), inc.Through.Format("2006-01-02"))
 		})
 		if err != nil {
@@ -230,7 +230,7 @@ func (r *Renderer) exportJSON(emit Emit) error {
 	var b bytes.Buffer
 	b.WriteString("[")
 	for i, inc := range r.archive.Incidents {
-		rec, err := r.fragments.get(fragmentKey{inc.ID, "", partJSON}, func() (string, error) {
+		rec, err := r.fragments.get(fragmentKey{inc.ID, "", partJSON}, r.born, func() (string, error) {
 			data, err := json.Marshal(r.incidentJSON(inc))
 			return string(data), err
 		})

@@ -13,6 +13,10 @@ import (
 // incident (and the language), yet a list entry appears on many pages, so
 // it is made once. The authoring server keeps the cache across rebuilds
 // and forgets only the incidents a change touches.
+//
+// A renderer made before a Forget of an incident (an older build, still
+// making a page someone asked for) neither uses nor keeps that incident's
+// fragments: they would be of its older version.
 type Fragments struct {
 	mu sync.Mutex
 	m  map[fragmentKey]string
@@ -20,7 +24,9 @@ type Fragments struct {
 	// language's fragments are dropped when its pages are done, and those
 	// of no language (the sitemap's, the JSON export's, each used once) are
 	// not kept, so that it does not grow with the archive.
-	once bool
+	once      bool
+	epoch     uint64            // counts Forget calls
+	forgotten map[string]uint64 // the epoch after an incident's last Forget
 }
 
 type fragmentKey struct {
@@ -37,12 +43,18 @@ const (
 )
 
 // NewFragments returns an empty cache.
-func NewFragments() *Fragments { return &Fragments{m: map[fragmentKey]string{}} }
+func NewFragments() *Fragments {
+	return &Fragments{m: map[fragmentKey]string{}, forgotten: map[string]uint64{}}
+}
 
 // Forget drops the fragments of the given incidents.
 func (f *Fragments) Forget(ids map[string]bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.epoch++
+	for id := range ids {
+		f.forgotten[id] = f.epoch
+	}
 	for k := range f.m {
 		if ids[k.id] {
 			delete(f.m, k)
@@ -50,12 +62,24 @@ func (f *Fragments) Forget(ids map[string]bool) {
 	}
 }
 
-// get returns the cached fragment for k, making it the first time. Two
-// pages asking at once may both make it; the result is the same.
-func (f *Fragments) get(k fragmentKey, make func() (string, error)) (string, error) {
+// now is the epoch a renderer made now belongs to.
+func (f *Fragments) now() uint64 {
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.epoch
+}
+
+// get returns the cached fragment for k, making it the first time, for a
+// renderer of epoch born. Two pages asking at once may both make it; the
+// result is the same.
+func (f *Fragments) get(k fragmentKey, born uint64, make func() (string, error)) (string, error) {
+	f.mu.Lock()
+	stale := f.forgotten[k.id] > born
 	v, ok := f.m[k]
 	f.mu.Unlock()
+	if stale {
+		return make()
+	}
 	if ok {
 		return v, nil
 	}
@@ -67,7 +91,9 @@ func (f *Fragments) get(k fragmentKey, make func() (string, error)) (string, err
 		return v, nil
 	}
 	f.mu.Lock()
-	f.m[k] = v
+	if f.forgotten[k.id] <= born {
+		f.m[k] = v
+	}
 	f.mu.Unlock()
 	return v, nil
 }
@@ -84,8 +110,8 @@ func (f *Fragments) forgetLang(lang string) {
 }
 
 // html is get for HTML fragments.
-func (f *Fragments) html(k fragmentKey, make func() (template.HTML, error)) (template.HTML, error) {
-	v, err := f.get(k, func() (string, error) { h, err := make(); return string(h), err })
+func (f *Fragments) html(k fragmentKey, born uint64, make func() (template.HTML, error)) (template.HTML, error) {
+	v, err := f.get(k, born, func() (string, error) { h, err := make(); return string(h), err })
 	return template.HTML(v), err // #nosec G203: made by html/template
 }
 
@@ -100,7 +126,7 @@ func (r *Renderer) partial(name string, data any) (template.HTML, error) {
 
 // ItemHTML is the incident's entry in lists (partials/incident-item.html).
 func (v *IncidentView) ItemHTML() (template.HTML, error) {
-	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partItem}, func() (template.HTML, error) {
+	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partItem}, v.r.born, func() (template.HTML, error) {
 		if v.r.layouts.native.item {
 			return fragment(func(w *htmlw) { w.item(v) })
 		}
@@ -111,7 +137,7 @@ func (v *IncidentView) ItemHTML() (template.HTML, error) {
 // LineHTML is the incident's line on the archive-wide timeline
 // (partials/timeline-line.html).
 func (v *IncidentView) LineHTML() (template.HTML, error) {
-	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partLine}, func() (template.HTML, error) {
+	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partLine}, v.r.born, func() (template.HTML, error) {
 		if v.r.layouts.native.line {
 			return fragment(func(w *htmlw) { w.line(v) })
 		}

@@ -11,7 +11,7 @@ func TestFragmentsOfOneRender(t *testing.T) {
 		f.once = once
 		made := 0
 		get := func(id, lang string, part int) {
-			if _, err := f.get(fragmentKey{id, lang, part}, func() (string, error) { made++; return id + lang, nil }); err != nil {
+			if _, err := f.get(fragmentKey{id, lang, part}, 0, func() (string, error) { made++; return id + lang, nil }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -25,5 +25,33 @@ func TestFragmentsOfOneRender(t *testing.T) {
 		if once && (made != 4 || kept != 1) || !once && (made != 3 || kept != 2) {
 			t.Errorf("once %v: made %d fragments, %d kept after forgetting English", once, made, kept)
 		}
+	}
+}
+
+// TestFragmentsOfAnOlderRendererAreNotKept: a renderer made before an
+// incident was forgotten (an older build rendering a page on request)
+// makes that incident's fragments from its own archive and does not
+// leave them for the newer one.
+func TestFragmentsOfAnOlderRendererAreNotKept(t *testing.T) {
+	f := NewFragments()
+	k := fragmentKey{"2020-01-01-a", "en", partItem}
+	made := func(v string) func() (string, error) { return func() (string, error) { return v, nil } }
+	older := f.now()
+	if v, _ := f.get(k, older, made("old")); v != "old" {
+		t.Fatalf("first get made %q", v)
+	}
+	if v, _ := f.get(k, older, made("again")); v != "old" {
+		t.Fatalf("a kept fragment was made again: %q", v)
+	}
+	f.Forget(map[string]bool{k.id: true})
+	newer := f.now()
+	if v, _ := f.get(k, older, made("old, late")); v != "old, late" {
+		t.Errorf("the older renderer got %q, not its own", v)
+	}
+	if v, _ := f.get(k, newer, made("new")); v != "new" {
+		t.Errorf("the newer renderer got %q, made by the older one", v)
+	}
+	if v, _ := f.get(k, newer, made("again")); v != "new" {
+		t.Errorf("the newer renderer's fragment was not kept: %q", v)
 	}
 }

@@ -59,6 +59,10 @@ type Renderer struct {
 	tmpl      map[string]*template.Template
 	layouts   *Layouts
 	fragments *Fragments
+
+	born    uint64 // the fragments' epoch when the renderer was made
+	idsOnce sync.Once
+	ids     map[string]*archive.Incident // see byID
 }
 
 // BasePath is the URL path prefix of the site, without trailing slash.
@@ -78,6 +82,7 @@ func New(a *archive.Archive, bundle *locale.Bundle, layouts *Layouts, opts Optio
 		r.fragments = NewFragments()
 		r.fragments.once = true
 	}
+	r.born = r.fragments.now()
 	r.site = &SiteView{
 		BasePath:   scheme.BasePath,
 		BaseURL:    scheme.BaseURL(),
@@ -153,10 +158,24 @@ type pass struct {
 	ctx   context.Context
 	r     *Renderer
 	scope *Scope
+	// want, when set, says which of the files in scope to make; the
+	// others are not made (see Files and File).
+	want  func(file string) bool
 	emit  Emit
 	mu    sync.Mutex
 	errs  diag.List
 	pages int
+}
+
+func (ps *pass) wants(file string) bool { return ps.want == nil || ps.want(file) }
+
+// emitFile makes and emits a file that is not a page, when wanted.
+func (ps *pass) emitFile(file string, make func(Emit) error) {
+	if ps.wants(file) {
+		if err := make(ps.emit); err != nil {
+			ps.fail(err)
+		}
+	}
 }
 
 func (ps *pass) fail(err error) {
@@ -169,6 +188,9 @@ func (ps *pass) fail(err error) {
 func (ps *pass) page(p *PageView) {
 	if ps.ctx.Err() != nil {
 		return // the render was given up; RenderScopeContext says so
+	}
+	if !ps.wants(p.Loc.File()) {
+		return
 	}
 	out, err := ps.r.execute(p)
 	if err == nil {
@@ -194,6 +216,57 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 // again) and then returns ctx's error.
 func (r *Renderer) RenderScopeContext(ctx context.Context, scope *Scope, emit Emit) (int, error) {
 	ps := &pass{ctx: ctx, r: r, scope: scope, emit: emit}
+	ps.run()
+	if err := ctx.Err(); err != nil {
+		return ps.pages, err
+	}
+	return ps.pages, ps.errs.Err()
+}
+
+// Files lists the files of the site, those Render makes, without making
+// them: the authoring server makes each when it is asked for.
+func (r *Renderer) Files() ([]string, error) {
+	var mu sync.Mutex
+	var files []string
+	ps := &pass{ctx: context.Background(), r: r, want: func(file string) bool {
+		mu.Lock()
+		files = append(files, file)
+		mu.Unlock()
+		return false
+	}}
+	ps.run()
+	sort.Strings(files)
+	return files, ps.errs.Err()
+}
+
+// File makes one file of the site, byte for byte what Render makes for
+// it; an error satisfying errors.Is(err, fs.ErrNotExist) when the site
+// has no such file.
+func (r *Renderer) File(file string) ([]byte, error) {
+	if loc := r.urls.ParseFile(file); loc.Kind == urls.Incident {
+		if inc := r.byID()[loc.ID]; inc != nil && r.bundle.Get(loc.Lang) != nil {
+			return r.IncidentPage(inc, loc.Lang)
+		}
+	}
+	var out []byte
+	found := false
+	ps := &pass{ctx: context.Background(), r: r, want: func(f string) bool { return f == file }, emit: func(_ string, data []byte) error {
+		out, found = data, true
+		return nil
+	}}
+	ps.run()
+	if err := ps.errs.Err(); err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, &fs.PathError{Op: "render", Path: file, Err: fs.ErrNotExist}
+	}
+	return out, nil
+}
+
+// run makes the files in the pass's scope that it wants.
+func (ps *pass) run() {
+	r := ps.r
 	done := ps.incidents()
 	for _, l := range r.bundle.Langs {
 		ps.lists(l)
@@ -202,24 +275,23 @@ func (r *Renderer) RenderScopeContext(ctx context.Context, scope *Scope, emit Em
 		for _, tax := range archive.Taxonomies {
 			ps.taxonomy(l, tax)
 		}
-		if err := r.feed(l, emit); err != nil {
-			ps.fail(err)
-		}
+		ps.emitFile(urls.FeedLoc(l.Tag).File(), func(emit Emit) error { return r.feed(l, emit) })
 		if r.fragments.once {
 			r.fragments.forgetLang(l.Tag)
 		}
 	}
 	ps.siteWide()
 	<-done
-	for _, file := range []func(Emit) error{r.sitemap, r.exportJSON, r.copyStatic, chartCSS} {
-		if err := file(emit); err != nil {
-			ps.fail(err)
-		}
+	ps.emitFile(urls.SitemapLoc().File(), r.sitemap)
+	ps.emitFile(urls.ExportLoc().File(), r.exportJSON)
+	ps.emitFile(urls.AssetLoc("chart.css").File(), chartCSS)
+	static, err := r.staticFiles()
+	if err != nil {
+		ps.fail(err)
 	}
-	if err := ctx.Err(); err != nil {
-		return ps.pages, err
+	for _, name := range static {
+		ps.emitFile(urls.AssetLoc(path.Base(name)).File(), func(emit Emit) error { return r.copyStatic(name, emit) })
 	}
-	return ps.pages, ps.errs.Err()
 }
 
 // incidents renders the incident pages in scope, most of the work, spread
@@ -246,7 +318,7 @@ func (ps *pass) incidents() (done <-chan struct{}) {
 		defer close(finished)
 		for _, l := range ps.r.bundle.Langs {
 			for _, inc := range ps.r.archive.Incidents {
-				if ps.scope.incident(inc.ID) {
+				if ps.scope.incident(inc.ID) && ps.wants(urls.IncidentLoc(l.Tag, inc.ID).File()) {
 					v := ps.r.incident(inc, l)
 					if _, written := inc.Versions[l.Tag]; written && ps.r.parsed != nil {
 						v.parsed = func(doc ast.Node, src []byte, err error) { ps.r.parsed(inc, l.Tag, doc, src, err) }
@@ -356,6 +428,9 @@ func (ps *pass) siteWide() {
 	home.Alternates = nil
 	ps.page(home)
 	notFound := func(l *locale.Lang, loc urls.Loc) {
+		if !ps.wants(loc.File()) {
+			return
+		}
 		p := ps.r.newPage(l, "404", "404", loc, nil)
 		p.Alternates = nil
 		out, err := ps.r.execute(p)
@@ -515,21 +590,33 @@ func (r *Renderer) pager(n, of int, loc urls.Loc) *Pager {
 	return p
 }
 
-// copyStatic copies the layouts' static files (CSS, the language script).
-func (r *Renderer) copyStatic(emit Emit) error {
+// staticFiles lists the layouts' static files (CSS, the language
+// script), sorted.
+func (r *Renderer) staticFiles() ([]string, error) {
 	names, err := fs.Glob(r.layouts.files, "static/*")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sort.Strings(names)
-	for _, name := range names {
-		data, err := fs.ReadFile(r.layouts.files, name)
-		if err != nil {
-			return fmt.Errorf("layouts: %w", err)
-		}
-		if err := emit(urls.AssetLoc(path.Base(name)).File(), data); err != nil {
-			return err
-		}
+	return names, nil
+}
+
+// copyStatic copies one of the layouts' static files.
+func (r *Renderer) copyStatic(name string, emit Emit) error {
+	data, err := fs.ReadFile(r.layouts.files, name)
+	if err != nil {
+		return fmt.Errorf("layouts: %w", err)
 	}
-	return nil
+	return emit(urls.AssetLoc(path.Base(name)).File(), data)
+}
+
+// byID finds the archive's incidents by id, for File.
+func (r *Renderer) byID() map[string]*archive.Incident {
+	r.idsOnce.Do(func() {
+		r.ids = make(map[string]*archive.Incident, len(r.archive.Incidents))
+		for _, inc := range r.archive.Incidents {
+			r.ids[inc.ID] = inc
+		}
+	})
+	return r.ids
 }

@@ -2,9 +2,12 @@ package render_test
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -98,6 +101,25 @@ severity: minor
 // a map of file names to contents.
 func renderSite(t *testing.T, langs fs.FS) (map[string][]byte, error) {
 	t.Helper()
+	r := newRenderer(t, langs)
+	files := map[string][]byte{}
+	var mu sync.Mutex
+	_, err := r.Render(func(name string, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, dup := files[name]; dup {
+			t.Errorf("%s written twice", name)
+		}
+		files[name] = data
+		return nil
+	})
+	return files, err
+}
+
+// newRenderer links the sources with the built-in layouts and the
+// languages in langs.
+func newRenderer(t *testing.T, langs fs.FS) *render.Renderer {
+	t.Helper()
 	bundle, err := locale.Load(langs, "i18n")
 	if err != nil {
 		t.Fatal(err)
@@ -129,18 +151,33 @@ func renderSite(t *testing.T, langs fs.FS) (map[string][]byte, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{}
-	var mu sync.Mutex
-	_, err = r.Render(func(name string, data []byte) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if _, dup := files[name]; dup {
-			t.Errorf("%s written twice", name)
+	return r
+}
+
+// TestFilesAndFileMakeWhatRenderMakes: the list of files is the files
+// Render makes, and each made alone is the same bytes.
+func TestFilesAndFileMakeWhatRenderMakes(t *testing.T) {
+	want := builtSite(t)
+	r := newRenderer(t, i18n.Files)
+	files, err := r.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(files, slices.Sorted(maps.Keys(want))) {
+		t.Errorf("Files lists %d files, Render makes %d", len(files), len(want))
+	}
+	for _, f := range files {
+		data, err := r.File(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
 		}
-		files[name] = data
-		return nil
-	})
-	return files, err
+		if !bytes.Equal(data, want[f]) {
+			t.Errorf("%s made alone differs from what Render makes", f)
+		}
+	}
+	if _, err := r.File("en/nowhere/index.html"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a file the site does not have: %v", err)
+	}
 }
 
 func builtSite(t *testing.T) map[string][]byte {
