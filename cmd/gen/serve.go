@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -138,15 +139,19 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		langs.Store(built.Bundle)
 		index, pages := session.Search()
 		search.Set(index, pages, built.Bundle.Tags(), built.Bundle.Default().Tag)
-		site.SwapLazy(b.Files, lazy, nil)
+		site.SwapLazy(map[string][]byte{}, lazy, nil)
 		res := b.Result
 		fmt.Fprintf(stdout, "built %s in %s: %s in %s\n", count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"), res.Took.Round(1e5))
 		for _, w := range res.Warnings {
 			logf("%v", w)
 		}
 	}
-	files, res, err := session.Update(nil)
-	publish(build.Built{Files: files, Pages: session.Pages(), Result: res, Err: err})
+	res, err := session.Update(nil)
+	publish(build.Built{Pages: session.Pages(), Result: res, Err: err})
+	// Reading and indexing every file leaves gigabytes of garbage at
+	// 10,000 incidents that the runtime would return to the system only
+	// slowly: return it now, while the author opens the first page.
+	debug.FreeOSMemory()
 
 	src, _ := filepath.Abs(opts.Source)
 	w, err := watch.New(watch.Options{Roots: []string{filepath.Join(src, "content"), filepath.Join(src, "layouts"), filepath.Join(src, "i18n")}})

@@ -61,7 +61,7 @@ func BenchmarkBuild(b *testing.B) {
 func BenchmarkEditToRebuilt(b *testing.B) {
 	dir := benchSite(b, *benchIncidents)
 	s := build.NewSession(build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/"})
-	if _, _, err := s.Update(nil); err != nil {
+	if _, err := s.Update(nil); err != nil {
 		b.Fatal(err)
 	}
 	entries, err := os.ReadDir(filepath.Join(dir, "content"))
@@ -80,7 +80,7 @@ func BenchmarkEditToRebuilt(b *testing.B) {
 		if err := os.WriteFile(file, edited, 0o644); err != nil {
 			b.Fatal(err)
 		}
-		_, res, err := s.Update([]string{file})
+		res, err := s.Update([]string{file})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,12 +6,10 @@ import (
 	"slices"
 )
 
-// Built is what one build of Follow made: the output (Files, and the
-// incident pages rendered when asked for, as Session.Pages) and its
-// summary, or the error that failed it (the output is then the last good
-// one).
+// Built is what one build of Follow made: the output (the files, made
+// when asked for, as Session.Pages) and its summary, or the error that
+// failed it (the output is then the last good one).
 type Built struct {
-	Files  map[string][]byte
 	Pages  map[string]*Page
 	Result *Result
 	Err    error
@@ -89,8 +87,8 @@ func (s *Session) buildOnce(ctx context.Context, todo changes, batches <-chan []
 	defer cancel()
 	done := make(chan Built, 1)
 	go func() {
-		files, res, err := s.UpdateContext(bctx, todo.changed())
-		done <- Built{Files: files, Pages: s.Pages(), Result: res, Err: err}
+		res, err := s.UpdateContext(bctx, todo.changed())
+		done <- Built{Pages: s.Pages(), Result: res, Err: err}
 	}()
 	open = batches != nil
 	for {

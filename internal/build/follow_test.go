@@ -36,7 +36,7 @@ func TestFollowGivesUpAStaleParse(t *testing.T) {
 		}
 	})
 	t.Cleanup(func() { s.Close() })
-	if _, _, err := s.Update(nil); err != nil {
+	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
 	}
 	w, err := watch.New(watch.Options{Roots: []string{filepath.Join(dir, "content")}})
@@ -80,7 +80,7 @@ func TestFollowGivesUpAStaleParse(t *testing.T) {
 	for {
 		select {
 		case b := <-built:
-			got := b.Files[page]
+			var got []byte
 			if p := b.Pages[page]; p != nil {
 				if got, err = p.Bytes(); err != nil {
 					t.Fatal(err)

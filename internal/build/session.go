@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
@@ -22,15 +21,16 @@ import (
 )
 
 // Session keeps a site built in memory between changes, for the authoring
-// server: a change to one incident re-parses that file and re-renders only
-// the pages that show it; a change to layouts or languages rebuilds all.
-// A Session is not safe for concurrent use.
+// server: a change to one incident reads that incident's folder again,
+// links it against the archive and marks the pages that show it to be
+// made again; a change to layouts or languages rebuilds all. Pages are
+// made when first asked for (Pages), so a change costs about the same in
+// an archive of any size. A Session is not safe for concurrent use.
 type Session struct {
 	opts   Options
 	cache  *content.Cache
 	site   *source.Site                 // the last good build's site
-	files  map[string][]byte            // the last good build's output but its incident pages
-	pages  map[string]*Page             // the last good build's incident pages
+	pages  map[string]*Page             // the last good build's files, made when first asked for
 	render *render.Renderer             // the last good build's renderer, for search pages
 	index  *refcount.Ref[*search.Index] // in memory, kept up to date document by document
 	frags  *render.Fragments            // list and timeline entries of unchanged incidents
@@ -48,18 +48,16 @@ func NewSession(opts Options) *Session {
 
 // Update brings the output up to date after changes to the given source
 // files (absolute or relative to the source folder); nil means unknown and
-// rebuilds everything. On error the last good output is kept and returned
-// again. The returned map must not be modified; it holds every file but
-// the incident pages, which are in Pages.
-func (s *Session) Update(changed []string) (map[string][]byte, *Result, error) {
+// rebuilds everything. On error the last good output is kept (Pages).
+func (s *Session) Update(changed []string) (*Result, error) {
 	return s.UpdateContext(context.Background(), changed)
 }
 
 // UpdateContext is Update that gives up when ctx is done, returning ctx's
 // error and keeping the last good output, as after any failed build. It
-// checks ctx while loading the content, between stages and while
-// rendering; once the search index is being changed it finishes.
-func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[string][]byte, *Result, error) {
+// checks ctx while loading the content and between stages; once the
+// search index is being changed it finishes.
+func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result, error) {
 	start := time.Now()
 	touched, full := s.forget(changed)
 	maps.Copy(s.dirty, touched)
@@ -74,18 +72,17 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[stri
 	}
 	phases.mark("load+link")
 	if err != nil {
-		return s.files, nil, err
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return s.files, nil, err
+		return nil, err
 	}
 	var scope *render.Scope
-	files := map[string][]byte{}
 	if full || s.frags == nil {
 		s.frags = render.NewFragments()
 		if s.tmpl, err = render.ParseLayouts(site.Layouts); err != nil {
 			s.tmpl = nil // never render later changes with older layouts
-			return s.files, nil, err
+			return nil, err
 		}
 	}
 	if !full {
@@ -93,62 +90,73 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (map[stri
 		// The export lists related ids: an incident that gained or lost a
 		// relation is in scope without being touched.
 		s.frags.Forget(scope.Incidents)
-		for path, data := range s.files {
-			if keep(path, scope) {
-				files[path] = data
-			}
-		}
 	}
 	phases.mark("scope")
 	r, err := newRenderer(site, s.opts, s.tmpl, s.frags)
 	if err != nil {
-		return s.files, nil, err
+		return nil, err
 	}
-	byID := make(map[string]*archive.Incident, len(site.Archive.Incidents))
-	for _, inc := range site.Archive.Incidents {
-		byID[inc.ID] = inc
-	}
-	pages := map[string]*Page{}
-	var mu sync.Mutex
-	count, err := r.RenderScopeContext(ctx, scope, func(path string, data []byte) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if loc := siteURLs.ParseFile(path); loc.Kind == urls.Incident {
-			// Rendered to find its errors; kept only when a change touched
-			// it, else rendered again when asked for.
-			p := &Page{r: r, inc: byID[loc.ID], lang: loc.Lang}
-			if !full {
-				p.r, p.inc, p.data = nil, nil, data
-			}
-			pages[path] = p
-			return nil
-		}
-		files[path] = data
-		return nil
-	})
+	pages, carried, count, err := s.plan(ctx, r, scope, touched)
 	if err != nil {
-		return s.files, nil, err
+		return nil, err
 	}
 	phases.mark("render")
 	if err := ctx.Err(); err != nil {
-		return s.files, nil, err
+		return nil, err
 	}
 	warnings, err := s.updateIndex(site, r.BasePath(), full, touched)
 	if err != nil {
-		return s.files, nil, err
+		return nil, err
 	}
 	phases.mark("index")
-	s.carryPages(pages, scope, r, byID)
-	s.site, s.files, s.pages, s.render = site, files, pages, r
-	clear(s.dirty)
-	var size int64
-	for _, data := range files {
-		size += int64(len(data))
+	for _, p := range carried {
+		p.follow(r)
 	}
-	return files, &Result{
+	s.site, s.pages, s.render = site, pages, r
+	clear(s.dirty)
+	return &Result{
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
-		Pages: count, Bytes: size, Took: time.Since(start), Phases: phases, Warnings: warnings,
+		Pages: count, Took: time.Since(start), Phases: phases, Warnings: warnings,
 	}, nil
+}
+
+// plan lists the files of the build r renders: a file outside the scope
+// of a change (nil: everything) is the last build's, carried over, and
+// any other is made when first asked for, but the pages of the touched
+// incidents, which are made now: their author is about to look at them,
+// and their errors fail the build. count is how many pages are made
+// again, now or later.
+func (s *Session) plan(ctx context.Context, r *render.Renderer, scope *render.Scope, touched map[string]bool) (pages map[string]*Page, carried []*Page, count int, err error) {
+	files, err := r.Files()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	pages = make(map[string]*Page, len(files))
+	var now []*Page
+	for _, file := range files {
+		if old := s.pages[file]; old != nil && scope != nil && keep(file, scope) {
+			pages[file] = old
+			carried = append(carried, old)
+			continue
+		}
+		p := &Page{r: r, file: file}
+		pages[file] = p
+		if strings.HasSuffix(file, ".html") {
+			count++
+		}
+		if loc := siteURLs.ParseFile(file); scope != nil && loc.Kind == urls.Incident && touched[loc.ID] {
+			now = append(now, p)
+		}
+	}
+	for _, p := range now {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, err
+		}
+		if _, err := p.Bytes(); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return pages, carried, count, nil
 }
 
 // forget drops the changed files from the parse cache and tells which
@@ -187,26 +195,9 @@ func (s *Session) Site() *source.Site { return s.site }
 // index until a full rebuild replaces it: a user acquires its own.
 func (s *Session) Search() (*refcount.Ref[*search.Index], *render.Renderer) { return s.index, s.render }
 
-// Pages returns the last good build's incident pages, which Update does
-// not return with the other files: each renders when first asked for. The
-// returned map must not be modified.
+// Pages returns the last good build's files, by path: each is made when
+// first asked for. The returned map must not be modified.
 func (s *Session) Pages() map[string]*Page { return s.pages }
-
-// carryPages adds to pages the last build's incident pages a change did
-// not touch, pointed at the new build r when not rendered yet; it runs
-// once the new build succeeded.
-func (s *Session) carryPages(pages map[string]*Page, scope *render.Scope, r *render.Renderer, byID map[string]*archive.Incident) {
-	if scope == nil {
-		return
-	}
-	for path, p := range s.pages {
-		loc := siteURLs.ParseFile(path)
-		if inc := byID[loc.ID]; inc != nil && !scope.Incidents[loc.ID] {
-			p.follow(r, inc)
-			pages[path] = p
-		}
-	}
-}
 
 // Close releases the session's index.
 func (s *Session) Close() error {
