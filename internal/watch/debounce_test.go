@@ -60,6 +60,23 @@ func TestDebounceBurstEndsAfterQuiet(t *testing.T) {
 	})
 }
 
+// TestDebounceDefaultSettlesSoonAfterASave: with the watcher's defaults,
+// a save (a few events a fraction of a millisecond apart, as an editor
+// truncates, writes and renames) is a batch 20 ms after its last event.
+func TestDebounceDefaultSettlesSoonAfterASave(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := startDebouncer(t, defaultDebounce, defaultMaxWait)
+		t0 := time.Now()
+		for range 4 {
+			d.add([]string{"/content/a/en.md"})
+			time.Sleep(300 * time.Microsecond)
+		}
+		time.Sleep(19 * time.Millisecond)
+		none(t, d)
+		receive(t, d, t0.Add(20*time.Millisecond+900*time.Microsecond), "/content/a/en.md")
+	})
+}
+
 func TestDebounceMaxWaitBoundsABurst(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := startDebouncer(t, 200*time.Millisecond, 300*time.Millisecond)

@@ -24,7 +24,7 @@ import (
 // Options configures a Watcher.
 type Options struct {
 	Roots    []string      // folders to watch recursively, e.g. <site>/content, <site>/layouts, <site>/i18n; a root that does not exist yet is watched for creation via its parent
-	Debounce time.Duration // quiet period that ends a burst; default 100ms
+	Debounce time.Duration // quiet period that ends a burst; default 20ms
 	MaxWait  time.Duration // a burst never delays a batch longer than this; default 1s
 }
 
@@ -33,8 +33,14 @@ type Batch struct {
 	Paths []string // changed files (absolute, cleaned, sorted, unique), including removed ones; folders created are walked and their files included
 }
 
+// An editor's save is a burst of events well under a millisecond apart
+// (truncate and write, or write a temporary file and rename it over the
+// old one): 20 ms without an event is a save that is done, and a
+// rebuild that starts on a save still being written is given up by the
+// next batch. (fsnotify's close-write event would be exact, but it is
+// not part of its portable API.)
 const (
-	defaultDebounce = 100 * time.Millisecond
+	defaultDebounce = 20 * time.Millisecond
 	defaultMaxWait  = time.Second
 )
 
