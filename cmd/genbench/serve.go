@@ -24,11 +24,11 @@ import (
 // the incident page, its resident memory then and at its peak, and how
 // long each edit took to show.
 type serverResult struct {
-	name             string
-	ready            time.Duration
-	rssReady, rssHWM int64
-	edits            []time.Duration
-	usage            usage
+	name                        string
+	ready                       time.Duration
+	rssReady, rssEdited, rssHWM int64
+	edits                       []time.Duration
+	usage                       usage
 }
 
 // runServe starts gen serve and hugo server in turn on the same archive,
@@ -125,6 +125,7 @@ func (b *bench) measureServer(ctx context.Context, name string, edits int, ready
 		res.edits = append(res.edits, took)
 		fmt.Fprintf(b.log, "genbench: %s edit %d shown after %s\n", name, i+1, took.Round(time.Millisecond))
 	}
+	res.rssEdited, _ = procStatus(cmd.Process.Pid, "VmRSS")
 	res.rssHWM, _ = procStatus(cmd.Process.Pid, "VmHWM")
 	if err := stopProcess(cmd); err != nil {
 		fmt.Fprintf(b.log, "genbench: %s exited: %v\n", name, err)
@@ -250,6 +251,8 @@ func printServeTable(w io.Writer, gen, hugo *serverResult) {
 		func(g, h *serverResult) string { return ratio(g.ready, h.ready) })
 	row("RSS when ready", func(s *serverResult) string { return megabytes(s.rssReady) },
 		func(g, h *serverResult) string { return ratio(g.rssReady, h.rssReady) })
+	row("RSS after the edits", func(s *serverResult) string { return megabytes(s.rssEdited) },
+		func(g, h *serverResult) string { return ratio(g.rssEdited, h.rssEdited) })
 	row("peak RSS (after the edits)", func(s *serverResult) string { return megabytes(s.rssHWM) },
 		func(g, h *serverResult) string { return ratio(g.rssHWM, h.rssHWM) })
 	row("edit to page, median (min–max)", func(s *serverResult) string {
