@@ -5,6 +5,7 @@ package search
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"regexp"
 	"slices"
@@ -400,6 +401,10 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 	if rr, ok := r.(index.IndexReaderRegexp); ok {
 		dicts = append(dicts, func() (index.FieldDict, error) { return rr.FieldDictRegexp(field, "."+regexp.QuoteMeta(c)) })
 	}
+	// A dictionary counts the documents deleted from a segment too (an
+	// index updated in place, or in memory): then each term is counted
+	// again, so that an updated index picks the bigrams a fresh one does.
+	live := hasDeletions(r)
 	for _, open := range dicts {
 		d, err := open()
 		if err != nil {
@@ -416,9 +421,27 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 				}
 				break
 			}
-			if utf8.RuneCountInString(e.Term) == 2 {
-				counts[e.Term] += e.Count
+			if utf8.RuneCountInString(e.Term) != 2 {
+				continue
 			}
+			n := e.Count
+			if live {
+				// A term of deleted documents only is not there; the
+				// counts a dictionary omits (bleve's regexp iterator
+				// gives 0) stay omitted.
+				m, err := termCount(context.Background(), r, []byte(e.Term), field)
+				if err != nil {
+					d.Close()
+					return err
+				}
+				if m == 0 {
+					continue
+				}
+				if n > 0 {
+					n = m
+				}
+			}
+			counts[e.Term] += n
 		}
 	}
 	return nil

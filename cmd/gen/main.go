@@ -186,14 +186,17 @@ func cmdBuild(args []string, stdout, stderr io.Writer) int {
 	var bf buildFlags
 	bf.register(fs)
 	baseURL := fs.String("base-url", "http://127.0.0.1:1313/", "absolute URL the site will be served from")
+	cold := fs.Bool("cold", false, "render every page, instead of carrying the unchanged ones over from the previous build")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: gen build [--source DIR] [--dest DIR] [--base-url URL] [--drafts]")
+		fmt.Fprintln(fs.Output(), "Usage: gen build [--source DIR] [--dest DIR] [--base-url URL] [--drafts] [--cold]")
 		fs.PrintDefaults()
 	}
 	if code, ok := parse(fs, args, 0, stdout, stderr); !ok {
 		return code
 	}
-	return buildOnce(bf.options(*baseURL), stdout, stderr)
+	opts := bf.options(*baseURL)
+	opts.Cold = *cold
+	return buildOnce(opts, stdout, stderr)
 }
 
 func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
@@ -204,9 +207,13 @@ func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
 		report(stderr, err)
 		return exitContent
 	}
-	fmt.Fprintf(stdout, "built %s in %s: %s, %.1f MB in %s (%s)\n",
+	carried := ""
+	if res.Carried > 0 {
+		carried = fmt.Sprintf(", %s carried over", count(res.Carried, "file"))
+	}
+	fmt.Fprintf(stdout, "built %s in %s: %s, %.1f MB in %s (%s%s)\n",
 		count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"),
-		float64(res.Bytes)/1e6, opts.Dest, res.Took.Round(1e6))
+		float64(res.Bytes)/1e6, opts.Dest, res.Took.Round(1e6), carried)
 	for _, w := range res.Warnings {
 		fmt.Fprintln(stderr, w)
 	}

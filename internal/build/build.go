@@ -4,9 +4,14 @@
 package build
 
 import (
-	"github.com/yuin/goldmark/ast"
+	"cmp"
+	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
+
+	"github.com/yuin/goldmark/ast"
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/diag"
@@ -24,6 +29,9 @@ type Options struct {
 	BaseURL   string // absolute URL the site is served from
 	Drafts    bool   // include draft incidents
 	Generator string // "gen <version>"
+	// Cold renders every page, even when the previous output could be
+	// carried over.
+	Cold bool
 }
 
 // Result summarises a successful build.
@@ -31,9 +39,12 @@ type Result struct {
 	Incidents int
 	Languages int
 	Pages     int
-	Bytes     int64
-	Took      time.Duration
-	Phases    Phases // where the time went
+	// Carried is the number of files carried over from the previous
+	// output rather than rendered (0 for a cold build).
+	Carried int
+	Bytes   int64
+	Took    time.Duration
+	Phases  Phases // where the time went
 	// Warnings are problems that did not fail the build, such as a
 	// previous output that could not be removed.
 	Warnings []error
@@ -63,20 +74,62 @@ const writerCount = 8
 
 // Run builds the site into opts.Dest, and its bundle (the search index
 // and what a server needs to render search pages) beside it; see package
-// output for where.
+// output for where. When the output at opts.Dest was built by gen from
+// the same layouts, languages and options, only the pages a change to
+// the content can alter are rendered and the rest carried over (warm.go),
+// unless opts.Cold.
 func Run(opts Options) (*Result, error) {
 	start := time.Now()
+	phases := startPhases()
 	site, err := source.Load(opts.Source, opts.Drafts, nil)
 	if err != nil {
 		return nil, err
 	}
 	dropMarks(site.Archive)
+	phases.mark("load+link")
+	content, err := contentHashes(opts.Source)
+	if err != nil {
+		return nil, fmt.Errorf("hashing the content: %w", err)
+	}
+	inputs, err := inputsHash(site, opts)
+	var note string
+	if err != nil {
+		inputs, note = "", fmt.Sprintf("cold build: %v", err)
+	}
+	m := newManifest(site.Archive, inputs, content)
+	var plan *carryPlan
+	if opts.Cold {
+		note = ""
+	} else if inputs != "" {
+		plan, note = planCarry(opts.Dest, site, m)
+	}
+	phases.mark("plan")
+	res, err := write(site, opts, m, plan, &phases)
+	if errors.Is(err, errCarry) {
+		note = fmt.Sprintf("cold build: %v", err)
+		res, err = write(site, opts, m, nil, &phases)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		res.Warnings = append([]error{errors.New(note)}, res.Warnings...)
+	}
+	res.Took, res.Phases = time.Since(start), phases
+	return res, nil
+}
+
+// write renders the site into a staging folder, with its bundle, and
+// swaps it in: every page, or with a plan the pages it names and the
+// previous output's other files carried over.
+func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases *Phases) (*Result, error) {
 	layouts, err := render.ParseLayouts(site.Layouts)
 	if err != nil {
 		return nil, err
 	}
-	// The index is built while the pages render, from the Markdown the
-	// render parses.
+	// A cold build's index is built while the pages render, from the
+	// Markdown the render parses; a warm build's is the previous one
+	// with the changed incidents' documents replaced.
 	var stream *index.Stream
 	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
 		BaseURL: opts.BaseURL, Generator: opts.Generator, Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
@@ -92,15 +145,38 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	stream, indexErr := index.NewStream(filepath.Join(stage.Bundle().Dir(), bundle.IndexDir), site.Archive, site.Bundle.Tags(), r.BasePath())
+	indexDir := filepath.Join(stage.Bundle().Dir(), bundle.IndexDir)
+	var indexErr, indexNote error
+	var scope *render.Scope
+	if plan == nil {
+		stream, indexErr = index.NewStream(indexDir, site.Archive, site.Bundle.Tags(), r.BasePath())
+	} else {
+		scope = plan.scope
+		indexNote, indexErr = index.Update(filepath.Join(plan.prev.Bundle, bundle.IndexDir), indexDir, site.Archive, plan.touched, site.Bundle.Tags(), r.BasePath())
+	}
 	// Files that cannot be written are collected by the staging: a full
 	// disk is one message with a count, not one per page.
 	w := newWriters(writerCount, 256, stage.Collect)
-	pages, err := r.Render(w.emit)
+	pages, err := r.RenderScope(scope, w.emit)
 	w.wait()
+	phases.mark("render")
+	var carriedFiles int
+	var carryErr error
+	if err == nil && plan != nil {
+		var carriedPages int
+		carriedFiles, carriedPages, carryErr = carry(stage, plan, site.Archive)
+		pages += carriedPages
+		if carryErr == nil && !plan.prev.Current() {
+			carryErr = fmt.Errorf("%w: %s was replaced by another build meanwhile", errCarry, opts.Dest)
+		}
+		phases.mark("carry")
+	}
 	if err == nil {
 		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
 		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
+	}
+	if err == nil {
+		err = writeManifest(stage.Bundle(), m)
 	}
 	var errs diag.List
 	errs.AddError(err)
@@ -115,19 +191,23 @@ func Run(opts Options) (*Result, error) {
 		}
 	}
 	errs.AddError(stage.Err())
-	if err := errs.Err(); err != nil {
+	phases.mark("index")
+	if err := errs.Err(); err != nil || carryErr != nil {
 		stage.Abort()
-		return nil, err
+		return nil, cmp.Or(carryErr, err)
 	}
 	size := stage.Size()
 	if err := stage.Commit(); err != nil {
 		return nil, err
 	}
+	phases.mark("commit")
 	return &Result{
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
-		Pages: pages, Bytes: size, Took: time.Since(start), Warnings: stage.Warnings(),
+		Pages: pages, Carried: carriedFiles, Bytes: size, Warnings: slices.DeleteFunc(append(stage.Warnings(), indexNote), isNil),
 	}, nil
 }
+
+func isNil(err error) bool { return err == nil }
 
 // dropMarks lets the timeline items as written go: the link stage placed
 // them as events, and a build links once. Loaded without a cache, the

@@ -504,16 +504,10 @@ func (f *Folder) WriteFile(rel string, data []byte) error {
 	full := filepath.Join(f.dir, clean)
 	dir := filepath.Dir(full)
 	f.mu.Lock()
-	made := f.dirs[dir]
 	f.size += int64(len(data))
 	f.mu.Unlock()
-	if !made {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("writing %s: %w", rel, err)
-		}
-		f.mu.Lock()
-		f.dirs[dir] = true
-		f.mu.Unlock()
+	if err := f.mkdir(dir); err != nil {
+		return fmt.Errorf("writing %s: %w", rel, err)
 	}
 	if err := f.write(full, data); err != nil {
 		return fmt.Errorf("writing %s: %w", rel, err)

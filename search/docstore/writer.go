@@ -32,10 +32,13 @@ func Create(path string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	dw := &Writer{path: path, f: f, w: bytes.NewBuffer(make([]byte, 0, 1<<20))}
+	dw := &Writer{path: path, f: f, w: newBuffer()}
 	dw.write([]byte(magic))
 	return dw, nil
 }
+
+// newBuffer holds a Writer's pending output.
+func newBuffer() *bytes.Buffer { return bytes.NewBuffer(make([]byte, 0, 1<<20)) }
 
 func (dw *Writer) write(b []byte) {
 	dw.w.Write(b)

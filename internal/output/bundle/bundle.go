@@ -27,6 +27,9 @@ const (
 	LayoutsDir = "layouts"   // the effective layouts: the site's over the defaults
 	LangsDir   = "i18n"      // the i18n files the build read
 	InfoFile   = "site.json" // Info
+	// ManifestFile records what the build was made from, for the next
+	// build to tell what changed (package build).
+	ManifestFile = "manifest.json"
 )
 
 // Info is what a server needs to know of a build it serves.

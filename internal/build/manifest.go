@@ -1,0 +1,295 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/output"
+	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/source"
+)
+
+// manifestFormat is the version of the manifest's layout: a manifest of
+// another version is not read, and the build is cold.
+const manifestFormat = 1
+
+// manifest records what a build was made from, so that the next build
+// can tell what changed: a hash of everything every page depends on
+// (gen itself, the options, layouts and languages), a hash of each
+// incident's files, and the shape of the linked archive that decides
+// which pages show which incident (links, terms, list order, years). It
+// is written into the build's bundle, which is never served.
+type manifest struct {
+	Format    int                       `json:"format"`
+	Inputs    string                    `json:"inputs"`  // gen, options, layouts and languages
+	Content   map[string]string         `json:"content"` // incident folder name → hash of its Markdown files
+	Incidents []manifestIncident        `json:"incidents"`
+	Terms     map[string][]manifestTerm `json:"terms"` // by taxonomy, in archive order
+}
+
+// manifestIncident is what of an incident decides the pages it is on.
+type manifestIncident struct {
+	ID          string              `json:"id"`
+	Begin       time.Time           `json:"begin"` // in its own zone, which gives its local year
+	Prev        string              `json:"prev,omitempty"`
+	Next        string              `json:"next,omitempty"`
+	Related     []string            `json:"related,omitempty"`
+	Overlapping []string            `json:"overlapping,omitempty"`
+	Similar     []string            `json:"similar,omitempty"`
+	Terms       map[string][]string `json:"terms,omitempty"` // taxonomy → slugs, in order
+}
+
+// manifestTerm is a term's label and its incidents, newest first.
+type manifestTerm struct {
+	Slug         string   `json:"slug"`
+	Name         string   `json:"name"`
+	Organization string   `json:"organization,omitempty"`
+	Shared       bool     `json:"shared,omitempty"`
+	Incidents    []string `json:"incidents"`
+}
+
+// newManifest records the archive of site, with the inputs and content
+// hashes computed for it.
+func newManifest(a *archive.Archive, inputs string, content map[string]string) *manifest {
+	m := &manifest{Format: manifestFormat, Inputs: inputs, Content: content, Terms: map[string][]manifestTerm{}}
+	ids := func(list []*archive.Incident) []string {
+		var out []string
+		for _, inc := range list {
+			out = append(out, inc.ID)
+		}
+		return out
+	}
+	id := func(inc *archive.Incident) string {
+		if inc == nil {
+			return ""
+		}
+		return inc.ID
+	}
+	for _, inc := range a.Incidents {
+		mi := manifestIncident{
+			ID: inc.ID, Begin: inc.Begin.In(inc.Location), Prev: id(inc.Prev), Next: id(inc.Next),
+			Related: ids(inc.Related), Overlapping: ids(inc.Overlapping), Similar: ids(inc.Similar),
+		}
+		for tax, terms := range inc.Terms {
+			if mi.Terms == nil {
+				mi.Terms = map[string][]string{}
+			}
+			for _, t := range terms {
+				mi.Terms[string(tax)] = append(mi.Terms[string(tax)], t.Slug)
+			}
+		}
+		m.Incidents = append(m.Incidents, mi)
+	}
+	for tax, terms := range a.Terms {
+		for _, t := range terms {
+			m.Terms[string(tax)] = append(m.Terms[string(tax)], manifestTerm{
+				Slug: t.Slug, Name: t.Name, Organization: orgName(t), Shared: t.Shared, Incidents: ids(t.Incidents),
+			})
+		}
+	}
+	return m
+}
+
+// skeleton rebuilds from the manifest the part of the previous archive
+// that the authoring server's scope (affected) reads: incidents with
+// their ids, local years, links and terms, and terms with their labels
+// and incidents.
+func (m *manifest) skeleton() *archive.Archive {
+	a := &archive.Archive{Terms: map[archive.Taxonomy][]*archive.Term{}}
+	byID := map[string]*archive.Incident{}
+	for _, mi := range m.Incidents {
+		inc := &archive.Incident{ID: mi.ID, Begin: mi.Begin, Location: mi.Begin.Location(), Terms: map[archive.Taxonomy][]*archive.Term{}}
+		byID[mi.ID] = inc
+		a.Incidents = append(a.Incidents, inc)
+	}
+	list := func(ids []string) []*archive.Incident {
+		var out []*archive.Incident
+		for _, id := range ids {
+			if inc := byID[id]; inc != nil {
+				out = append(out, inc)
+			}
+		}
+		return out
+	}
+	terms := map[string]*archive.Term{}
+	for tax, mts := range m.Terms {
+		for _, mt := range mts {
+			t := &archive.Term{Taxonomy: archive.Taxonomy(tax), Name: mt.Name, Slug: mt.Slug, Shared: mt.Shared, Incidents: list(mt.Incidents)}
+			if mt.Organization != "" {
+				t.Organization = &archive.Term{Taxonomy: archive.Organizations, Name: mt.Organization}
+			}
+			terms[tax+"/"+mt.Slug] = t
+			a.Terms[t.Taxonomy] = append(a.Terms[t.Taxonomy], t)
+		}
+	}
+	for i, mi := range m.Incidents {
+		inc := a.Incidents[i]
+		inc.Prev, inc.Next = byID[mi.Prev], byID[mi.Next]
+		inc.Related, inc.Overlapping, inc.Similar = list(mi.Related), list(mi.Overlapping), list(mi.Similar)
+		for tax, slugs := range mi.Terms {
+			for _, slug := range slugs {
+				if t := terms[tax+"/"+slug]; t != nil {
+					inc.Terms[archive.Taxonomy(tax)] = append(inc.Terms[archive.Taxonomy(tax)], t)
+				}
+			}
+		}
+	}
+	return a
+}
+
+// readManifest reads the manifest at path; any fault is an error, and
+// the build is then cold.
+func readManifest(path string) (*manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if m.Format != manifestFormat {
+		return nil, fmt.Errorf("%s: format %d, not %d", path, m.Format, manifestFormat)
+	}
+	if m.Inputs == "" || m.Content == nil {
+		return nil, fmt.Errorf("%s: incomplete", path)
+	}
+	return &m, nil
+}
+
+// inputsHash hashes what every page depends on besides the content: the
+// running gen (its executable: a new gen may render anything
+// differently), the build's options, and every file of the layouts and
+// languages. "" means gen cannot tell, and the build is cold.
+func inputsHash(site *source.Site, opts Options) (string, error) {
+	exe, err := executableHash()
+	if err != nil {
+		return "", fmt.Errorf("identifying the running gen: %w", err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "gen %s\x00%s\x00%s\x00%t\x00", exe, opts.Generator, opts.BaseURL, opts.Drafts)
+	for _, tree := range []struct {
+		name string
+		fsys fs.FS
+	}{{"layouts", site.Layouts}, {"i18n", site.Langs}} {
+		err := fs.WalkDir(tree.fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(tree.fsys, p)
+			if err != nil {
+				return err
+			}
+			hashFile(h, tree.name+"/"+p, data)
+			return nil
+		})
+		if err != nil {
+			return "", fmt.Errorf("hashing %s: %w", tree.name, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// executableHash is the hash of gen's own executable, read once.
+var executableHash = sync.OnceValues(func() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+})
+
+func hashFile(h hash.Hash, name string, data []byte) {
+	fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+	h.Write(data)
+}
+
+// contentHashes hashes the Markdown files of every incident folder of
+// the site in dir (the files content.Load reads), by folder name.
+func contentHashes(dir string) (map[string]string, error) {
+	root := filepath.Join(dir, "content")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	sums := make([]string, len(names))
+	errs := make([]error, len(names))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				sums[i], errs[i] = folderHash(filepath.Join(root, names[i]))
+			}
+		})
+	}
+	for i := range names {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[string]string, len(names))
+	for i, name := range names {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out[name] = sums[i]
+	}
+	return out, nil
+}
+
+// folderHash hashes the Markdown files of one incident folder, by name.
+func folderHash(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, e := range slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
+		return strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".md")
+	}) {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return "", err
+		}
+		hashFile(h, e.Name(), data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeManifest writes m into the build's bundle.
+func writeManifest(b *output.Folder, m *manifest) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return b.WriteFile(bundle.ManifestFile, data)
+}

@@ -1,0 +1,273 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/vocab"
+)
+
+// ErrNotUpdatable is returned by Update when the change adds a language
+// index or empties one: the index is then built whole.
+var ErrNotUpdatable = errors.New("search: this change needs the index built whole")
+
+// Update writes into dir, which must not exist, the index at prev with
+// every document of the incidents in replace removed and docs added (an
+// incident changed is in replace and in docs): an index that answers
+// every search as the one Create and Add would build of the whole new
+// archive, at the cost of the changed documents only. prev is not
+// changed. Its bleve segments are hard-linked (the documents replaced are
+// marked deleted in the copy; the new ones go into a segment of their
+// own), its document stores copied; the replaced documents' words and
+// field lengths are counted out of the vocabulary and the BM25
+// statistics by analysing their stored text again.
+func Update(prev, dir string, replace map[string]bool, docs []Document) error {
+	mj, err := readMeta(prev)
+	if err != nil {
+		return err
+	}
+	byLang := map[string][]*Document{}
+	docs = slices.Clone(docs)
+	for i := range docs {
+		if err := normalize(&docs[i]); err != nil {
+			return err
+		}
+		if !replace[docs[i].ID] {
+			return fmt.Errorf("search: update: document %s is not among those replaced", docs[i].ID)
+		}
+		byLang[docs[i].Lang] = append(byLang[docs[i].Lang], &docs[i])
+	}
+	for lang := range byLang {
+		if !slices.Contains(mj.Indexes, lang) {
+			return fmt.Errorf("%w: a first document in %s", ErrNotUpdatable, lang)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("search: update: %w", err)
+	}
+	for _, lang := range mj.Indexes {
+		if err := updateLang(filepath.Join(prev, lang), filepath.Join(dir, lang), lang, replace, byLang[lang]); err != nil {
+			return err
+		}
+	}
+	if err := writeMeta(dir, mj.SiteLangs, mj.Indexes); err != nil {
+		return fmt.Errorf("search: write %s: %w", metaFile, err)
+	}
+	return shareable(dir)
+}
+
+// langUpdate is the update of one language index.
+type langUpdate struct {
+	m     *mapping.IndexMappingImpl
+	fast  *analysis.Fast
+	kind  analysis.Kind
+	words *vocab.Builder
+	lens  *fieldLengths
+	batch *index.Batch
+}
+
+// updateLang writes the language index dir from prev, with the documents
+// in replace removed and docs added.
+func updateLang(prev, dir, lang string, replace map[string]bool, docs []*Document) error {
+	m, err := newMapping(lang)
+	if err != nil {
+		return fmt.Errorf("search: mapping for %s: %w", lang, err)
+	}
+	u := &langUpdate{m: m, fast: analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))), kind: analysis.KindOf(lang), batch: index.NewBatch()}
+	v, err := vocab.Read(filepath.Join(prev, vocab.FileName))
+	if err != nil {
+		return err
+	}
+	u.words = v.Builder()
+	if u.lens, err = readLengths(filepath.Join(prev, lengthsFile)); err != nil {
+		return err
+	}
+	store, metas, err := docstore.Open(filepath.Join(prev, docstore.FileName))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := linkBleve(prev, dir); err != nil {
+		return fmt.Errorf("search: update %s: %w", lang, err)
+	}
+	kept, err := u.countOut(store, metas, replace)
+	if err != nil {
+		return err
+	}
+	if len(kept)+len(docs) == 0 {
+		return fmt.Errorf("%w: no document left in %s", ErrNotUpdatable, lang)
+	}
+	w, err := docstore.Extend(store, filepath.Join(dir, docstore.FileName), replace)
+	if err != nil {
+		return err
+	}
+	added, err := u.add(w, store.Dict(), docs)
+	if err != nil {
+		w.Abort()
+		return err
+	}
+	metas = append(kept, added...)
+	slices.SortFunc(metas, func(a, b *docstore.Meta) int { return strings.Compare(a.ID, b.ID) })
+	if err := w.Finish(metas); err != nil {
+		return err
+	}
+	if err := vocab.Write(filepath.Join(dir, vocab.FileName), u.words.Vocab()); err != nil {
+		return err
+	}
+	if err := writeLengths(filepath.Join(dir, lengthsFile), u.lens); err != nil {
+		return err
+	}
+	return u.apply(dir, lang)
+}
+
+// countOut counts the replaced documents of a store out of the
+// vocabulary and lengths and queues their deletion; it returns the
+// metadata of the others.
+func (u *langUpdate) countOut(store *docstore.Reader, metas []*docstore.Meta, replace map[string]bool) (kept []*docstore.Meta, err error) {
+	for _, mt := range metas {
+		if !replace[mt.ID] {
+			kept = append(kept, mt)
+			continue
+		}
+		t, err := store.Text(mt.ID)
+		if err != nil {
+			return nil, err
+		}
+		a, err := analyse(u.m, u.fast, documentOf(mt), t)
+		if err != nil {
+			return nil, err
+		}
+		u.words.Remove(a.words)
+		u.lens.add(docLengths(a.doc), -1)
+		u.batch.Delete(mt.ID)
+	}
+	return kept, nil
+}
+
+// add analyses and compresses the new documents, writes them into the
+// store w and queues them for bleve; it returns their metadata.
+func (u *langUpdate) add(w *docstore.Writer, dict []byte, docs []*Document) ([]*docstore.Meta, error) {
+	c, err := docstore.NewCompressor(dict)
+	if err != nil {
+		return nil, err
+	}
+	var metas []*docstore.Meta
+	for _, d := range docs {
+		t := newDocText(d, u.kind)
+		a, err := analyse(u.m, u.fast, d, t)
+		if err != nil {
+			return nil, err
+		}
+		t.Sketch = a.sketch
+		rec, err := c.Compress(t)
+		if err != nil {
+			return nil, fmt.Errorf("search: compress %s (%s): %w", d.ID, d.Lang, err)
+		}
+		w.Add(d.ID, rec)
+		u.words.Add(a.words)
+		u.lens.add(docLengths(a.doc), 1)
+		u.batch.Update(a.doc) // after a Delete of the same id, replaces it
+		metas = append(metas, newDocMeta(d))
+	}
+	return metas, nil
+}
+
+// apply opens the linked copy of the bleve index and applies the batch.
+func (u *langUpdate) apply(dir, lang string) error {
+	idx, err := bleve.OpenUsing(dir, nil)
+	if err != nil {
+		return fmt.Errorf("search: open the copy of the %s index: %w", lang, err)
+	}
+	adv, err := idx.Advanced()
+	if err == nil {
+		err = adv.Batch(u.batch)
+	}
+	if cerr := idx.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("search: update the %s index: %w", lang, err)
+	}
+	return nil
+}
+
+// documentOf is the document a stored document was made from, but its
+// long fields, which the store keeps as text.
+func documentOf(m *docstore.Meta) *Document {
+	return &Document{
+		ID: m.ID, Lang: m.Lang, OriginalLang: m.OriginalLang, Title: m.Title,
+		Products: m.Products, Regions: m.Regions, Causes: m.Causes, Organization: m.Organization, Severity: m.Severity,
+		Begin: m.Begin, Date: m.Date, Duration: time.Duration(m.Duration) * time.Second, URL: m.URL,
+	}
+}
+
+// hasDeletions reports whether some segment of the index r reads has
+// documents marked deleted (true when it cannot tell).
+func hasDeletions(r index.IndexReader) bool {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return true
+	}
+	for _, seg := range snap.Segments() {
+		if d := seg.Deleted(); d != nil && !d.IsEmpty() {
+			return true
+		}
+	}
+	return false
+}
+
+// linkBleve makes dir a copy of the bleve index prev: its segments
+// (.zap files, never changed once written) hard-linked, or copied where
+// the file system cannot link; the rest (bolt's root, which bleve
+// rewrites) copied. The files the update writes anew are left out.
+func linkBleve(prev, dir string) error {
+	return filepath.WalkDir(prev, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(prev, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dir, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case rel == docstore.FileName || rel == vocab.FileName || rel == lengthsFile:
+			return nil
+		case strings.HasSuffix(rel, ".zap") && os.Link(p, to) == nil:
+			return nil
+		}
+		return copyFile(p, to)
+	})
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		return errors.Join(err, dst.Close())
+	}
+	return dst.Close()
+}
