@@ -22,8 +22,15 @@ import (
 )
 
 // ErrNotUpdatable is returned by Update when the change adds a language
-// index or empties one: the index is then built whole.
+// index or empties one, or the index has been updated many times: the
+// index is then built whole.
 var ErrNotUpdatable = errors.New("search: this change needs the index built whole")
+
+// maxUpdateSegments bounds the segments of an updated index: each update
+// adds one (and leaves the replaced documents' text in the document
+// store), and a search visits every segment, so after this many the
+// index is built whole again, into one. (A variable for tests.)
+var maxUpdateSegments = 12
 
 // Update writes into dir, which must not exist, the index at prev with
 // every document of the incidents in replace removed and docs added (an
@@ -54,6 +61,12 @@ func Update(prev, dir string, replace map[string]bool, docs []Document) error {
 	for lang := range byLang {
 		if !slices.Contains(mj.Indexes, lang) {
 			return fmt.Errorf("%w: a first document in %s", ErrNotUpdatable, lang)
+		}
+	}
+	for _, lang := range mj.Indexes {
+		segs, err := filepath.Glob(filepath.Join(prev, lang, "store", "*.zap"))
+		if err != nil || len(segs) >= maxUpdateSegments {
+			return fmt.Errorf("%w: the %s index has %d segments", ErrNotUpdatable, lang, len(segs))
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -285,11 +285,12 @@ func folderHash(dir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeManifest writes m into the build's bundle.
+// writeManifest writes m into the build's bundle; a failure to write is
+// collected with the others (output.Folder.Collect).
 func writeManifest(b *output.Folder, m *manifest) error {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	return b.WriteFile(bundle.ManifestFile, data)
+	return b.Collect(bundle.ManifestFile, data)
 }

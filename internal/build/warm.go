@@ -46,6 +46,8 @@ func planCarry(dest string, site *source.Site, m *manifest) (plan *carryPlan, no
 	}
 	old, err := readManifest(filepath.Join(prev.Bundle, bundle.ManifestFile))
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, "cold build: the previous build has no manifest (an older gen made it)"
 	case err != nil:
 		return nil, fmt.Sprintf("cold build: the previous build's manifest cannot be used (%v)", err)
 	case m.Inputs == "":

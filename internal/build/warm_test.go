@@ -384,5 +384,8 @@ func BenchmarkWarmBuild(b *testing.B) {
 			b.Fatalf("carried nothing over: %v", res.Warnings)
 		}
 		b.ReportMetric(float64(res.Carried), "carried")
+		for i, name := range res.Phases.Names {
+			b.ReportMetric(float64(res.Phases.Took[i].Microseconds())/1000, name+"-ms")
+		}
 	}
 }
