@@ -93,3 +93,29 @@ func TestExactFormBeforeFolded(t *testing.T) {
 		}
 	}
 }
+
+// A Mainland word finds Taiwan's when the two differ in length, which the
+// fold cannot make one: 内存 (memory) finds 記憶體, 缩略图 (thumbnail)
+// 縮圖; the marks are on the text as written.
+func TestMainlandWords(t *testing.T) {
+	t.Parallel()
+	leak := doc("2021-11-18-tw-leak", "zh-TW", "zh-TW", "DNS 解析器記憶體洩漏", "解析器新版本有記憶體洩漏，不斷重新啟動。", "回復版本後恢復。", "2021-11-18", nil, nil, nil)
+	thumbs := doc("2024-05-02-tw-thumbs", "zh-TW", "zh-TW", "無法產生新縮圖", "媒體儲存空間用盡，無法產生新尺寸的縮圖。", "清理後恢復。", "2024-05-02", nil, nil, nil)
+	docs := []Document{leak, thumbs}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		for _, tc := range []struct{ q, want, mark string }{
+			{"内存泄漏", leak.ID, "<mark>記憶體洩漏</mark>"},
+			{"内存", leak.ID, "<mark>記憶體</mark>"},
+			{"缩略图", thumbs.ID, "<mark>縮圖</mark>"},
+		} {
+			resp := search(t, ix, Request{Query: tc.q, Lang: "zh-TW"})
+			if got := ids(resp); !slices.Equal(got, []string{tc.want}) {
+				t.Errorf("%s: %q finds %v, want %s", name, tc.q, got, tc.want)
+				continue
+			}
+			if f := strings.Join(resp.Results[0].Fragments, " "); !strings.Contains(f, tc.mark) {
+				t.Errorf("%s: %q: fragments %q, want %s", name, tc.q, f, tc.mark)
+			}
+		}
+	}
+}

@@ -80,6 +80,12 @@ func (ix *Index) expand(ctx context.Context, p *plan) error {
 	suggestion := p.query
 	corrected := false
 	for i, c := range p.query.Clauses {
+		if c.Kind == query.Text && !c.Neg {
+			// Mainland words Taiwan writes otherwise (analysis.TaiwanWording).
+			if tw, ok := analysis.TaiwanWording(c.Value); ok {
+				p.alternatives[i] = append(p.alternatives[i], tw)
+			}
+		}
 		if !expandable(c) {
 			continue
 		}

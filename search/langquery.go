@@ -204,6 +204,13 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 		exact = pat.Terms[0]
 	}
 	alts := b.alternatives(alternatives, exact, fields, queries)
+	if b.kind == analysis.Chinese {
+		more, err := b.phraseAlternatives(alternatives, fields, nodes, queries)
+		if err != nil {
+			return nil, err
+		}
+		alts = append(alts, more...)
+	}
 	if len(alts) == 0 {
 		return q, nil
 	}
@@ -236,6 +243,32 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 		queries.highlight(locate.NewPattern(toks, b.kind), fields)
 	}
 	return qs
+}
+
+// phraseAlternatives returns the queries of the alternatives that are
+// phrases here (a Taiwan word for a Mainland one: 記憶體 for 内存), in
+// the fields, at alternativeBoost, and adds them to the highlights.
+func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) ([]blevequery.Query, error) {
+	scaled := make([]fieldBoost, len(fields))
+	for i, f := range fields {
+		scaled[i] = fieldBoost{f.field, f.boost * alternativeBoost}
+	}
+	var qs []blevequery.Query
+	for _, w := range words {
+		if len(b.text.Analyze([]byte(w))) < 2 {
+			continue // a word: alternatives
+		}
+		q, pat, err := b.words(w, scaled, nodes)
+		if err != nil || q == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		qs = append(qs, q)
+		queries.highlight(pat, fields)
+	}
+	return qs, nil
 }
 
 // highlight adds the pattern of a word or phrase matched in fields to the

@@ -11,9 +11,10 @@ package analysis
 // The fold keeps every byte offset: only entries that turn each
 // character into one of the same UTF-8 length are kept (a phrase that
 // changes its number of characters, 記憶體 → 内存, is folded character by
-// character instead). So the text can be folded in place before it is
-// segmented, the tokens keep the offsets of the original text, and the
-// highlighter marks the original. Keys and values are ideographs only,
+// character instead; a query's Mainland words of that kind are searched
+// in Taiwan's wording too, see wording.go). So the text can be folded in
+// place before it is segmented, the tokens keep the offsets of the
+// original text, and the highlighter marks the original. Keys and values are ideographs only,
 // so a phrase never spans punctuation or space, and folding a window of
 // the text between such boundaries gives what folding the whole did.
 

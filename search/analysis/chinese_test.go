@@ -100,3 +100,23 @@ func BenchmarkFoldChinese(b *testing.B) {
 		FoldChinese(buf)
 	}
 }
+
+// Mainland words of another length than Taiwan's are rewritten into
+// Taiwan's; words the fold handles, and text without them, are not.
+func TestTaiwanWording(t *testing.T) {
+	for in, want := range map[string]string{
+		"内存泄漏":   "記憶體泄漏",
+		"內存":     "記憶體",
+		"数据库 内存": "数据库 記憶體", // 数据库 is folded already
+		"缩略图":    "縮圖",
+	} {
+		if got, ok := TaiwanWording(in); !ok || got != want {
+			t.Errorf("%s: %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"資料庫", "停电", "certificate", ""} {
+		if got, ok := TaiwanWording(in); ok {
+			t.Errorf("%s: rewritten to %q", in, got)
+		}
+	}
+}
