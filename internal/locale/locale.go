@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/text/collate"
@@ -91,8 +92,15 @@ type Lang struct {
 	Dir  string
 	tag  language.Tag
 	f    file
-	coll *collate.Collator
+	coll *collator
 	num  *message.Printer
+}
+
+// collator serialises a collate.Collator, which keeps its iteration state
+// in itself: pages rendered on request sort terms from several goroutines.
+type collator struct {
+	mu sync.Mutex
+	c  *collate.Collator
 }
 
 // Bundle is the set of site languages, sorted by tag.
@@ -144,7 +152,7 @@ func Load(fsys fs.FS, dir string) (*Bundle, error) {
 		}
 		b.Langs = append(b.Langs, &Lang{
 			Tag: tagText, Name: f.Name, Dir: f.Direction, tag: tag, f: f,
-			coll: collate.New(tag, collate.IgnoreCase, collate.Numeric),
+			coll: &collator{c: collate.New(tag, collate.IgnoreCase, collate.Numeric)},
 			num:  message.NewPrinter(tag),
 		})
 	}
@@ -361,13 +369,15 @@ func (l *Lang) Duration(d time.Duration) string {
 func Sort[T any](l *Lang, items []T, key func(T) string) {
 	var buf collate.Buffer
 	keys := make(map[string][]byte, len(items))
+	l.coll.mu.Lock()
 	for _, it := range items {
 		k := key(it)
 		if _, ok := keys[k]; !ok {
-			keys[k] = slices.Clone(l.coll.KeyFromString(&buf, k))
+			keys[k] = slices.Clone(l.coll.c.KeyFromString(&buf, k))
 			buf.Reset()
 		}
 	}
+	l.coll.mu.Unlock()
 	sort.SliceStable(items, func(i, j int) bool {
 		return bytes.Compare(keys[key(items[i])], keys[key(items[j])]) < 0
 	})

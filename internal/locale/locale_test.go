@@ -2,6 +2,7 @@ package locale_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -111,6 +112,28 @@ func TestCollationOrdersTermsForTheLanguage(t *testing.T) {
 	if got := strings.Join(words, ","); got != "Äpfel,apple,Banana,zebra" {
 		t.Errorf("en order = %s", got)
 	}
+}
+
+// Pages made on request sort terms from several goroutines at once; a
+// collator shared without a lock is a data race (go test -race).
+func TestSortFromManyGoroutines(t *testing.T) {
+	en := bundled(t).Get("en")
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				words := []string{"zebra", "Äpfel", "apple", "Banana"}
+				locale.Sort(en, words, func(s string) string { return s })
+				if got := strings.Join(words, ","); got != "Äpfel,apple,Banana,zebra" {
+					t.Errorf("en order = %s", got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func TestMissingStringIsAnError(t *testing.T) {
