@@ -15,6 +15,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/sitetest"
 )
 
 // TestBrowserAtScale opens the pages that summarise many incidents — the
@@ -26,6 +27,7 @@ import (
 // target of at least 24 px. With SCREENSHOT_DIR set it saves a full-page
 // PNG of each, named scale-<n>-<page>-<width>-<scheme>.png.
 func TestBrowserAtScale(t *testing.T) {
+	sitetest.SkipUnderRace(t)
 	if testing.Short() {
 		t.Skip("builds 1,010 incidents and drives a browser")
 	}

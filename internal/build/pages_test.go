@@ -15,6 +15,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/sitetest"
 )
 
 // maxPage is the most an HTML page may weigh, whatever the archive's size.
@@ -47,6 +48,7 @@ func siteSize(t testing.TB, dest string) (total int64, largest string, largestSi
 // incidents: no page passes maxPage, and the pages that summarise many
 // incidents (the overview, a year, a term's first page) stay well under.
 func TestPagesBoundedAtAThousandIncidents(t *testing.T) {
+	sitetest.SkipUnderRace(t)
 	if testing.Short() {
 		t.Skip("builds 1,000 incidents")
 	}
@@ -116,6 +118,7 @@ func productSite(t *testing.T, n int) string {
 // of products is paged, each page under maxPage. (The incident's own page
 // names its 5,000 products: it grows with its own front matter only.)
 func TestOutputLinearInTerms(t *testing.T) {
+	sitetest.SkipUnderRace(t)
 	if testing.Short() {
 		t.Skip("builds 6,000 pages")
 	}

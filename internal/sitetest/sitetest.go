@@ -37,3 +37,14 @@ func Copy(t testing.TB, root string) string {
 	}
 	return dir
 }
+
+// SkipUnderRace skips a test that builds a thousand-incident archive when
+// the race detector is on: it makes such a build ten times slower and the
+// test's point is the pages, not concurrency. .ci/run runs these tests
+// again without -race.
+func SkipUnderRace(t testing.TB) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("a thousand-incident build under -race; .ci/run runs it without")
+	}
+}
