@@ -522,3 +522,41 @@ func must(data []byte, err error) []byte {
 	}
 	return data
 }
+
+// TestSessionPagesMadeWhileUpdating: pages of one build are made (as a
+// server makes them on request) while the next builds run and carry
+// them over; run with -race. The output is then a full build's.
+func TestSessionPagesMadeWhileUpdating(t *testing.T) {
+	dir := copySite(t)
+	s := build.NewSession(sessionOpts(dir))
+	defer s.Close()
+	if _, err := s.Update(nil); err != nil {
+		t.Fatal(err)
+	}
+	builds := make(chan map[string]*build.Page)
+	done := make(chan error)
+	go func() {
+		for pages := range builds {
+			for _, p := range pages {
+				if _, err := p.Bytes(); err != nil {
+					done <- err
+					return
+				}
+			}
+		}
+		done <- nil
+	}()
+	bq := filepath.Join(dir, "content", "2017-03-13-bigquery-streaming-inserts", "en.md")
+	for i := range 6 {
+		builds <- s.Pages()
+		edit(t, bq, "title: ", fmt.Sprintf("title: Edit %d ", i))
+		if _, err := s.Update([]string{bq}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(builds)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	sameOutput(t, s, dir)
+}
