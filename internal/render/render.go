@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -160,7 +161,10 @@ type pass struct {
 	scope *Scope
 	// want, when set, says which of the files in scope to make; the
 	// others are not made (see Files and File).
-	want  func(file string) bool
+	want func(file string) bool
+	// only, when set, is where the one file wanted is: the parts of the
+	// site that cannot hold it are not gone through.
+	only  *urls.Loc
 	emit  Emit
 	mu    sync.Mutex
 	errs  diag.List
@@ -168,6 +172,11 @@ type pass struct {
 }
 
 func (ps *pass) wants(file string) bool { return ps.want == nil || ps.want(file) }
+
+// in reports whether the pass goes through the files of these kinds.
+func (ps *pass) in(kinds ...urls.Kind) bool {
+	return ps.only == nil || slices.Contains(kinds, ps.only.Kind)
+}
 
 // emitFile makes and emits a file that is not a page, when wanted.
 func (ps *pass) emitFile(file string, make func(Emit) error) {
@@ -250,7 +259,8 @@ func (r *Renderer) File(file string) ([]byte, error) {
 	}
 	var out []byte
 	found := false
-	ps := &pass{ctx: context.Background(), r: r, want: func(f string) bool { return f == file }, emit: func(_ string, data []byte) error {
+	loc := r.urls.ParseFile(file)
+	ps := &pass{ctx: context.Background(), r: r, only: &loc, want: func(f string) bool { return f == file }, emit: func(_ string, data []byte) error {
 		out, found = data, true
 		return nil
 	}}
@@ -269,18 +279,31 @@ func (ps *pass) run() {
 	r := ps.r
 	done := ps.incidents()
 	for _, l := range r.bundle.Langs {
-		ps.lists(l)
-		ps.search(l)
-		ps.timeline(l)
+		if ps.only != nil && ps.only.Lang != l.Tag {
+			continue
+		}
+		if ps.in(urls.List) {
+			ps.lists(l)
+		}
+		if ps.in(urls.Search) {
+			ps.search(l)
+		}
+		if ps.in(urls.Timeline, urls.Year) {
+			ps.timeline(l)
+		}
 		for _, tax := range archive.Taxonomies {
-			ps.taxonomy(l, tax)
+			if ps.in(urls.Terms, urls.Term) && (ps.only == nil || ps.only.Taxonomy == string(tax)) {
+				ps.taxonomy(l, tax)
+			}
 		}
 		ps.emitFile(urls.FeedLoc(l.Tag).File(), func(emit Emit) error { return r.feed(l, emit) })
 		if r.fragments.once {
 			r.fragments.forgetLang(l.Tag)
 		}
 	}
-	ps.siteWide()
+	if ps.in(urls.Home, urls.NotFound) {
+		ps.siteWide()
+	}
 	<-done
 	ps.emitFile(urls.SitemapLoc().File(), r.sitemap)
 	ps.emitFile(urls.ExportLoc().File(), r.exportJSON)
@@ -317,6 +340,9 @@ func (ps *pass) incidents() (done <-chan struct{}) {
 	go func() {
 		defer close(finished)
 		for _, l := range ps.r.bundle.Langs {
+			if !ps.in(urls.Incident) {
+				break
+			}
 			for _, inc := range ps.r.archive.Incidents {
 				if ps.scope.incident(inc.ID) && ps.wants(urls.IncidentLoc(l.Tag, inc.ID).File()) {
 					v := ps.r.incident(inc, l)
