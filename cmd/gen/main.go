@@ -30,12 +30,12 @@ var version = "dev"
 // Soft memory limits. A build keeps what its aggregate pages show of
 // every incident (90 MB live at 10,000 incidents in two languages) and
 // makes short-lived garbage: it lets the heap grow to three times what is
-// live (buildGCPercent), fewer collections for more memory, up to 1.5 GB
-// (at 100,000 incidents). The authoring server keeps a site in memory (1.4
+// live (buildGCPercent), fewer collections for more memory, up to 1.75 GiB
+// (1.9 GB, at 100,000 incidents). The authoring server keeps a site in memory (1.4
 // GB live at 10,000, most of it the search index) and makes garbage on
 // every rebuild: without a limit it grew to 5.6 GB there.
 const (
-	buildMemoryLimit = 1536 << 20
+	buildMemoryLimit = 1792 << 20
 	buildGCPercent   = 200
 	serveMemoryLimit = 2 << 30
 )

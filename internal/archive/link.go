@@ -232,6 +232,9 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 		}
 		tev, good := placed(p)
 		if good && p.TimelineUnread == 0 && compareTimelines(orig, events, p, tev, errs) {
+			for i := range tev {
+				tev[i].Anchor = events[i].Anchor // the same, once in memory
+			}
 			inc.Timelines[p.Lang] = tev
 		}
 	}

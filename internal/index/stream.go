@@ -25,7 +25,7 @@ var streamWindow = 256
 type Stream struct {
 	w        *search.Writer
 	basePath string
-	seq      map[docKey]int // each document's place in the order
+	seq      map[docKey]int // each document's place in the order; nil once all are added
 	total    int
 
 	mu      sync.Mutex
@@ -37,10 +37,9 @@ type Stream struct {
 	done    chan struct{}
 }
 
-type docKey struct {
-	inc  *archive.Incident
-	lang string
-}
+// docKey names a document by id, not by incident: the stream does not
+// keep the archive alive once its documents are added.
+type docKey struct{ id, lang string }
 
 // NewStream starts building the index of a in dir. langs are the site's
 // languages in the order the render prints them; URLs carry basePath.
@@ -54,7 +53,7 @@ func NewStream(dir string, a *archive.Archive, langs []string, basePath string) 
 	for _, lang := range langs {
 		for _, inc := range a.Incidents {
 			if _, ok := inc.Versions[lang]; ok {
-				s.seq[docKey{inc, lang}] = s.total
+				s.seq[docKey{inc.ID, lang}] = s.total
 				s.total++
 			}
 		}
@@ -66,9 +65,11 @@ func NewStream(dir string, a *archive.Archive, langs []string, basePath string) 
 // Parsed takes the tree of the incident's page in lang, for
 // render.Options.Parsed. It is safe for concurrent use.
 func (s *Stream) Parsed(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
-	n, ok := s.seq[docKey{inc, lang}]
+	s.mu.Lock()
+	n, ok := s.seq[docKey{inc.ID, lang}]
+	s.mu.Unlock()
 	if !ok {
-		return // not a version: the page shows the original
+		return // not a version (the page shows the original), or the index stopped
 	}
 	var d search.Document
 	if err == nil {
@@ -115,18 +116,24 @@ func (s *Stream) run() {
 		s.next++
 		s.changed.Broadcast()
 	}
-	s.ready = nil
+	s.ready, s.seq = nil, nil
 	s.changed.Broadcast() // pages waiting for room go on, and are dropped
 }
 
-// Close waits for the documents handed over to be indexed, once the
-// render is done, and finishes the index.
-func (s *Stream) Close() error {
+// wait returns once every document handed over is added to the index,
+// when the render is done.
+func (s *Stream) wait() {
 	s.mu.Lock()
 	s.ended = true
 	s.changed.Broadcast()
 	s.mu.Unlock()
 	<-s.done
+}
+
+// Close waits for every document handed over to be added, once the
+// render is done, and finishes the index.
+func (s *Stream) Close() error {
+	s.wait()
 	s.mu.Lock()
 	err := s.err
 	s.mu.Unlock()

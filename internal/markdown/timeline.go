@@ -122,8 +122,11 @@ func (tl *Timeline) read(item *ast.ListItem, src []byte) {
 		tl.dateLost = tl.dateLost || datePrefix.Match(written)
 		return
 	}
-	at := func(i int) string { return string(src[line.Start+m[2*i] : line.Start+m[2*i+1]]) }
-	it := Item{Offset: line.Start, Clock: at(2), Written: string(src[line.Start : line.Start+m[5]]), Node: item}
+	// The date and the clock are parts of the text as written: one string
+	// for the three, which last as long as the archive.
+	written := string(src[line.Start : line.Start+m[5]])
+	at := func(i int) string { return written[m[2*i]:m[2*i+1]] }
+	it := Item{Offset: line.Start, Clock: at(2), Written: written, Node: item}
 	if m[2] >= 0 {
 		it.Date = at(1)
 	}

@@ -22,8 +22,9 @@ type Fragments struct {
 	m  map[fragmentKey]string
 	// once is set on a render's own cache, which lives for one render: a
 	// language's fragments are dropped when its pages are done, and those
-	// of no language (the sitemap's, the JSON export's, each used once) are
-	// not kept, so that it does not grow with the archive.
+	// a render uses once (the sitemap's, the JSON export's, an incident's
+	// line on its year's page) are not kept, so that it does not grow with
+	// the archive.
 	once      bool
 	epoch     uint64            // counts Forget calls
 	forgotten map[string]uint64 // the epoch after an incident's last Forget
@@ -87,7 +88,7 @@ func (f *Fragments) get(k fragmentKey, born uint64, make func() (string, error))
 	if err != nil {
 		return "", err
 	}
-	if f.once && k.lang == "" {
+	if f.once && (k.lang == "" || k.part == partLine) {
 		return v, nil
 	}
 	f.mu.Lock()
