@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
@@ -120,11 +121,24 @@ func (ls *langSearch) newSearcher(ctx context.Context, q blevequery.Query, score
 	if err != nil {
 		return nil, nil, err
 	}
-	sctx := &blevesearch.SearchContext{
-		DocumentMatchPool: blevesearch.NewDocumentMatchPool(s.DocumentMatchPoolSize()+1, 0),
-		IndexReader:       ls.reader,
+	pool, _ := matchPools.Get().(*blevesearch.DocumentMatchPool)
+	if pool == nil {
+		pool = blevesearch.NewDocumentMatchPool(s.DocumentMatchPoolSize()+1, 0)
 	}
+	sctx := &blevesearch.SearchContext{DocumentMatchPool: pool, IndexReader: ls.reader}
 	return s, sctx, nil
+}
+
+// matchPools keeps bleve's pools of DocumentMatch from search to search:
+// making one for each searcher was a tenth of what a query allocates. A
+// pool that runs short makes more (and keeps them once they are Put).
+var matchPools sync.Pool
+
+// closeSearcher closes a searcher of newSearcher and keeps its pool.
+func closeSearcher(s blevesearch.Searcher, sctx *blevesearch.SearchContext) error {
+	err := s.Close()
+	matchPools.Put(sctx.DocumentMatchPool)
+	return err
 }
 
 // hitsIn drives a searcher of q over the document numbers [from, to)
@@ -138,7 +152,7 @@ func (ls *langSearch) hitsIn(ctx context.Context, q blevequery.Query, score bool
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
+	defer closeSearcher(s, sctx)
 	var dm *blevesearch.DocumentMatch
 	if from > 0 {
 		dm, err = s.Advance(sctx, index.NewIndexInternalID(nil, from))
@@ -411,7 +425,7 @@ func (ls *langSearch) recheck(ctx context.Context, q blevequery.Query, chk *phra
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
+	defer closeSearcher(s, sctx)
 	found := map[int32]float64{}
 	var cur *blevesearch.DocumentMatch
 	for _, t := range targets {

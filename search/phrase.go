@@ -152,7 +152,7 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 		if err != nil || t == nil {
 			return false, err
 		}
-		return find(t.Field(q.field), t.Flags), nil
+		return len(c.texts.loc.Find(q.pat, locate.TextField(t, q.field), true)) > 0, nil
 	}
 	d := c.texts.doc(id)
 	if d == nil {

@@ -186,3 +186,58 @@ func TestCorrupt(t *testing.T) {
 		}
 	}
 }
+
+// A text read again is the one read before, and it is folded once for
+// all the searches that look in it.
+func TestTextKeptAndFoldedOnce(t *testing.T) {
+	t.Parallel()
+	path, texts, _ := writeStore(t, 10)
+	s, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for id := range texts {
+		a, err := s.Text(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Text(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Fatalf("%s: read twice, not kept", id)
+		}
+		calls := 0
+		fold := func(s string) string { calls++; return strings.ToUpper(s) }
+		for range 2 {
+			for i := range NumFields {
+				if got, want := a.FoldedField(i, fold), strings.ToUpper(a.Field(i)); got != want {
+					t.Fatalf("%s: field %d folded %q, want %q", id, i, got, want)
+				}
+			}
+		}
+		if calls != NumFields {
+			t.Errorf("%s: folded %d times, want once per field (%d)", id, calls, NumFields)
+		}
+		break
+	}
+}
+
+// The texts kept never pass maxCachedText.
+func TestTextCacheBounded(t *testing.T) {
+	t.Parallel()
+	var c textCache
+	big := strings.Repeat("x", maxCachedText/3+1)
+	for i := range 10 {
+		id := fmt.Sprint(i)
+		c.put(id, NewText([NumFields]string{big}, 0))
+		if c.bytes > maxCachedText {
+			t.Fatalf("%d bytes kept, more than %d", c.bytes, maxCachedText)
+		}
+		if c.get(id) == nil {
+			t.Fatalf("%s: not kept", id)
+		}
+	}
+}

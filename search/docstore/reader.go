@@ -23,6 +23,37 @@ type Reader struct {
 	dataEnd uint64 // end of the records
 	entries map[string]entry
 	readers sync.Pool // *inflater
+	recent  textCache
+}
+
+// textCache keeps the texts read last, up to maxCachedText bytes: the
+// documents a query checks phrases in and highlights are mostly those of
+// the queries before it (the same results, another page, a word more),
+// and decompressing them was a sixth of a phrase query's cost.
+type textCache struct {
+	mu    sync.Mutex
+	texts map[string]*Text
+	bytes int
+}
+
+// maxCachedText bounds the text a Reader keeps; when full, it starts
+// again.
+const maxCachedText = 8 << 20
+
+func (c *textCache) get(id string) *Text {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.texts[id]
+}
+
+func (c *textCache) put(id string, t *Text) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.texts == nil || c.bytes+len(t.s) > maxCachedText {
+		c.texts, c.bytes = map[string]*Text{}, 0
+	}
+	c.texts[id] = t
+	c.bytes += len(t.s)
 }
 
 // Open opens a document store and returns it with the metadata of
@@ -219,12 +250,27 @@ type inflater struct {
 }
 
 // Text reads, decompresses and checks the text of document id; nil if
-// the store has no such document.
+// the store has no such document. The Text may be shared: it must not be
+// changed.
 func (s *Reader) Text(id string) (*Text, error) {
 	e, ok := s.entries[id]
 	if !ok {
 		return nil, nil
 	}
+	if t := s.recent.get(id); t != nil {
+		return t, nil
+	}
+	t, err := s.read(id, e)
+	if err != nil {
+		return nil, err
+	}
+	s.recent.put(id, t)
+	return t, nil
+}
+
+// read reads, decompresses and checks the text of the document id of
+// entry e.
+func (s *Reader) read(id string, e entry) (*Text, error) {
 	var total uint64
 	for _, l := range e.lens {
 		total += l

@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -15,6 +16,10 @@ type Text struct {
 	ends   [NumFields]int
 	Flags  uint8  // analysis.TextFlags of the text
 	Sketch []byte // phrase sketch (analysis.SketchBuilder); nil: none
+
+	// folded is the text as Folded's fold made it, once.
+	foldOnce sync.Once
+	folded   string
 }
 
 // NewText returns the Text of the fields, with flags.
@@ -38,6 +43,26 @@ func (t *Text) Field(i int) string {
 		start = t.ends[i-1]
 	}
 	return t.s[start:t.ends[i]]
+}
+
+// FoldedField returns the text of long field i as fold makes it (fold
+// keeps byte offsets: the folding of Chinese characters the analyzer
+// does), folding the fields the first time only: a Text the Reader keeps
+// is searched by query after query. Every call must pass the same fold.
+func (t *Text) FoldedField(i int, fold func(string) string) string {
+	t.foldOnce.Do(func() {
+		var sb strings.Builder
+		sb.Grow(len(t.s))
+		for j := range t.ends {
+			sb.WriteString(fold(t.Field(j)))
+		}
+		t.folded = sb.String()
+	})
+	start := 0
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	return t.folded[start:t.ends[i]]
 }
 
 // Source gives the text of the documents of one language.

@@ -19,6 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
 )
 
@@ -60,7 +61,7 @@ func Fragments(loc *Locator, t *docstore.Text, hs []Highlight) []string {
 	for fi := range fields {
 		fields[fi] = t.Field(fi)
 	}
-	marks := findMarks(loc, fields, t.Flags, hs)
+	marks := findMarks(loc, t, hs)
 	var cands []fragment
 	for fi, ms := range marks {
 		cands = append(cands, candidates(fi, fields[fi], ms)...)
@@ -78,10 +79,10 @@ func Fragments(loc *Locator, t *docstore.Text, hs []Highlight) []string {
 
 // findMarks returns the occurrences of the patterns in each long field,
 // sorted and merged.
-func findMarks(loc *Locator, fields [docstore.NumFields]string, flags uint8, hs []Highlight) [docstore.NumFields][]mark {
+func findMarks(loc *Locator, t *docstore.Text, hs []Highlight) [docstore.NumFields][]mark {
 	var marks [docstore.NumFields][]mark
-	for fi := range fields {
-		f := &Field{Text: fields[fi], Flags: flags}
+	for fi := range marks {
+		f := TextField(t, fi)
 		for pi, h := range hs {
 			if h.Fields&(1<<fi) == 0 {
 				continue
@@ -95,6 +96,16 @@ func findMarks(loc *Locator, fields [docstore.NumFields]string, flags uint8, hs 
 		}
 	}
 	return marks
+}
+
+// TextField returns long field i of t to Find in, folded once for all
+// searches if the text has Chinese to fold.
+func TextField(t *docstore.Text, i int) *Field {
+	f := &Field{Text: t.Field(i), Flags: t.Flags}
+	if f.Flags&analysis.FoldHan != 0 {
+		f.Folded = t.FoldedField(i, analysis.FoldChineseString)
+	}
+	return f
 }
 
 // candidates returns the candidate fragments of field fi, whose text is s

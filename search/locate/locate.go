@@ -206,6 +206,9 @@ func anchorOf(term string, kind analysis.Kind) (anchor, bool) {
 type Field struct {
 	Text  string
 	Flags uint8
+	// Folded is Text as analysis.FoldChineseString folds it, if Flags has
+	// analysis.FoldHan and the caller keeps it; "": Find folds Text.
+	Folded string
 }
 
 // lowerASCII folds an ASCII upper-case letter to lower case.
@@ -375,7 +378,10 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 	// Chinese, with the same byte offsets.
 	search := f.Text
 	if f.Flags&analysis.FoldHan != 0 {
-		search = analysis.FoldChineseString(f.Text)
+		search = f.Folded
+		if search == "" {
+			search = analysis.FoldChineseString(f.Text)
+		}
 	}
 	if p.Run != "" && f.Flags&analysis.FoldKana == 0 {
 		var out []Span
