@@ -45,6 +45,7 @@ type langBufs struct {
 	state                          []uint8
 	num                            []uint64
 	hits, hits2                    []hitRec
+	hitOrds, exclOrds              []int32
 	matchDeferred, excludeDeferred []nodeSet
 }
 
@@ -295,7 +296,8 @@ func (ls *langSearch) collectMatches(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ls.hitOrds = make([]int32, len(hits))
+	ls.hitOrds = slices.Grow(ls.bufs.hitOrds[:0], len(hits))[:len(hits)]
+	ls.bufs.hitOrds = ls.hitOrds
 	for i, h := range hits {
 		ls.score[h.ord] = h.score
 		ls.num[h.ord] = h.num
@@ -315,7 +317,8 @@ func (ls *langSearch) collectExclusions(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ls.exclOrds = make([]int32, len(hits))
+	ls.exclOrds = slices.Grow(ls.bufs.exclOrds[:0], len(hits))[:len(hits)]
+	ls.bufs.exclOrds = ls.exclOrds
 	for i, h := range hits {
 		ls.num[h.ord] = h.num
 		ls.exclOrds[i] = h.ord

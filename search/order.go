@@ -7,7 +7,7 @@ package search
 
 import (
 	"cmp"
-	"slices"
+	"sort"
 	"strings"
 )
 
@@ -70,12 +70,23 @@ func orderOf(p *plan, meta *metaStore) func(a, b *match) int {
 // orderTop reorders ms so that ms[:k] holds, sorted, the first k of ms in
 // that order (the rest stays unsorted), in place: quickselect, then a sort
 // of the k, O(n + k log k) instead of O(n log n).
+// matchOrder sorts matches in place by order; comparing copies of them
+// (slices.SortFunc) put both on the heap for every comparison.
+type matchOrder struct {
+	ms    []match
+	order func(a, b *match) int
+}
+
+func (o matchOrder) Len() int           { return len(o.ms) }
+func (o matchOrder) Less(i, j int) bool { return o.order(&o.ms[i], &o.ms[j]) < 0 }
+func (o matchOrder) Swap(i, j int)      { o.ms[i], o.ms[j] = o.ms[j], o.ms[i] }
+
 func orderTop(ms []match, k int, order func(a, b *match) int) {
 	k = min(k, len(ms))
 	if k <= 0 {
 		return
 	}
-	sortAll := func(ms []match) { slices.SortFunc(ms, func(a, b match) int { return order(&a, &b) }) }
+	sortAll := func(ms []match) { sort.Sort(matchOrder{ms, order}) }
 	lo, hi := 0, len(ms)
 	for depth := 0; hi-lo > 32; depth++ {
 		if depth > 64 {
