@@ -215,6 +215,9 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 		b.dict = reader
 		if ix.readOnly {
 			b.bigrams = &ix.bigrams
+			if st := ix.bm25[lang]; st != nil && !ix.opts.allFields {
+				b.present, b.docCount = &ix.present, st.DocCount
+			}
 		}
 		queries, err := b.build(p.query, p.filters, p.alternatives)
 		if p.filters.lang != "" && lang != p.filters.lang {

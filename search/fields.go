@@ -182,3 +182,35 @@ func (s *fieldsSearcher) DocumentMatchPoolSize() int {
 	}
 	return n
 }
+
+// absentQuery is a term query in a field that lacks the term
+// (termPresence): it matches nothing, but bleve normalises every score by
+// the weights of all of a query's terms, so it keeps the weight the term
+// query has (that of a term of no document), and scores stay the same to
+// the last bit.
+type absentQuery struct {
+	Weight float64 `json:"absent_weight"`
+}
+
+func (q *absentQuery) Searcher(context.Context, index.IndexReader, mapping.IndexMapping, blevesearch.SearcherOptions) (blevesearch.Searcher, error) {
+	return absentSearcher{q.Weight}, nil
+}
+
+// absentSearcher is the searcher of an absentQuery.
+type absentSearcher struct{ weight float64 }
+
+func (absentSearcher) Next(*blevesearch.SearchContext) (*blevesearch.DocumentMatch, error) {
+	return nil, nil
+}
+
+func (absentSearcher) Advance(*blevesearch.SearchContext, index.IndexInternalID) (*blevesearch.DocumentMatch, error) {
+	return nil, nil
+}
+
+func (absentSearcher) Close() error               { return nil }
+func (s absentSearcher) Weight() float64          { return s.weight }
+func (absentSearcher) SetQueryNorm(float64)       {}
+func (absentSearcher) Count() uint64              { return 0 }
+func (absentSearcher) Min() int                   { return 0 }
+func (absentSearcher) Size() int                  { return 16 }
+func (absentSearcher) DocumentMatchPoolSize() int { return 0 }

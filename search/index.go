@@ -37,7 +37,8 @@ type Index struct {
 	memLens   map[string]*memLengths            // in-memory indexes: the field lengths of each language
 	readOnly  bool
 	closed    bool
-	bigrams   bigramCache // read-only indexes: the bigrams of a CJK character
+	bigrams   bigramCache  // read-only indexes: the bigrams of a CJK character
+	present   termPresence // read-only indexes: which fields have a term
 }
 
 // NewMemory returns an empty in-memory index (for the live-preview server)

@@ -7,6 +7,7 @@ type Option func(*options)
 type options struct {
 	eagerChecks int
 	splitAt     int
+	allFields   bool // search a term in every field, though some lack it (tests)
 }
 
 func defaultOptions() options {
