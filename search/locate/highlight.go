@@ -178,7 +178,29 @@ func sentenceOf(s string, sp Span) string {
 			b = sp.End + i
 		}
 	}
-	return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(s[a:b], ".!?")), " "))
+	return normalSentence(strings.TrimRight(s[a:b], ".!?"))
+}
+
+// normalSentence returns s in lower case with its white space collapsed
+// to single spaces and trimmed: strings.ToLower(strings.Join(
+// strings.Fields(s), " ")), in one allocation (a fragment's every mark
+// asks for its sentence).
+func normalSentence(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = sb.Len() > 0
+			continue
+		}
+		if space {
+			sb.WriteByte(' ')
+			space = false
+		}
+		sb.WriteRune(unicode.ToLower(r))
+	}
+	return sb.String()
 }
 
 // repeats reports whether c shows a sentence a picked fragment shows

@@ -62,3 +62,11 @@ func TestFragmentsKeepBlocksAndDoNotRepeat(t *testing.T) {
 		t.Errorf("the surge: %q, want one fragment", fs)
 	}
 }
+
+func TestNormalSentence(t *testing.T) {
+	for _, s := range []string{"", "  ", "The Quota  System\twas\n overloaded ", "控制平面 資源耗盡", "ÀB\u00a0c", "İstanbul DŽ x"} {
+		if got, want := normalSentence(s), strings.ToLower(strings.Join(strings.Fields(s), " ")); got != want {
+			t.Errorf("normalSentence(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
