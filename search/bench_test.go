@@ -400,6 +400,7 @@ func BenchmarkQuery(b *testing.B) {
 	b.ReportMetric(quantileMS(cpu, 0.50), "cpu-p50-ms")
 	b.ReportMetric(quantileMS(cpu, 0.99), "cpu-p99-ms")
 	for kind, ds := range byKind {
+		b.ReportMetric(quantileMS(ds, 0.50), kind+"-cpu-p50-ms")
 		b.ReportMetric(quantileMS(ds, 0.99), kind+"-cpu-p99-ms")
 	}
 	_, n := ix.Count()
