@@ -333,7 +333,8 @@ func TestBuildWarnsWhenOldOutputStays(t *testing.T) {
 	t.Cleanup(func() {
 		filepath.WalkDir(filepath.Dir(dest), func(p string, d os.DirEntry, err error) error { os.Chmod(p, 0o755); return nil })
 	})
-	code, out, errs := runGen("build", "--source", site, "--dest", dest)
+	// Cold: a warm build keeps the old output as its spare instead.
+	code, out, errs := runGen("build", "--source", site, "--dest", dest, "--cold")
 	if code != exitOK || !strings.Contains(out, "built 4 incidents") {
 		t.Fatalf("build with an undeletable old output: exit %d, %q %q", code, out, errs)
 	}
@@ -396,5 +397,24 @@ func TestCountsAndPlurals(t *testing.T) {
 	}
 	if code, out, _ := runGen("check", "--source", dir); code != exitContent || !strings.Contains(out, "1 incident in 1 language: 1 error, 0 warnings;") {
 		t.Errorf("check with an error: exit %d, %q", code, out)
+	}
+}
+
+// A second gen build carries the unchanged files over and says so;
+// --cold renders everything.
+func TestBuildWarmAndCold(t *testing.T) {
+	site := copySite(t)
+	dest := filepath.Join(t.TempDir(), "public")
+	for _, run := range []struct {
+		args    []string
+		carried bool
+	}{{nil, false}, {nil, true}, {[]string{"--cold"}, false}} {
+		code, out, errs := runGen(append([]string{"build", "--source", site, "--dest", dest}, run.args...)...)
+		if code != exitOK {
+			t.Fatalf("build %v: %s", run.args, errs)
+		}
+		if got := strings.Contains(out, "carried over"); got != run.carried {
+			t.Errorf("build %v: %q; carried over: %v, want %v", run.args, out, got, run.carried)
+		}
 	}
 }

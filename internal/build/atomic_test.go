@@ -96,7 +96,8 @@ func sameTree(t *testing.T, what string, before, after map[string]string) {
 }
 
 // leftovers lists what a build left beside dest: staging folders and moved
-// aside previous outputs.
+// aside previous outputs, but the spare a warm build keeps on purpose
+// (output.SparePath).
 func leftovers(t *testing.T, dest string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(filepath.Dir(dest))
@@ -105,7 +106,9 @@ func leftovers(t *testing.T, dest string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if name := e.Name(); strings.HasPrefix(name, "."+filepath.Base(dest)) || strings.Contains(name, ".new-") || strings.HasSuffix(name, ".old") {
+		if name := e.Name(); name == filepath.Base(output.SparePath(dest)) {
+			continue
+		} else if strings.HasPrefix(name, "."+filepath.Base(dest)) || strings.Contains(name, ".new-") || strings.HasSuffix(name, ".old") {
 			out = append(out, name)
 		}
 	}

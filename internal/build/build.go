@@ -141,7 +141,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	if err != nil {
 		return nil, err
 	}
-	stage, err := output.Begin(opts.Dest, output.Options{})
+	stage, err := output.Begin(opts.Dest, output.Options{Spare: plan != nil})
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +166,11 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 		var carriedPages int
 		carriedFiles, carriedPages, carryErr = carry(stage, plan, site.Archive)
 		pages += carriedPages
+		if carryErr == nil {
+			if err := stage.Prune(); err != nil {
+				carryErr = fmt.Errorf("%w: %w", errCarry, err)
+			}
+		}
 		if carryErr == nil && !plan.prev.Current() {
 			carryErr = fmt.Errorf("%w: %s was replaced by another build meanwhile", errCarry, opts.Dest)
 		}

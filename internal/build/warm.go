@@ -132,7 +132,7 @@ func carry(stage *output.Staging, plan *carryPlan, a *archive.Archive) (files, p
 		if err != nil {
 			return err
 		}
-		ok, err := stage.Carry(rel, p, info.Size())
+		ok, err := stage.Carry(rel, p, info)
 		if ok {
 			files++
 			if strings.HasSuffix(rel, ".html") {

@@ -131,6 +131,8 @@ func TestWarmBuildEqualsColdBuild(t *testing.T) {
 	for _, st := range steps {
 		before := inodes(t, warm)
 		beforeIndex := inodes(t, indexOf(t, warm))
+		served := readTree(t, warm)
+		spareBefore, spareErr := os.Stat(output.SparePath(warm))
 		st.change()
 		res, err := build.Run(buildOpts(src, warm))
 		if err != nil {
@@ -142,6 +144,19 @@ func TestWarmBuildEqualsColdBuild(t *testing.T) {
 			t.Fatalf("%s: cold build: %v", st.name, err)
 		}
 		sameBuild(t, st.name, warm, cold)
+		// The output the build replaced, which the next warm build
+		// starts from, was not written into: it holds what it held
+		// while it was served.
+		// A warm build after a warm build starts from the spare: its
+		// folders are reused, not made again.
+		if now, err := os.Stat(warm); st.carries && spareErr == nil && (err != nil || !os.SameFile(now, spareBefore)) {
+			t.Errorf("%s: the build did not start from the spare output", st.name)
+		}
+		if spare := output.SparePath(warm); st.carries {
+			compareTrees(t, st.name+": the previous output", readTree(t, spare), served)
+		} else if _, err := os.Stat(spare); err == nil {
+			t.Errorf("%s: a cold build kept a spare output", st.name)
+		}
 		sameSearch(t, st.name, warm, cold)
 		if res.Pages != want.Pages {
 			t.Errorf("%s: %d pages, a cold build %d", st.name, res.Pages, want.Pages)
@@ -222,6 +237,28 @@ func indexOf(t *testing.T, dest string) string {
 	return filepath.Join(dir, bundle.IndexDir)
 }
 
+// compareTrees fails unless two sets of files are the same, byte for byte.
+func compareTrees(t *testing.T, what string, got, want map[string][]byte) {
+	t.Helper()
+	var diff []string
+	for p, w := range want {
+		if g, ok := got[p]; !ok {
+			diff = append(diff, "missing "+p)
+		} else if !bytes.Equal(g, w) {
+			diff = append(diff, "differs "+p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			diff = append(diff, "stale "+p)
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 {
+		t.Errorf("%s differs from what it should be in %d files: %s", what, len(diff), strings.Join(diff[:min(len(diff), 10)], "; "))
+	}
+}
+
 // inodes stats every file of an output.
 func inodes(t *testing.T, dir string) map[string]os.FileInfo {
 	t.Helper()
@@ -257,26 +294,7 @@ func sharedInodes(t *testing.T, before map[string]os.FileInfo, dir string) int {
 // files, byte for byte, but the search indexes (compared by sameSearch).
 func sameBuild(t *testing.T, step, got, want string) {
 	t.Helper()
-	compare := func(got, want map[string][]byte, where string) {
-		var diff []string
-		for p, w := range want {
-			if g, ok := got[p]; !ok {
-				diff = append(diff, "missing "+p)
-			} else if !bytes.Equal(g, w) {
-				diff = append(diff, "differs "+p)
-			}
-		}
-		for p := range got {
-			if _, ok := want[p]; !ok {
-				diff = append(diff, "stale "+p)
-			}
-		}
-		sort.Strings(diff)
-		if len(diff) > 0 {
-			t.Errorf("%s: the warm build's %s differs from a cold build's in %d files: %s", step, where, len(diff), strings.Join(diff[:min(len(diff), 10)], "; "))
-		}
-	}
-	compare(readTree(t, got), readTree(t, want), "output")
+	compareTrees(t, step+": the warm build's output", readTree(t, got), readTree(t, want))
 	bundles := func(dest string) map[string][]byte {
 		dir, err := output.BundleOf(dest)
 		if err != nil {
@@ -290,7 +308,7 @@ func sameBuild(t *testing.T, step, got, want string) {
 		}
 		return files
 	}
-	compare(bundles(got), bundles(want), "bundle")
+	compareTrees(t, step+": the warm build's bundle", bundles(got), bundles(want))
 }
 
 // sameSearch fails unless two outputs' search indexes give the same

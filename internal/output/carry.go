@@ -44,18 +44,38 @@ func (p *Previous) Current() bool {
 	return err == nil && k == p.key
 }
 
-// Carry puts the previous output's file from (an absolute path) into the
-// folder as rel: a hard link, so that an unchanged page costs no bytes
-// and no write, or a copy where the file system cannot link. A file the
-// build has already written is left as it is, and carried is false: a
-// link never replaces a file, and a write never goes into a linked one
-// (the build renders first, then carries).
-func (f *Folder) Carry(rel, from string, size int64) (carried bool, err error) {
+// Carry puts the previous output's file from (an absolute path, whose
+// info is given) into the folder as rel: a hard link, so that an
+// unchanged page costs no bytes and no write, or a copy where the file
+// system cannot link. A file the build has already written is left as it
+// is, and carried is false: a link never replaces a file, and a write
+// never goes into a linked one (the build renders first, then carries).
+// In a folder made from the spare, a file that is already the one
+// carried over stays, and another is replaced.
+func (f *Folder) Carry(rel, from string, info iofs.FileInfo) (carried bool, err error) {
 	clean := filepath.FromSlash(rel)
 	if !filepath.IsLocal(clean) {
 		return false, fmt.Errorf("output path %q leaves the output folder", rel)
 	}
 	full := filepath.Join(f.dir, clean)
+	if f.reused {
+		f.mu.Lock()
+		written := f.kept[rel]
+		f.kept[rel] = true
+		f.mu.Unlock()
+		if written {
+			return false, nil
+		}
+		if have, err := os.Lstat(full); err == nil {
+			if os.SameFile(have, info) {
+				f.add(info.Size())
+				return true, nil
+			}
+			if err := os.Remove(full); err != nil {
+				return false, fmt.Errorf("carrying %s over: %w", rel, err)
+			}
+		}
+	}
 	if err := f.mkdir(filepath.Dir(full)); err != nil {
 		return false, fmt.Errorf("carrying %s over: %w", rel, err)
 	}
@@ -76,10 +96,14 @@ func (f *Folder) Carry(rel, from string, size int64) (carried bool, err error) {
 			return false, fmt.Errorf("carrying %s over: %w", rel, err)
 		}
 	}
+	f.add(info.Size())
+	return true, nil
+}
+
+func (f *Folder) add(size int64) {
 	f.mu.Lock()
 	f.size += size
 	f.mu.Unlock()
-	return true, nil
 }
 
 // mkdir creates dir and its parents once per build.

@@ -43,6 +43,11 @@ type Options struct {
 	// Warn receives the problems that do not fail a build: a previous
 	// output or a killed build's leftovers that could not be removed.
 	Warn func(error)
+	// Spare starts the build from the output an earlier build with Spare
+	// replaced, when there is one, and keeps the output this build
+	// replaces for the next (spare.go): for builds that carry most files
+	// over (Folder.Carry). Without it, that spare is removed.
+	Spare bool
 
 	// Tests only: kill is called before each step of Commit; an error
 	// stops Commit there, as if the process had been killed.
@@ -104,11 +109,20 @@ func Begin(dest string, opts Options) (*Staging, error) {
 		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(dest), err)
 	}
 	s.removeLeftovers()
-	dir, unlock, err := s.makeStaging()
-	if err != nil {
-		return nil, err
+	dir, unlock, reused := "", func() {}, false
+	if opts.Spare {
+		dir, unlock, reused = s.takeSpare()
+	}
+	if !reused {
+		var err error
+		if dir, unlock, err = s.makeStaging(); err != nil {
+			return nil, err
+		}
 	}
 	s.Folder, s.unlock = newFolder(dir, dest, s.fails), unlock
+	if reused {
+		s.Folder.reused, s.Folder.kept = true, map[string]bool{}
+	}
 	bundle, err := s.makeBundle(dir)
 	if err != nil {
 		s.Abort()
@@ -256,7 +270,12 @@ func (s *Staging) Commit() error {
 		if err := s.kill(stepRemoveOld); err != nil {
 			return err
 		}
-		s.remove(old, "the previous output")
+		if !s.opts.Spare || !s.keepSpare(old) {
+			s.remove(old, "the previous output")
+		}
+	}
+	if !s.opts.Spare {
+		s.removeSpare()
 	}
 	if err := s.kill(stepSweep); err != nil {
 		return err
@@ -470,6 +489,13 @@ type Folder struct {
 	mu   sync.Mutex
 	dirs map[string]bool
 	size int64
+
+	// reused is set on a staging folder made from the spare, whose files
+	// may be links to the current output's: they are replaced, never
+	// written into, and kept records what the build wrote or carried
+	// (Staging.Prune removes the rest).
+	reused bool
+	kept   map[string]bool
 }
 
 func newFolder(dir, final string, fails *failures) *Folder {
@@ -505,9 +531,17 @@ func (f *Folder) WriteFile(rel string, data []byte) error {
 	dir := filepath.Dir(full)
 	f.mu.Lock()
 	f.size += int64(len(data))
+	if f.reused {
+		f.kept[filepath.ToSlash(clean)] = true
+	}
 	f.mu.Unlock()
 	if err := f.mkdir(dir); err != nil {
 		return fmt.Errorf("writing %s: %w", rel, err)
+	}
+	if f.reused {
+		if err := os.Remove(full); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return fmt.Errorf("writing %s: %w", rel, err)
+		}
 	}
 	if err := f.write(full, data); err != nil {
 		return fmt.Errorf("writing %s: %w", rel, err)
