@@ -190,6 +190,9 @@ func checkTermsIndex(t *testing.T, public string, n int) {
 		for _, a := range findAll(doc, tag("a")) {
 			if attr(a, "rel") == "next" {
 				href = attr(a, "href")
+				if textOf(a) != "Next →" { // names are in order, not in time
+					t.Errorf("%s: the next page is %q", attr(a, "href"), textOf(a))
+				}
 			}
 		}
 	}

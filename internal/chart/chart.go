@@ -28,7 +28,8 @@
 //   - on narrow viewports (max-width: 600px) the style sheet makes the text
 //     grow so that it stays about 11 CSS px when the picture is scaled down
 //     to a phone's width, and hides every other axis label (class "nh")
-//     where they would collide;
+//     where they would collide; an incident's timeline, whose markers are
+//     tapped, is also drawn for a phone's width (IncidentResponsive);
 //   - all text and attribute values are XML-escaped, characters that XML 1.0
 //     forbids are dropped, and javascript:, vbscript: and data: links are
 //     replaced by "#".
