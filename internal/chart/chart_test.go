@@ -483,6 +483,34 @@ func TestIncidentHalfHourZoneAndLongSpans(t *testing.T) {
 	}
 }
 
+// TestIncidentInUTC: an incident kept in UTC has one row of times, not
+// the same labels twice; the legend names the midnight line only where
+// one is drawn.
+func TestIncidentInUTC(t *testing.T) {
+	legend := IncidentLegend{Impact: "Impact", Events: "Events", Midnight: "Midnight"}
+	at := time.Date(2008, 1, 15, 2, 22, 0, 0, time.UTC)
+	c := IncidentTimeline{IDPrefix: "u", Begin: at, End: at.Add(9 * time.Hour), Location: time.UTC, Legend: legend,
+		Events: []Event{{At: at, Href: "#a"}, {At: at.Add(9 * time.Hour), Href: "#b"}}}
+	root := parse(t, Incident(c))
+	if local, utc := len(root.all(byClass("tick-local"))), len(root.all(byClass("tick-utc"))); local < 2 || utc != 0 {
+		t.Errorf("%d local and %d UTC ticks, want the times once", local, utc)
+	}
+	if n := len(root.all(byClass("midnight"))); n != 0 {
+		t.Errorf("%d midnight marks, none in view", n)
+	}
+	c.End = at.Add(30 * time.Hour) // over the next midnight
+	root = parse(t, Incident(c))
+	if n := len(root.all(byClass("midnight"))); n != 2 { // the line and its key
+		t.Errorf("%d midnight marks, want the line and its key", n)
+	}
+	la := mustLoc(t, "America/Los_Angeles")
+	c.Location = la
+	root = parse(t, Incident(c))
+	if utc := len(root.all(byClass("tick-utc"))); utc < 2 {
+		t.Errorf("%d UTC ticks for an incident in Los Angeles", utc)
+	}
+}
+
 func TestIncidentDegenerate(t *testing.T) {
 	at := time.Date(2017, 3, 13, 17, 22, 0, 0, time.UTC)
 	cases := map[string]IncidentTimeline{
@@ -507,8 +535,10 @@ func TestIncidentDegenerate(t *testing.T) {
 			if n := len(root.all(byClass("marker"))); n != len(c.Events) {
 				t.Errorf("%d markers for %d events", n, len(c.Events))
 			}
-			if n := len(root.all(byClass("tick-utc"))); n < 2 {
-				t.Errorf("only %d UTC ticks", n)
+			// A picture in UTC (a nil Location) shows its times once.
+			local, utc := len(root.all(byClass("tick-local"))), len(root.all(byClass("tick-utc")))
+			if local < 2 || utc < 2 && c.Location != nil {
+				t.Errorf("%d local ticks, %d UTC ticks", local, utc)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,6 +137,8 @@ type incidentLayout struct {
 	d0, d1           time.Time // the axis
 	scale            float64   // units per second
 	localRow, utcRow tickRow
+	utcSame          bool        // the UTC labels would repeat the local ones: drawn once
+	days             []time.Time // local midnights in view
 	marks            []mark
 	lanes            int
 	axisY, height    float64
@@ -181,6 +184,8 @@ func layoutIncident(c IncidentTimeline, geo incGeom) *incidentLayout {
 	g.d0, g.d1 = lo.Add(-margin), hi.Add(margin)
 	g.scale = (geo.x1 - geo.x0) / seconds(g.d1, g.d0)
 	g.ticks()
+	g.utcSame = slices.Equal(g.localRow.labels, g.utcRow.labels) && slices.EqualFunc(g.localRow.at, g.utcRow.at, time.Time.Equal)
+	g.days = g.localMidnights()
 	g.placeMarks(lo)
 	g.axisY = incLanesTop + float64(g.lanes)*geo.laneGap + 8
 	g.height = g.axisY + 42
@@ -302,15 +307,7 @@ func (g *incidentLayout) band(b *strings.Builder) {
 // midnights marks each local midnight on the axis with a line and the
 // date it begins, so that a reader sees where the day changes.
 func (g *incidentLayout) midnights(b *strings.Builder) {
-	if g.d1.Sub(g.d0) > 5*24*time.Hour {
-		return // ticks are days already
-	}
-	y, m, d := g.d0.In(g.loc).Date()
-	for i := 1; ; i++ {
-		day := dayStart(y, m, d+i, g.loc)
-		if !day.Before(g.d1) {
-			break
-		}
+	for _, day := range g.days {
 		x := num(g.sx(day))
 		label := day.Format("Jan 2")
 		if g.c.MidnightLabel != nil {
@@ -318,6 +315,23 @@ func (g *incidentLayout) midnights(b *strings.Builder) {
 		}
 		b.WriteString(`<g class="midnight"><line x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
 		b.WriteString(`<text class="midnight-label" x="` + num(g.sx(day)+4) + `" y="` + num(incGridTop+12) + `">` + esc(label) + `</text></g>`)
+	}
+}
+
+// localMidnights are the starts of the local days that begin in view,
+// none when the ticks are days already.
+func (g *incidentLayout) localMidnights() []time.Time {
+	if g.d1.Sub(g.d0) > 5*24*time.Hour {
+		return nil
+	}
+	var days []time.Time
+	y, m, d := g.d0.In(g.loc).Date()
+	for i := 1; ; i++ {
+		day := dayStart(y, m, d+i, g.loc)
+		if !day.Before(g.d1) {
+			return days
+		}
+		days = append(days, day)
 	}
 }
 
@@ -350,6 +364,9 @@ func (g *incidentLayout) localTicks(b *strings.Builder) {
 // utcTicks draws the axis and the UTC labels below it.
 func (g *incidentLayout) utcTicks(b *strings.Builder) {
 	b.WriteString(`<line class="axis" x1="` + num(g.geo.x0-20) + `" y1="` + num(g.axisY) + `" x2="` + num(g.geo.x1+20) + `" y2="` + num(g.axisY) + `"/>`)
+	if g.utcSame {
+		return // an incident kept in UTC: its times are above
+	}
 	b.WriteString(`<g class="ticks-utc" text-anchor="middle">`)
 	nh := !rowFits(g.utcRow, g.scale, g.geo.font, g.geo.font*0.75)
 	for i, t := range g.utcRow.at {
@@ -401,8 +418,8 @@ func (g *incidentLayout) legendItems() (items []legendItem, rows int) {
 	l := g.c.Legend
 	x, rows := 4.0, 1
 	for _, it := range []legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight}} {
-		if it.text == "" {
-			continue
+		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 {
+			continue // a key for a mark not drawn
 		}
 		w := 34 + textWidth(it.text, g.geo.font)
 		if x > 4 && x+w > g.geo.width-4 {
