@@ -3,7 +3,6 @@ package search
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
+	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/vocab"
@@ -265,22 +265,6 @@ func linkBleve(prev, dir string) error {
 		case strings.HasSuffix(rel, ".zap") && os.Link(p, to) == nil:
 			return nil
 		}
-		return copyFile(p, to)
+		return output.CopyFile(p, to)
 	})
-}
-
-func copyFile(from, to string) error {
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		return errors.Join(err, dst.Close())
-	}
-	return dst.Close()
 }

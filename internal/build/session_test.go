@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -46,23 +45,7 @@ func sameOutput(t *testing.T, s *build.Session, dir string) {
 			t.Errorf("the authoring server's %s differs from gen build's", p)
 		}
 	}
-	var diff []string
-	for p, w := range want {
-		if g, ok := got[p]; !ok {
-			diff = append(diff, "missing "+p)
-		} else if !bytes.Equal(g, w) {
-			diff = append(diff, "differs "+p)
-		}
-	}
-	for p := range got {
-		if _, ok := want[p]; !ok {
-			diff = append(diff, "stale "+p)
-		}
-	}
-	sort.Strings(diff)
-	if len(diff) > 0 {
-		t.Errorf("incremental output differs from a full build in %d files: %s", len(diff), strings.Join(diff[:min(len(diff), 10)], "; "))
-	}
+	compareTrees(t, "incremental output (against a full build)", got, want)
 }
 
 // withPages is the session's files, made.
