@@ -19,7 +19,7 @@ import (
 )
 
 // TestBrowserAtScale opens the pages that summarise many incidents — the
-// overview, a year, a term's first page, the index of products — and an
+// overview, a year, its busiest month, a term's first page, the index of products — and an
 // incident page of generated archives of 10 and 1,000 incidents, served by
 // `gen serve --dir`, at a phone's and a desktop's width, in light and
 // dark: nothing is wider than the viewport, no two labels of a chart
@@ -61,7 +61,7 @@ func TestBrowserAtScale(t *testing.T) {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			base, pages := serveGenerated(t, n)
 			b := &browser{ctx: ctx, base: base}
-			for _, name := range []string{"overview", "year", "term", "terms", "incident"} {
+			for _, name := range []string{"overview", "year", "month", "term", "terms", "incident"} {
 				t.Run(name, func(t *testing.T) {
 					b.open(t, pages[name])
 					for _, scheme := range []string{"light", "dark"} {
@@ -91,7 +91,7 @@ func TestBrowserAtScale(t *testing.T) {
 
 // serveGenerated builds a generated archive of n incidents in English and
 // Chinese, serves it as `gen serve --dir` does, and returns its URL and
-// the path of a page of each kind: the busiest year and product.
+// the path of a page of each kind: the busiest year, month and product.
 func serveGenerated(t *testing.T, n int) (base string, pages map[string]string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -105,7 +105,9 @@ func serveGenerated(t *testing.T, n int) (base string, pages map[string]string) 
 	base = startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
 		return serveBuilt(ctx, ln, dest, out, t.Logf)
 	})
-	busiest := func(under string) string {
+	// busiest is the page under a folder with the most list items, and
+	// their number.
+	busiest := func(under string) (string, int) {
 		entries, err := os.ReadDir(filepath.Join(dest, "en", under))
 		if err != nil {
 			t.Fatal(err)
@@ -120,16 +122,32 @@ func serveGenerated(t *testing.T, n int) (base string, pages map[string]string) 
 				best, most = e.Name(), k
 			}
 		}
-		return "/en/" + under + "/" + best + "/"
+		return "/en/" + under + "/" + best + "/", most
 	}
+	// The busiest month of any year, and its year.
+	year, month, most := "", "", -1
+	years, err := os.ReadDir(filepath.Join(dest, "en", "timeline"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, y := range years {
+		if !y.IsDir() {
+			continue
+		}
+		if m, k := busiest("timeline/" + y.Name()); k > most {
+			year, month, most = "/en/timeline/"+y.Name()+"/", m, k
+		}
+	}
+	product, _ := busiest("products")
 	incidents, err := os.ReadDir(filepath.Join(dest, "en", "incidents"))
 	if err != nil || len(incidents) == 0 {
 		t.Fatalf("no incident pages: %v", err)
 	}
 	return base, map[string]string{
 		"overview": "/en/timeline/",
-		"year":     busiest("timeline"),
-		"term":     busiest("products"),
+		"year":     year,
+		"month":    month,
+		"term":     product,
 		"terms":    "/en/products/",
 		"incident": "/en/incidents/" + incidents[0].Name() + "/",
 	}

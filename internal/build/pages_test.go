@@ -1,13 +1,16 @@
 package build_test
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -80,6 +83,61 @@ func TestPagesBoundedAtAThousandIncidents(t *testing.T) {
 		if svgs := findAll(doc, tag("svg")); len(svgs) != 0 {
 			t.Errorf("%s draws %d charts; the term's chart is on its first page", m, len(svgs))
 		}
+	}
+}
+
+// TestPagesBoundedAtAThousandIncidentsInAYear: a year of 1,000 incidents
+// (a decade of a busy archive's 10,000) has a page per month, each under
+// maxPage, though its lines together would pass it; the year page lists
+// months, not incidents.
+func TestPagesBoundedAtAThousandIncidentsInAYear(t *testing.T) {
+	sitetest.SkipUnderRace(t)
+	if testing.Short() {
+		t.Skip("builds 1,000 incidents")
+	}
+	site := files{}
+	day := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 1000 {
+		begin := day.Add(time.Duration(i) * 525 * time.Minute).Add(time.Duration(i%60) * time.Minute)
+		id := fmt.Sprintf("%s-storage-api-errors-%d", begin.Format("2006-01-02"), i)
+		site["content/"+id+"/en.md"] = "---\ntitle: Elevated error rates and latency for Cloud Storage API requests in us-central1 (" + strconv.Itoa(i) +
+			")\nsummary: Requests failed.\ntimezone: Asia/Tokyo\nbegin: " + begin.Format("2006-01-02 15:04") +
+			"\nend: " + begin.Add(95*time.Minute).Format("2006-01-02 15:04") + "\nproducts: [Cloud Storage]\nseverity: major\n---\n\n## Timeline {#timeline}\n\n- " +
+			begin.Format("2006-01-02 15:04") + " — Errors began.\n"
+	}
+	dir := writeSite(t, site)
+	if _, err := buildSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "public")
+	_, largest, size := siteSize(t, dest)
+	t.Logf("largest page %s, %d bytes", largest, size)
+	if size > maxPage {
+		t.Errorf("largest page %s is %d bytes, over %d", largest, size, maxPage)
+	}
+	months, err := filepath.Glob(filepath.Join(dest, "en", "timeline", "2024", "[01][0-9]", "index.html"))
+	if err != nil || len(months) != 12 {
+		t.Fatalf("2024 has %d month pages (%v), want 12", len(months), err)
+	}
+	lines := 0
+	for _, m := range months {
+		data, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, list, _ := strings.Cut(string(data), `<ol class="timeline-lines">`)
+		list, _, _ = strings.Cut(list, "</ol>")
+		lines += len(list)
+	}
+	// The year's lines on one page would pass the bound: the test is of
+	// something.
+	t.Logf("the lines of 2024 weigh %d bytes together", lines)
+	if lines <= maxPage {
+		t.Errorf("the lines of 2024 weigh %d bytes together, want over %d", lines, maxPage)
+	}
+	year := parseHTML(t, filepath.Join(dest, "en", "timeline", "2024", "index.html"))
+	if n := len(findAll(year, func(n *html.Node) bool { return strings.HasPrefix(attr(n, "id"), "i-") })); n != 0 {
+		t.Errorf("the 2024 page lists %d incidents, want none (they are on the month pages)", n)
 	}
 }
 
@@ -206,10 +264,11 @@ func checkTermsIndex(t *testing.T, public string, n int) {
 	}
 }
 
-// TestYearPagesGroupByLocalMonth: an incident is listed under the month of
-// the date shown for it, its begin in its own zone, even where that is
-// another month (or year) in UTC.
-func TestYearPagesGroupByLocalMonth(t *testing.T) {
+// TestMonthPagesGroupByLocalMonth: an incident is listed on the page of
+// the month of the date shown for it, its begin in its own zone, even
+// where that is another month (or year) in UTC; its year page counts it
+// under that month and links there, without listing it.
+func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 	incident := func(zone, begin string) string {
 		return "---\ntitle: At " + begin + " in " + zone + "\nsummary: S.\ntimezone: " + zone + "\nbegin: " + begin +
 			"\nseverity: minor\n---\n\n## Timeline {#timeline}\n\n- " + begin + " — Errors began.\n"
@@ -218,20 +277,20 @@ func TestYearPagesGroupByLocalMonth(t *testing.T) {
 		id, zone, begin, year, month, shown string
 	}{
 		// 2021-02-28 20:00 UTC: March in Tokyo.
-		{"2021-03-01-tokyo", "Asia/Tokyo", "2021-03-01 05:00", "2021", "m-2021-03", "2021-03-01"},
+		{"2021-03-01-tokyo", "Asia/Tokyo", "2021-03-01 05:00", "2021", "03", "2021-03-01"},
 		// 2021-01-01 04:00 UTC: still December 2020 in Los Angeles.
-		{"2020-12-31-la", "America/Los_Angeles", "2020-12-31 20:00", "2020", "m-2020-12", "2020-12-31"},
+		{"2020-12-31-la", "America/Los_Angeles", "2020-12-31 20:00", "2020", "12", "2020-12-31"},
 		// 2021-05-01 03:30 UTC: April in New York.
-		{"2021-04-30-ny", "America/New_York", "2021-04-30 23:30", "2021", "m-2021-04", "2021-04-30"},
+		{"2021-04-30-ny", "America/New_York", "2021-04-30 23:30", "2021", "04", "2021-04-30"},
 		// 2021-06-30 18:30 UTC: July in Kolkata.
-		{"2021-07-01-kolkata", "Asia/Kolkata", "2021-07-01 00:00", "2021", "m-2021-07", "2021-07-01"},
-		{"2021-01-31-utc", "UTC", "2021-01-31 23:59", "2021", "m-2021-01", "2021-01-31"},
+		{"2021-07-01-kolkata", "Asia/Kolkata", "2021-07-01 00:00", "2021", "07", "2021-07-01"},
+		{"2021-01-31-utc", "UTC", "2021-01-31 23:59", "2021", "01", "2021-01-31"},
 	}
-	fs := files{}
+	site := files{}
 	for _, c := range cases {
-		fs["content/"+c.id+"/en.md"] = incident(c.zone, c.begin)
+		site["content/"+c.id+"/en.md"] = incident(c.zone, c.begin)
 	}
-	dir := writeSite(t, fs)
+	dir := writeSite(t, site)
 	if _, err := buildSite(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -243,39 +302,60 @@ func TestYearPagesGroupByLocalMonth(t *testing.T) {
 		}
 		return ""
 	}
-	for lang, want := range map[string]string{"en": "4 incidents began in 2021", "ja": "2021年に始まったインシデントは 4 件", "zh-TW": "2021 年開始的事故共 4 件"} {
-		// A year page says what it holds, not the overview's sentence.
+	for lang, want := range map[string][2]string{
+		"en":    {"4 incidents began in 2021", "One incident began in March 2021"},
+		"ja":    {"2021年に始まったインシデントは 4 件", "2021年3月に始まったインシデントは 1 件"},
+		"zh-TW": {"2021 年開始的事故共 4 件", "2021年3月開始的事故共 1 件"},
+	} {
+		// A year or month page says what it holds, not the overview's sentence.
 		year, overview := lead(filepath.Join(dir, "public", lang, "timeline", "2021", "index.html")), lead(filepath.Join(dir, "public", lang, "timeline", "index.html"))
-		if !strings.HasPrefix(year, want) || year == overview {
-			t.Errorf("%s: the 2021 page's lead is %q (the overview's %q), want it to begin %q", lang, year, overview, want)
+		if !strings.HasPrefix(year, want[0]) || year == overview {
+			t.Errorf("%s: the 2021 page's lead is %q (the overview's %q), want it to begin %q", lang, year, overview, want[0])
+		}
+		if month := lead(filepath.Join(dir, "public", lang, "timeline", "2021", "03", "index.html")); !strings.HasPrefix(month, want[1]) {
+			t.Errorf("%s: the March 2021 page's lead is %q, want it to begin %q", lang, month, want[1])
 		}
 	}
 	for _, lang := range []string{"en", "ja", "zh-TW"} {
 		for _, c := range cases {
-			doc := parseHTML(t, filepath.Join(dir, "public", lang, "timeline", c.year, "index.html"))
-			var line *html.Node
-			for _, n := range findAll(doc, func(n *html.Node) bool { return attr(n, "id") == "i-"+c.id }) {
-				line = n
+			// The line is on its month's page, and on no other page of
+			// the timeline.
+			var on []string
+			err := filepath.WalkDir(filepath.Join(dir, "public", lang, "timeline"), func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				if len(findAll(parseHTML(t, p), func(n *html.Node) bool { return attr(n, "id") == "i-"+c.id })) > 0 {
+					rel, _ := filepath.Rel(filepath.Join(dir, "public", lang, "timeline"), p)
+					on = append(on, filepath.ToSlash(rel))
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if line == nil {
-				t.Errorf("%s: %s is not on the %s page", lang, c.id, c.year)
+			want := c.year + "/" + c.month + "/index.html"
+			if len(on) != 1 || on[0] != want {
+				t.Errorf("%s: %s is on the timeline pages %q, want only %s", lang, c.id, on, want)
 				continue
 			}
-			month := line.Parent
-			for month != nil && attr(month, "class") != "month" {
-				month = month.Parent
-			}
-			if month == nil || attr(month, "id") != c.month {
-				t.Errorf("%s: %s is in month %q, want %s", lang, c.id, attr(month, "id"), c.month)
-			}
+			doc := parseHTML(t, filepath.Join(dir, "public", lang, "timeline", c.year, c.month, "index.html"))
+			line := findAll(doc, func(n *html.Node) bool { return attr(n, "id") == "i-"+c.id })[0]
 			if got := textOf(findAll(line, tag("time"))[0]); got != c.shown {
 				t.Errorf("%s: %s shows %q, want %s", lang, c.id, got, c.shown)
 			}
-			// The month index links to the month.
-			if len(findAll(doc, func(n *html.Node) bool { return attr(n, "href") == "#"+c.month })) != 1 {
-				t.Errorf("%s: the %s index has no link to #%s", lang, c.year, c.month)
+			// The year's month index links to the month's page.
+			year := parseHTML(t, filepath.Join(dir, "public", lang, "timeline", c.year, "index.html"))
+			if len(findAll(year, func(n *html.Node) bool {
+				return strings.HasSuffix(attr(n, "href"), "/timeline/"+c.year+"/"+c.month+"/")
+			})) != 1 {
+				t.Errorf("%s: the %s index has no link to its month %s", lang, c.year, c.month)
 			}
 		}
+	}
+	// Only months with incidents have a page.
+	if _, err := os.Stat(filepath.Join(dir, "public", "en", "timeline", "2021", "02", "index.html")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("February 2021, with no incident, has a page (%v)", err)
 	}
 }
 

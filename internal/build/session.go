@@ -256,7 +256,7 @@ func (s *Session) updateIndex(site *source.Site, basePath string, full bool, tou
 // overlapping, similar, previous or next) before or after the change, and
 // the pages of every term they had or have.
 func affected(touched map[string]bool, before, after *archive.Archive) *render.Scope {
-	scope := &render.Scope{Incidents: map[string]bool{}, Terms: map[string]bool{}, Years: map[int]bool{}}
+	scope := &render.Scope{Incidents: map[string]bool{}, Terms: map[string]bool{}, Years: map[int]bool{}, Months: map[render.YearMonth]bool{}}
 	for id := range touched {
 		scope.Incidents[id] = true
 	}
@@ -287,6 +287,7 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 			}
 			if touched[inc.ID] {
 				scope.Years[render.LocalYear(inc)] = true
+				scope.Months[render.LocalMonth(inc)] = true
 				for tax, terms := range inc.Terms {
 					for _, t := range terms {
 						scope.Terms[string(tax)+"/"+t.Slug] = true
@@ -322,10 +323,13 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 	// keep theirs.
 	scope.ListPages = render.ListPagesChanged(before.Incidents, after.Incidents, entries)
 	scope.TermPages = termPagesChanged(scope.Terms, before, after, entries)
-	// Year pages list every year: a year that appears or goes away
-	// changes them all.
+	// Year and month pages list every year: a year that appears or goes
+	// away changes them all.
 	if years := yearsOf(after); !maps.Equal(years, yearsOf(before)) {
 		maps.Copy(scope.Years, years)
+		for _, inc := range after.Incidents {
+			scope.Months[render.LocalMonth(inc)] = true
+		}
 	}
 	return scope
 }
@@ -393,7 +397,7 @@ func yearsOf(a *archive.Archive) map[int]bool {
 }
 
 // keep reports whether an output file of the previous build is still
-// current: an incident, list, timeline year or term page outside the
+// current: an incident, list, timeline year or month or term page outside the
 // scope. Everything else (timelines, term indexes, feeds, sitemap, export)
 // is rendered again.
 func keep(file string, scope *render.Scope) bool {
@@ -405,6 +409,8 @@ func keep(file string, scope *render.Scope) bool {
 		return !scope.ListPages[max(loc.Page, 1)]
 	case urls.Year:
 		return !scope.Years[loc.Year]
+	case urls.Month:
+		return !scope.Months[render.YearMonth{Year: loc.Year, Month: time.Month(loc.Month)}]
 	case urls.Term:
 		return !scope.TermPage(archive.Taxonomy(loc.Taxonomy), loc.Term, max(loc.Page, 1))
 	}

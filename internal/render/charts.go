@@ -63,12 +63,12 @@ func spans(incs []*archive.Incident) []chart.Span {
 }
 
 // heatmap draws incs per month across the years, each month linked to its
-// place on the year's timeline page.
+// timeline page.
 func (c *chartWords) heatmap(incs []*archive.Incident, id string) string {
 	return chart.HeatmapSVG(chart.Heatmap{
 		IDPrefix: id, Title: c.heatTitle, Desc: c.heatDesc, Spans: spans(incs), Legend: c.legend,
 		Href: func(y int, m time.Month) string {
-			return c.r.urls.URL(urls.YearLoc(c.l.Tag, y).At(urls.MonthID(time.Date(y, m, 1, 0, 0, 0, 0, time.UTC))))
+			return c.r.urls.URL(urls.MonthLoc(c.l.Tag, y, m))
 		},
 		MonthLabel: c.l.MonthShort,
 		CellLabel: func(y int, m time.Month, n int, by [4]int) string {

@@ -159,6 +159,11 @@ func (r *Renderer) sitemap(emit Emit) error {
 		if err := add(urls.YearLoc(def, y.Year)); err != nil {
 			return fmt.Errorf("sitemap: %w", err)
 		}
+		for _, m := range y.months() {
+			if err := add(urls.MonthLoc(def, y.Year, m)); err != nil {
+				return fmt.Errorf("sitemap: %w", err)
+			}
+		}
 	}
 	for _, inc := range r.archive.Incidents {
 		s, err := r.fragments.get(fragmentKey{inc.ID, "", partSitemap}, r.born, func() (string, error) {

@@ -103,6 +103,9 @@ type Scope struct {
 	Incidents map[string]bool // incident pages to render, by id
 	Terms     map[string]bool // term pages to render, by "taxonomy/slug"
 	Years     map[int]bool    // timeline years to render
+	// Months are the timeline months to render: a month page shows its
+	// own incidents and the list of years, nothing of other months.
+	Months map[YearMonth]bool
 	// ListPages are the pages of the list of every incident to render, by
 	// number from 1 (see ListPagesChanged).
 	ListPages map[int]bool
@@ -149,6 +152,8 @@ func (s *Scope) TermPage(tax archive.Taxonomy, slug string, n int) bool {
 }
 
 func (s *Scope) year(y int) bool { return s == nil || s.Years[y] }
+
+func (s *Scope) month(m YearMonth) bool { return s == nil || s.Months[m] }
 
 // Render makes every file of the site and passes it to emit. It returns the
 // number of HTML pages.
@@ -288,7 +293,7 @@ func (ps *pass) run() {
 		if ps.in(urls.Search) {
 			ps.search(l)
 		}
-		if ps.in(urls.Timeline, urls.Year) {
+		if ps.in(urls.Timeline, urls.Year, urls.Month) {
 			ps.timeline(l)
 		}
 		for _, tax := range archive.Taxonomies {
@@ -387,7 +392,8 @@ func (ps *pass) search(l *locale.Lang) {
 	ps.page(p)
 }
 
-// timeline renders the archive-wide timeline and its years in scope.
+// timeline renders the archive-wide timeline, and its years and months
+// in scope.
 func (ps *pass) timeline(l *locale.Lang) {
 	title, err := l.T("nav_timeline")
 	if err != nil {
@@ -397,13 +403,24 @@ func (ps *pass) timeline(l *locale.Lang) {
 	years := yearSummaries(ps.r.archive.Incidents)
 	ps.page(ps.r.newPage(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *PageView) { p.YearList = years }))
 	for _, y := range years {
-		if !ps.scope.year(y.Year) {
+		if ps.only != nil && (ps.only.Kind == urls.Timeline || ps.only.Year != y.Year) {
 			continue
 		}
-		ps.page(ps.r.newPage(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *PageView) {
-			p.Year = ps.r.year(y, l)
-			p.YearList = years
-		}))
+		year := ps.r.year(y, l)
+		if ps.scope.year(y.Year) {
+			ps.page(ps.r.newPage(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *PageView) {
+				p.Year, p.YearList = year, years
+			}))
+		}
+		for _, m := range year.Months {
+			loc := urls.MonthLoc(l.Tag, y.Year, m.Start.Month())
+			if m.Count == 0 || !ps.scope.month(YearMonth{y.Year, m.Start.Month()}) || !ps.wants(loc.File()) {
+				continue
+			}
+			ps.page(ps.r.newPage(l, "timeline", title+" "+l.MonthYear(m.Start), loc, func(p *PageView) {
+				p.Month, p.YearList = ps.r.month(m, l), years
+			}))
+		}
 	}
 }
 

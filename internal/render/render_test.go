@@ -299,8 +299,8 @@ func TestEventTimesLinkToTheTimeline(t *testing.T) {
 		}
 		href, _ := attr(links[0], "href")
 		file, frag, ok := resolve(t, page, href)
-		if !ok || file != "en/timeline/2017/index.html" || frag != "i-2017-03-13-bq" {
-			t.Errorf("item %s links to %q (%s#%s), want its incident's line on the 2017 timeline", c.anchor, href, file, frag)
+		if !ok || file != "en/timeline/2017/03/index.html" || frag != "i-2017-03-13-bq" {
+			t.Errorf("item %s links to %q (%s#%s), want its incident's line on the March 2017 timeline", c.anchor, href, file, frag)
 			continue
 		}
 		if byID(parse(t, files, file), frag) == nil {

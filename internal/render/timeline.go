@@ -8,12 +8,15 @@ import (
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
-// The archive-wide timeline has a page per year: a month index, then one
-// line per incident, oldest first. An incident is listed under the year
-// and month of its begin in its own zone, the date every list shows for
-// it, so that a page never files "December 31" under January. A line per
-// incident rather than per event keeps a year page a few hundred bytes
-// per incident, whatever the length of their timelines.
+// The archive-wide timeline has a page per year, with a month index,
+// and a page per month that has incidents, with one line per incident,
+// oldest first. An incident is listed under the year and month of its
+// begin in its own zone, the date every list shows for it, so that a page
+// never files "December 31" under January. A line per incident rather
+// than per event keeps a month page a few hundred bytes per incident,
+// whatever the length of their timelines; a page per month rather than
+// per year keeps it under the page bound however many incidents a busy
+// year has.
 
 // YearSummary counts one year of the archive-wide timeline.
 type YearSummary struct {
@@ -26,6 +29,30 @@ type YearSummary struct {
 
 // URL is the year's timeline page, in the page language.
 func (y YearSummary) URL(p *PageView) string { return p.Site.urls.URL(urls.YearLoc(p.L.Tag, y.Year)) }
+
+// months are the months of the year with incidents, in order.
+func (y YearSummary) months() []time.Month {
+	var out []time.Month
+	for _, inc := range y.incidents {
+		if m := inc.Begin.In(inc.Location).Month(); len(out) == 0 || out[len(out)-1] != m {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// YearMonth is a month of the timeline.
+type YearMonth struct {
+	Year  int
+	Month time.Month
+}
+
+// LocalMonth is the month an incident is listed under: that of its begin
+// in its own zone.
+func LocalMonth(inc *archive.Incident) YearMonth {
+	t := inc.Begin.In(inc.Location)
+	return YearMonth{t.Year(), t.Month()}
+}
 
 // LocalYear is the year an incident is listed under: that of its begin in
 // its own zone.
@@ -54,33 +81,46 @@ type Year struct {
 	Year  int
 	Count int // incidents that began in it
 	// Months are the twelve months, each with the incidents that began in
-	// it, for the index and the sections.
+	// it, for the index.
 	Months [12]*Month
 }
 
 // Month is one month of a year's timeline.
 type Month struct {
-	Start     time.Time // its first day, for names and datetime attributes
+	Start time.Time // its first day, for names and datetime attributes
+	Count int       // incidents that began in it
+	// Incidents are its incidents, oldest first, on its own page only.
 	Incidents []*IncidentView
+	url       string
+	incidents []*archive.Incident
 }
 
-// ID is the month's fragment id on its year page.
-func (m *Month) ID() string { return urls.MonthID(m.Start) }
+// URL is the month's timeline page.
+func (m *Month) URL() string { return m.url }
 
 // year lays out a year's incidents by local month.
 func (r *Renderer) year(s YearSummary, l *locale.Lang) *Year {
 	y := &Year{Year: s.Year, Count: s.Incidents}
 	for i := range y.Months {
-		y.Months[i] = &Month{Start: time.Date(s.Year, time.Month(i+1), 1, 0, 0, 0, 0, time.UTC)}
+		start := time.Date(s.Year, time.Month(i+1), 1, 0, 0, 0, 0, time.UTC)
+		y.Months[i] = &Month{Start: start, url: r.urls.URL(urls.MonthLoc(l.Tag, s.Year, start.Month()))}
 	}
 	for _, inc := range s.incidents {
 		m := y.Months[inc.Begin.In(inc.Location).Month()-1]
-		m.Incidents = append(m.Incidents, r.incident(inc, l))
+		m.Count++
+		m.incidents = append(m.incidents, inc)
 	}
 	return y
 }
 
-// TimelineID is the incident's fragment id on its year's timeline page.
+// month is m of y with its incidents' lines, for its page.
+func (r *Renderer) month(m *Month, l *locale.Lang) *Month {
+	out := *m
+	out.Incidents = r.incidents(m.incidents, l)
+	return &out
+}
+
+// TimelineID is the incident's fragment id on its month's timeline page.
 func (v *IncidentView) TimelineID() string { return urls.TimelineID(v.ID) }
 
 // TimelineURL is the incident's line on the archive-wide timeline.

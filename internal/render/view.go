@@ -33,7 +33,8 @@ type PageView struct {
 	Initials  []Initial      // terms index: where each letter begins
 	Term      *TermView      // term page
 	TermChart bool           // term pages: the first, which draws the term's chart
-	Year      *Year          // a year's timeline page
+	Year      *Year          // a year's or a month's timeline page
+	Month     *Month         // a month's timeline page
 	YearList  []YearSummary  // timeline pages: every year, for navigation
 	Search    *Search        // search page
 

@@ -27,7 +27,8 @@ const (
 	List           // "/en/", "/en/page/2/": every incident
 	Incident       // "/en/incidents/<id>/"
 	Timeline       // "/en/timeline/": the overview and its years
-	Year           // "/en/timeline/2017/": one year's events
+	Year           // "/en/timeline/2017/": one year's months
+	Month          // "/en/timeline/2017/03/": one month's incidents
 	Terms          // "/en/products/": a taxonomy's terms
 	Term           // "/en/products/<slug>/", "/en/products/<slug>/page/2/"
 	Search         // "/en/search/"
@@ -60,7 +61,8 @@ type Loc struct {
 	ID       string // Incident: the incident id
 	Taxonomy string // Terms, Term: "products", "regions", "causes", …
 	Term     string // Term: the slug, not escaped
-	Year     int    // Year
+	Year     int    // Year, Month
+	Month    int    // Month: 1 to 12
 	Page     int    // List, Term: the page of the list; 0 and 1 are the first
 	Name     string // Asset: the file name
 	Fragment string // the #fragment, without "#"
@@ -82,6 +84,11 @@ func TimelineLoc(lang string) Loc { return Loc{Kind: Timeline, Lang: lang} }
 
 // YearLoc is one year of the archive-wide timeline.
 func YearLoc(lang string, year int) Loc { return Loc{Kind: Year, Lang: lang, Year: year} }
+
+// MonthLoc is one month of the archive-wide timeline.
+func MonthLoc(lang string, year int, month time.Month) Loc {
+	return Loc{Kind: Month, Lang: lang, Year: year, Month: int(month)}
+}
 
 // TermsLoc lists a taxonomy's terms.
 func TermsLoc(lang, taxonomy string) Loc { return Loc{Kind: Terms, Lang: lang, Taxonomy: taxonomy} }
@@ -118,11 +125,11 @@ func EventLoc(lang, id string, at time.Time, n int) Loc {
 }
 
 // TimelineEventLoc is where an incident's events are on the archive-wide
-// timeline: its line on the page of the year it began in, by its local
+// timeline: its line on the page of the month it began in, by its local
 // date (localBegin is its begin in its own zone), the date it is listed
 // under everywhere.
 func TimelineEventLoc(lang, id string, localBegin time.Time) Loc {
-	return YearLoc(lang, localBegin.Year()).At(TimelineID(id))
+	return MonthLoc(lang, localBegin.Year(), localBegin.Month()).At(TimelineID(id))
 }
 
 // At is l with a fragment.
@@ -165,6 +172,8 @@ func (l Loc) segments() (segs []string, dir bool) {
 		return append(lang, timelineDir), true
 	case Year:
 		return append(lang, timelineDir, strconv.Itoa(l.Year)), true
+	case Month:
+		return append(lang, timelineDir, strconv.Itoa(l.Year), fmt.Sprintf("%02d", l.Month)), true
 	case Terms:
 		segs, dir = append(lang, l.Taxonomy), true
 	case Term:
@@ -283,9 +292,6 @@ func ParseEventAnchor(fragment string) (t time.Time, n int, ok bool) {
 
 // TimelineID is the fragment id of an incident's line on a timeline page.
 func TimelineID(incidentID string) string { return "i-" + incidentID }
-
-// MonthID is the fragment id of a month on a timeline page: "m-2017-03".
-func MonthID(t time.Time) string { return "m-" + t.Format("2006-01") }
 
 // Scheme is one site's URLs: where it is served and which taxonomies it
 // has (the path segments after the language that are neither incidents,
@@ -436,6 +442,13 @@ func (s Scheme) parsePage(lang string, segs []string) Loc {
 			return Loc{}
 		}
 		return YearLoc(lang, y)
+	case len(segs) == 3 && segs[0] == timelineDir:
+		y, err := strconv.Atoi(segs[1])
+		m, merr := strconv.Atoi(segs[2])
+		if err != nil || merr != nil || y < 1 || y > 9999 || len(segs[2]) != 2 || m < 1 || m > 12 {
+			return Loc{}
+		}
+		return MonthLoc(lang, y, time.Month(m))
 	}
 	return Loc{}
 }

@@ -24,10 +24,12 @@ var cases = []struct {
 	{EventLoc("ja", "2017-03-13-bq", at, 2), "/ja/incidents/2017-03-13-bq/#t-20170313T1722Z-2", "ja/incidents/2017-03-13-bq/index.html"},
 	{TimelineLoc("en"), "/en/timeline/", "en/timeline/index.html"},
 	{YearLoc("en", 2017), "/en/timeline/2017/", "en/timeline/2017/index.html"},
-	{TimelineEventLoc("en", "2017-03-13-bq", at.In(time.FixedZone("X", -10*3600))), "/en/timeline/2017/#i-2017-03-13-bq", "en/timeline/2017/index.html"},
+	{MonthLoc("en", 2017, time.March), "/en/timeline/2017/03/", "en/timeline/2017/03/index.html"},
+	{MonthLoc("ja", 2017, time.December), "/ja/timeline/2017/12/", "ja/timeline/2017/12/index.html"},
+	{TimelineEventLoc("en", "2017-03-13-bq", at.In(time.FixedZone("X", -10*3600))), "/en/timeline/2017/03/#i-2017-03-13-bq", "en/timeline/2017/03/index.html"},
 	// An incident that began on New Year's Eve in its zone is listed in
 	// that year, though it was already the next in UTC.
-	{TimelineEventLoc("en", "2016-12-31-x", time.Date(2017, 1, 1, 3, 0, 0, 0, time.UTC).In(time.FixedZone("PST", -8*3600))), "/en/timeline/2016/#i-2016-12-31-x", "en/timeline/2016/index.html"},
+	{TimelineEventLoc("en", "2016-12-31-x", time.Date(2017, 1, 1, 3, 0, 0, 0, time.UTC).In(time.FixedZone("PST", -8*3600))), "/en/timeline/2016/12/#i-2016-12-31-x", "en/timeline/2016/12/index.html"},
 	{TermsLoc("en", "products"), "/en/products/", "en/products/index.html"},
 	{TermsLoc("en", "organizations"), "/en/organizations/", "en/organizations/index.html"},
 	// A long index of terms has pages, beside a term named "page" and
@@ -120,6 +122,7 @@ func TestParseRejects(t *testing.T) {
 		"", "en/", "/en", "//en/", "/en//", "/en/../de/",
 		"/en/incidents/", "/en/incidents/a/b/", "/en/incidents/x/page/2/",
 		"/en/timeline/02017/", "/en/timeline/year/", "/en/timeline/2017/page/2/",
+		"/en/timeline/2017/3/", "/en/timeline/2017/13/", "/en/timeline/2017/00/", "/en/timeline/2017/+3/", "/en/timeline/2017/03/x/",
 		"/en/page/1/", "/en/page/x/", "/en/products/x/page/01/",
 		"/en/unknown/", "/en/unknown/x/", "/en/regions/x/", // not a taxonomy of this site
 		"/en/feed.xml/", "/en/style.css", "/a.b/", "/api/search/x",
@@ -136,7 +139,7 @@ func TestRel(t *testing.T) {
 		from, to Loc
 		want     string
 	}{
-		{inc, TimelineEventLoc("en", "2017-03-13-bq", at), "../../timeline/2017/#i-2017-03-13-bq"},
+		{inc, TimelineEventLoc("en", "2017-03-13-bq", at), "../../timeline/2017/03/#i-2017-03-13-bq"},
 		{inc, IncidentLoc("en", "2018-01-02-gcs").At("t-20180102T0000Z"), "../2018-01-02-gcs/#t-20180102T0000Z"},
 		{inc, inc.At("impact"), "#impact"},
 		{inc, inc, "./"},
