@@ -279,8 +279,11 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("TimelineEventLink", func(t *testing.T) {
-		// Year timeline → the incident page.
+		// Year timeline → its first month with incidents → the incident page.
 		b.open(t, "/en/timeline/2020/")
+		b.do(t, "follow the first month", chromedp.Click(chromedp.CSS(`.months a`)))
+		b.waitFor(t, "a month of 2020", `/^\/en\/timeline\/2020\/[01][0-9]\/$/.test(location.pathname) && document.readyState === "complete"`)
+		month := eval[string](t, b, `location.pathname`)
 		href := eval[string](t, b, `(() => {
 			const a = document.querySelectorAll(".timeline-lines li a")[0];
 			a.setAttribute("data-pick", "");
@@ -293,9 +296,9 @@ func TestBrowser(t *testing.T) {
 		b.do(t, "follow the incident link", chromedp.Click(chromedp.CSS(`a[data-pick]`)))
 		b.waitFor(t, "the incident page", fmt.Sprintf(`location.pathname === %q && document.readyState === "complete"`, u.Path))
 
-		// And back: an event's time on the incident page → the incident's line on the timeline.
+		// And back: an event's time on the incident page → the incident's line on its month's timeline.
 		b.do(t, "follow the event time", chromedp.Click(chromedp.CSS(`li.event a.event-time`)))
-		b.waitFor(t, "the year timeline at the event", `location.pathname === "/en/timeline/2020/" && location.hash !== "" && document.readyState === "complete"`)
+		b.waitFor(t, "the month timeline at the event", fmt.Sprintf(`location.pathname === %q && location.hash !== "" && document.readyState === "complete"`, month))
 		targetInView(t, b, strings.TrimPrefix(eval[string](t, b, `location.hash`), "#"))
 		b.clean(t, "timeline links")
 	})

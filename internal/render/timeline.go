@@ -15,8 +15,8 @@ import (
 // never files "December 31" under January. A line per incident rather
 // than per event keeps a month page a few hundred bytes per incident,
 // whatever the length of their timelines; a page per month rather than
-// per year keeps it under the page bound however many incidents a busy
-// year has.
+// per year holds a twelfth of a busy year, so a year of 1,000 incidents
+// stays far under the page bound.
 
 // YearSummary counts one year of the archive-wide timeline.
 type YearSummary struct {
@@ -30,12 +30,18 @@ type YearSummary struct {
 // URL is the year's timeline page, in the page language.
 func (y YearSummary) URL(p *PageView) string { return p.Site.urls.URL(urls.YearLoc(p.L.Tag, y.Year)) }
 
-// months are the months of the year with incidents, in order.
+// months are the months of the year with incidents, in order. (Its
+// incidents are in the order of their begin instants, not of their local
+// dates, which can differ near a month's edge.)
 func (y YearSummary) months() []time.Month {
-	var out []time.Month
+	var has [12]bool
 	for _, inc := range y.incidents {
-		if m := inc.Begin.In(inc.Location).Month(); len(out) == 0 || out[len(out)-1] != m {
-			out = append(out, m)
+		has[inc.Begin.In(inc.Location).Month()-1] = true
+	}
+	var out []time.Month
+	for i, ok := range has {
+		if ok {
+			out = append(out, time.Month(i+1))
 		}
 	}
 	return out
