@@ -64,16 +64,7 @@ func BenchmarkEditToRebuilt(b *testing.B) {
 	if _, err := s.Update(nil); err != nil {
 		b.Fatal(err)
 	}
-	entries, err := os.ReadDir(filepath.Join(dir, "content"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	file := filepath.Join(dir, "content", entries[len(entries)/2].Name(), "en.md")
-	orig, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { os.WriteFile(file, orig, 0o644) })
+	file, orig := benchEditedFile(b, dir)
 	// CPU time, the process's (collector and index merges included): on a
 	// shared machine wall time says more of the others than of gen.
 	b.ResetTimer()
@@ -97,4 +88,22 @@ func BenchmarkEditToRebuilt(b *testing.B) {
 			b.ReportMetric(float64(res.Phases.Took[i].Microseconds())/1000, name+"-ms")
 		}
 	}
+}
+
+// benchEditedFile is the English file of the incident in the middle of
+// the site at dir, which a benchmark edits: its text as generated, put
+// back when the benchmark ends.
+func benchEditedFile(b *testing.B, dir string) (file string, orig []byte) {
+	b.Helper()
+	entries, err := os.ReadDir(filepath.Join(dir, "content"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	file = filepath.Join(dir, "content", entries[len(entries)/2].Name(), "en.md")
+	orig, err = os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.WriteFile(file, orig, 0o644) })
+	return file, orig
 }

@@ -378,16 +378,7 @@ func BenchmarkWarmBuild(b *testing.B) {
 	if _, err := build.Run(opts); err != nil {
 		b.Fatal(err)
 	}
-	entries, err := os.ReadDir(filepath.Join(dir, "content"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	file := filepath.Join(dir, "content", entries[len(entries)/2].Name(), "en.md")
-	orig, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { os.WriteFile(file, orig, 0o644) })
+	file, orig := benchEditedFile(b, dir)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		edited := append(append([]byte{}, orig...), fmt.Sprintf("\nOne more line, edit %d.\n", i)...)
