@@ -4,12 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/importer"
-	"github.com/postmortem-archive/gen/internal/source"
 )
 
 // importVerbs say what an import did, or would do with --dry-run, for each
@@ -63,9 +61,8 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	if _, langs := source.Count(*site); !slices.Contains(langs, tag.String()) {
-		fmt.Fprintf(stderr, "gen import: the site has no language %s (it has %s); add i18n/%s.yaml first or import with --lang set to one of them\n",
-			tag, strings.Join(langs, ", "), tag)
+	siteLang, ok := siteLanguage(stderr, "import", *site, tag.String())
+	if !ok {
 		return exitUsage
 	}
 
@@ -75,7 +72,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		incs, err := format.ReadFile(name)
 		errs.AddError(err)
 		for _, inc := range incs {
-			if f, ok := importer.Render(inc, importer.Options{Location: loc, Organization: *org}, &errs); ok {
+			if f, ok := importer.Render(inc, importer.Options{Location: loc, Organization: *org, Lang: siteLang}, &errs); ok {
 				files = append(files, f)
 			}
 		}

@@ -303,6 +303,18 @@ func TestNewIncidentBuilds(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, filepath.Join("2025-01-02-cdn-purge-storm", "zh-TW.md")) {
 		t.Fatalf("new: %d %q %q", code, out, errs)
 	}
+	written, err := os.ReadFile(filepath.Join(site, "content", "2025-01-02-cdn-purge-storm", "zh-TW.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"## 影響 {#impact}", "## 根本原因 {#root-cause}", "## 修復措施 {#remediation}", "## 時間軸 {#timeline}"} {
+		if !strings.Contains(string(written), h) {
+			t.Errorf("the zh-TW original has no %q:\n%s", h, written)
+		}
+	}
+	if code, _, errs := runGen("new", "--source", site, "--lang", "de", "cdn-purge-storm"); code != exitUsage || !strings.Contains(errs, "the site has no language de") {
+		t.Errorf("a language the site does not have: %d %q", code, errs)
+	}
 	// A draft: the archive builds without it, and with --drafts it is there.
 	if code, out, errs := runGen("build", "--source", site); code != exitOK || !strings.Contains(out, "built 4 incidents") {
 		t.Errorf("build without drafts: %d %q %q", code, out, errs)

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"golang.org/x/text/language"
+
+	"github.com/postmortem-archive/gen/internal/locale"
+	"github.com/postmortem-archive/gen/internal/source"
 )
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
@@ -43,6 +46,17 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
+	siteLang, ok := siteLanguage(stderr, "new", *source, tag.String())
+	if !ok {
+		return exitUsage
+	}
+	heading := func(key, id string) string {
+		h, err := siteLang.T(key)
+		if err != nil || strings.TrimSpace(h) == "" {
+			h = id // every site language is filled from gen's, which have the key
+		}
+		return "## " + h + " {#" + id + "}"
+	}
 	var err error
 	at := time.Now().In(loc)
 	if *begin != "" {
@@ -74,13 +88,13 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 		"draft: true",
 		"---",
 		"",
-		"## Impact {#impact}",
+		heading("section_impact", "impact"),
 		"",
-		"## Root cause {#root-cause}",
+		heading("section_root_cause", "root-cause"),
 		"",
-		"## Remediation {#remediation}",
+		heading("section_remediation", "remediation"),
 		"",
-		"## Timeline {#timeline}",
+		heading("section_timeline", "timeline"),
 		"- " + when + " — What happened first.",
 		"",
 	}, "\n")
@@ -105,6 +119,22 @@ func parseZone(stderr io.Writer, cmd, zone string, allowed bool) (*time.Location
 		return nil, false
 	}
 	return loc, true
+}
+
+// siteLanguage is the language tag of the site in dir, with its strings;
+// a tag the site does not have is told on stderr, with what to do.
+func siteLanguage(stderr io.Writer, cmd, dir, tag string) (*locale.Lang, bool) {
+	bundle, _, err := source.Languages(dir)
+	if bundle == nil {
+		fmt.Fprintf(stderr, "gen %s: reading the site's languages: %v\n", cmd, err)
+		return nil, false
+	}
+	if l := bundle.Get(tag); l != nil {
+		return l, true
+	}
+	fmt.Fprintf(stderr, "gen %s: the site has no language %s (it has %s); add i18n/%s.yaml first or use --lang with one of them\n",
+		cmd, tag, strings.Join(bundle.Tags(), ", "), tag)
+	return nil, false
 }
 
 // parseLang reads a command's --lang as a BCP 47 tag; a mistake is told

@@ -38,6 +38,9 @@ type Incident struct {
 	Source       string   // the title of the incident's public page
 	URL          string   // the incident's public page
 	Updates      []Update // in time order
+	// Postmortem is the report published after the incident, Markdown or
+	// plain text, when the export has one.
+	Postmortem string
 }
 
 // Update is one status update.

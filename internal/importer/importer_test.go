@@ -176,12 +176,13 @@ func FuzzRead(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	english := lang(f, "en")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, format := range Formats {
 			var errs diag.List
 			for _, inc := range format.Read("export.json", data, &errs) {
 				var rerrs diag.List
-				file, ok := Render(inc, Options{Location: time.UTC}, &rerrs)
+				file, ok := Render(inc, Options{Location: time.UTC, Lang: english}, &rerrs)
 				if !ok {
 					continue
 				}

@@ -15,12 +15,16 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/locale"
 )
 
 // Options say how incidents are written.
 type Options struct {
 	Location     *time.Location // the zone the file's times are local to
 	Organization string         // replaces the export's, when not empty
+	// Lang is the language the file is written in: its headings and the
+	// status words of its timeline are in it. It must not be nil.
+	Lang *locale.Lang
 }
 
 // File is an incident written as the original of a gen incident.
@@ -37,7 +41,7 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 	if opts.Organization != "" {
 		inc.Organization = opts.Organization
 	}
-	timeline, err := timelineLines(inc.Updates, loc)
+	timeline, err := timelineLines(inc.Updates, loc, opts.Lang)
 	if err != "" {
 		inc.Fail(errs, "%s", err)
 		return File{}, false
@@ -47,18 +51,50 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 	if main != nil {
 		summary = cmp.Or(summarize(main.Text), inc.Title)
 	}
+	// A published postmortem says more than any update, so it makes the
+	// summary when it has a paragraph of prose.
+	summary = cmp.Or(summarize(inc.Postmortem), summary)
 	var body []string
-	if main != nil && strings.TrimSpace(main.Text) != "" {
-		body = append(body, "## Summary {#summary}", "")
-		body = append(body, markdownLines(main.Text)...)
+	section := func(key, id string, lines []string) {
+		body = append(body, "## "+heading(opts.Lang, key, id)+" {#"+id+"}", "")
+		body = append(body, lines...)
 		body = append(body, "")
 	}
-	if len(timeline) > 0 {
-		body = append(body, "## Timeline {#timeline}", "")
-		body = append(body, timeline...)
+	if main != nil && strings.TrimSpace(main.Text) != "" {
+		section("summary", "summary", markdownLines(main.Text))
 	}
-	text := "---\n" + frontMatter(&inc, summary, loc) + "---\n\n" + strings.Join(body, "\n") + "\n"
+	if strings.TrimSpace(inc.Postmortem) != "" {
+		section("section_postmortem", "postmortem", markdownLines(inc.Postmortem))
+	}
+	if len(timeline) > 0 {
+		section("section_timeline", "timeline", timeline)
+	}
+	text := "---\n" + frontMatter(&inc, summary, loc) + "---\n\n" + strings.TrimSuffix(strings.Join(body, "\n"), "\n") + "\n"
 	return File{Incident: inc, ID: inc.Begin.In(loc).Format("2006-01-02") + "-" + slug(inc), Text: withHash(text)}, true
+}
+
+// heading is the string key of lang as a Markdown heading's text. Every
+// site language is filled from gen's own, which have every key; should a
+// string still be missing, the heading's id says what the section is.
+func heading(lang *locale.Lang, key, id string) string {
+	h, err := lang.T(key)
+	if err != nil || strings.TrimSpace(h) == "" {
+		return id
+	}
+	return escapeHTML(oneLine(h))
+}
+
+// statusIn is an update's status word ("Investigating") in lang, or the
+// word as the export gave it when lang has none for it.
+func statusIn(lang *locale.Lang, word string) string {
+	key := "status_" + strings.ReplaceAll(strings.ToLower(word), " ", "_")
+	if !lang.HasKey(key) {
+		return word
+	}
+	if s, err := lang.T(key); err == nil && s != "" {
+		return s
+	}
+	return word
 }
 
 // mainUpdate is the update that says the most: the longest, the later of
@@ -134,7 +170,7 @@ func localTime(t time.Time, loc *time.Location) string {
 // with the date on the first item and wherever the day changes. It checks
 // the items the way gen will read them, and says why when an update's
 // time cannot be written so (a time the clocks show twice, out of order).
-func timelineLines(updates []Update, loc *time.Location) ([]string, string) {
+func timelineLines(updates []Update, loc *time.Location, lang *locale.Lang) ([]string, string) {
 	var lines []string
 	var marks []content.Mark
 	prevDate := ""
@@ -148,6 +184,7 @@ func timelineLines(updates []Update, loc *time.Location) ([]string, string) {
 		}
 		m.Written = when
 		marks = append(marks, m)
+		u.Status = statusIn(lang, u.Status)
 		lines = append(lines, timelineItem(when, u)...)
 	}
 	events, perrs := content.PlaceEvents(marks, loc)

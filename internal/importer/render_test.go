@@ -8,9 +8,25 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/postmortem-archive/gen/i18n"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/locale"
 )
+
+// lang is one of gen's built-in languages.
+func lang(t testing.TB, tag string) *locale.Lang {
+	t.Helper()
+	b, err := locale.Load(i18n.Files, "i18n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := b.Get(tag)
+	if l == nil {
+		t.Fatalf("no built-in language %s", tag)
+	}
+	return l
+}
 
 // parse reads a rendered file the way gen build does and fails the test on
 // any problem, so that what gen import writes is always a valid page.
@@ -34,7 +50,7 @@ func render(t testing.TB, inc Incident, zone string) File {
 		t.Fatal(err)
 	}
 	var errs diag.List
-	f, ok := Render(inc, Options{Location: loc}, &errs)
+	f, ok := Render(inc, Options{Location: loc, Lang: lang(t, "en")}, &errs)
 	if !ok || errs.Len() > 0 {
 		t.Fatalf("Render: %v", errs.Err())
 	}
@@ -151,7 +167,7 @@ func TestRenderRepeatedHour(t *testing.T) {
 	inc.node = placed{src, &node{path: "incidents[0]", offset: 7}}
 	inc.Updates = []Update{{At: utc("2024-11-03T05:30:00Z"), Status: "Investigating"}, {At: utc("2024-11-03T06:10:00Z"), Status: "Resolved"}}
 	var errs diag.List
-	f, ok := Render(inc, Options{Location: ny}, &errs)
+	f, ok := Render(inc, Options{Location: ny, Lang: lang(t, "en")}, &errs)
 	if !ok {
 		t.Fatalf("01:30 EDT then 01:10 EST: %v", errs.Err())
 	}
@@ -159,7 +175,7 @@ func TestRenderRepeatedHour(t *testing.T) {
 		t.Errorf("timeline:\n%s", f.Text)
 	}
 	inc.Updates = []Update{{At: utc("2024-11-03T04:50:00Z"), Status: "Investigating"}, {At: utc("2024-11-03T06:30:00Z"), Status: "Resolved"}}
-	if _, ok := Render(inc, Options{Location: ny}, &errs); ok || !strings.Contains(errs.Err().Error(), "e.json:3:5: incidents[0]: the update at 2024-11-03 06:30 UTC falls in the hour the clocks repeat") {
+	if _, ok := Render(inc, Options{Location: ny, Lang: lang(t, "en")}, &errs); ok || !strings.Contains(errs.Err().Error(), "e.json:3:5: incidents[0]: the update at 2024-11-03 06:30 UTC falls in the hour the clocks repeat") {
 		t.Errorf("00:50 EDT then 01:30 EST is read back as 01:30 EDT; want an error, got %v", errs.Err())
 	}
 	inc.Begin, inc.Updates = utc("2024-11-03T05:30:00Z"), nil
@@ -258,4 +274,64 @@ func FuzzRenderUpdate(f *testing.F) {
 			t.Fatalf("raw HTML %q:\n%s", html, file.Text)
 		}
 	})
+}
+
+// TestRenderInTheFileLanguage: the headings and status words gen import
+// writes are in the language the file is written in, and gen reads the
+// file back with the same timeline.
+func TestRenderInTheFileLanguage(t *testing.T) {
+	incs, _ := read(t, Statuspage, "statuspage.json")
+	for _, c := range []struct{ tag, summary, timeline, resolved string }{
+		{"en", "## Summary {#summary}", "## Timeline {#timeline}", "— Resolved: This incident"},
+		{"zh-TW", "## 摘要 {#summary}", "## 時間軸 {#timeline}", "— 已解決: This incident"},
+		{"ja", "## 概要 {#summary}", "## タイムライン {#timeline}", "— 解決済み: This incident"},
+	} {
+		var errs diag.List
+		f, ok := Render(incs[1], Options{Location: time.UTC, Lang: lang(t, c.tag)}, &errs)
+		if !ok {
+			t.Fatalf("%s: %v", c.tag, errs.Err())
+		}
+		for _, want := range []string{c.summary, c.timeline, c.resolved} {
+			if !strings.Contains(string(f.Text), want) {
+				t.Errorf("%s: no %q in\n%s", c.tag, want, f.Text)
+			}
+		}
+		if p := parse(t, f); len(p.Timeline) != len(incs[1].Updates) {
+			t.Errorf("%s: %d timeline items for %d updates", c.tag, len(p.Timeline), len(incs[1].Updates))
+		}
+	}
+}
+
+// TestStatuspagePostmortem: a published postmortem is imported as its own
+// section and makes the summary; one given as HTML is refused, placed.
+func TestStatuspagePostmortem(t *testing.T) {
+	export := func(body string) []byte {
+		return []byte(`{"page": {"name": "Example"}, "incidents": [{"id": "pm1", "name": "Login failures",
+  "status": "postmortem", "started_at": "2024-05-01T10:00:00Z", "resolved_at": "2024-05-01T11:00:00Z",
+  "incident_updates": [{"status": "resolved", "body": "Logins work again.", "created_at": "2024-05-01T11:00:00Z"}],
+  "postmortem_body": ` + body + `}]}`)
+	}
+	var errs diag.List
+	incs := Statuspage.Read("pm.json", export(`"An expired signing certificate made every login fail for an hour. We now alert thirty days before expiry.\n\n## Root cause\nThe renewal job had been disabled."`), &errs)
+	if errs.Len() > 0 || len(incs) != 1 {
+		t.Fatalf("read: %d incidents, %v", len(incs), errs.Err())
+	}
+	f := render(t, incs[0], "UTC")
+	p := parse(t, f)
+	text := string(f.Text)
+	if !strings.Contains(text, "## Postmortem {#postmortem}\n\nAn expired signing certificate") || !strings.Contains(text, "The renewal job had been disabled.") {
+		t.Errorf("the postmortem is not a section of its own:\n%s", text)
+	}
+	if p.Meta.Summary.V != "An expired signing certificate made every login fail for an hour." {
+		t.Errorf("summary %q, want the postmortem's first sentence", p.Meta.Summary.V)
+	}
+	if strings.Index(text, "{#postmortem}") > strings.Index(text, "{#timeline}") {
+		t.Errorf("the postmortem comes after the timeline:\n%s", text)
+	}
+
+	errs = diag.List{}
+	Statuspage.Read("pm.json", export(`"<p>An <b>expired</b> certificate.</p>"`), &errs)
+	if err := errs.Err(); err == nil || !strings.Contains(err.Error(), "pm.json:4:22: incidents[0].postmortem_body: is HTML") {
+		t.Errorf("an HTML postmortem: got %v", err)
+	}
 }

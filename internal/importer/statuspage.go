@@ -11,7 +11,7 @@ import (
 // (public API v2): {"page": {…}, "incidents": [{"id", "name", "status",
 // "impact", "created_at", "started_at", "resolved_at", "shortlink",
 // "components": [{"name"}], "incident_updates": [{"status", "body",
-// "created_at", "display_at"}]}]}.
+// "created_at", "display_at"}], "postmortem_body"}]}.
 var Statuspage = Format{
 	Name:  "statuspage",
 	Where: "https://<status page>/api/v2/incidents.json",
@@ -92,6 +92,12 @@ func readStatuspageIncident(src *source, n *node, pageName, pageURL string, errs
 			for _, u := range inc.Updates {
 				inc.End = later(inc.End, u.At)
 			}
+		}
+	}
+	if pm := field(n, "postmortem_body"); pm != nil {
+		inc.Postmortem = src.str(errs, n, "postmortem_body", "")
+		if isHTML(inc.Postmortem) {
+			src.fail(errs, pm, "is HTML; gen imports the postmortem's text, and the API gives it as text")
 		}
 	}
 	inc.URL = src.str(errs, n, "shortlink", "")

@@ -44,23 +44,8 @@ func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 // done while the content is read or before it is linked.
 func LoadContext(ctx context.Context, dir string, drafts bool, cache *content.Cache) (*Site, error) {
 	var errs diag.List
-	// The set of i18n files is the set of site languages: a site with its
-	// own i18n folder gets exactly those, not the defaults as well.
-	var langFS fs.FS = i18n.Files
-	if own := filepath.Join(dir, "i18n"); isDir(own) {
-		langFS = os.DirFS(own)
-	}
-	bundle, err := locale.Load(langFS, "i18n")
-	if err != nil {
-		errs.AddError(err)
-	}
-	if bundle != nil && langFS != fs.FS(i18n.Files) {
-		defaults, err := builtinLangs()
-		if err != nil {
-			return nil, fmt.Errorf("the built-in languages: %w", err)
-		}
-		bundle.FillFrom(defaults)
-	}
+	bundle, langFS, err := Languages(dir)
+	errs.AddError(err)
 	if bundle == nil || len(bundle.Langs) == 0 {
 		return nil, errs.Err()
 	}
@@ -75,6 +60,28 @@ func LoadContext(ctx context.Context, dir string, drafts bool, cache *content.Ca
 		return nil, errs.Err()
 	}
 	return &Site{Pages: pages, Archive: a, Bundle: bundle, Layouts: siteFS(dir, "layouts", layouts.Files), Langs: langFS}, nil
+}
+
+// Languages reads the site languages of the site in dir: the files of its
+// own i18n folder, each filled from gen's built-in strings, or gen's
+// built-in languages when it has none. It returns the files it read too.
+// A bundle with errors in some files is returned with the error.
+func Languages(dir string) (*locale.Bundle, fs.FS, error) {
+	// The set of i18n files is the set of site languages: a site with its
+	// own i18n folder gets exactly those, not the defaults as well.
+	var langFS fs.FS = i18n.Files
+	if own := filepath.Join(dir, "i18n"); isDir(own) {
+		langFS = os.DirFS(own)
+	}
+	bundle, err := locale.Load(langFS, "i18n")
+	if bundle != nil && langFS != fs.FS(i18n.Files) {
+		defaults, derr := builtinLangs()
+		if derr != nil {
+			return nil, nil, fmt.Errorf("the built-in languages: %w", derr)
+		}
+		bundle.FillFrom(defaults)
+	}
+	return bundle, langFS, err
 }
 
 // Reload is LoadContext after changes to the files of the incident
@@ -106,11 +113,7 @@ func Reload(ctx context.Context, dir string, drafts bool, cache *content.Cache, 
 // errors: a report of a site that does not load still says how much of it
 // was read.
 func Count(dir string) (incidents int, langs []string) {
-	var langFS fs.FS = i18n.Files
-	if own := filepath.Join(dir, "i18n"); isDir(own) {
-		langFS = os.DirFS(own)
-	}
-	if bundle, _ := locale.Load(langFS, "i18n"); bundle != nil {
+	if bundle, _, _ := Languages(dir); bundle != nil {
 		langs = bundle.Tags()
 	}
 	folders, _ := os.ReadDir(filepath.Join(dir, "content"))
