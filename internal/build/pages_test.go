@@ -344,6 +344,19 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 			if got := textOf(findAll(line, tag("time"))[0]); got != c.shown {
 				t.Errorf("%s: %s shows %q, want %s", lang, c.id, got, c.shown)
 			}
+			// The month's year is marked among the years, which come
+			// after the month's lines.
+			years := findAll(doc, func(n *html.Node) bool { return attr(n, "class") == "years" })
+			if len(years) != 1 {
+				t.Fatalf("%s: %s/%s has %d lists of years", lang, c.year, c.month, len(years))
+			}
+			current := findAll(years[0], func(n *html.Node) bool { return attr(n, "aria-current") != "" })
+			if len(current) != 1 || textOf(current[0]) != c.year || !strings.HasSuffix(attr(current[0], "href"), "/timeline/"+c.year+"/") {
+				t.Errorf("%s: %s/%s marks %d years as its own, want one: a link to %s", lang, c.year, c.month, len(current), c.year)
+			}
+			if !precedes(line, years[0]) {
+				t.Errorf("%s: %s/%s lists the years before its incidents", lang, c.year, c.month)
+			}
 			// The year's month index links to the month's page.
 			year := parseHTML(t, filepath.Join(dir, "public", lang, "timeline", c.year, "index.html"))
 			if len(findAll(year, func(n *html.Node) bool {
@@ -357,6 +370,33 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "public", "en", "timeline", "2021", "02", "index.html")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("February 2021, with no incident, has a page (%v)", err)
 	}
+}
+
+// precedes says whether a comes before b in document order.
+func precedes(a, b *html.Node) bool {
+	seen := false
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		if n == b {
+			return true // b first, or a inside it: stop
+		}
+		if n == a {
+			seen = true
+			return true
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	root := a
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	walk(root)
+	return seen
 }
 
 // TestWordsNotSlugs: causes are named in each language (from the i18n
