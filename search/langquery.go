@@ -10,6 +10,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -337,6 +338,12 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 	}
 	qs := make([]blevequery.Query, 0, len(fields))
 	for _, f := range fields {
+		if w, absent, err := b.absentPhrase(pat.Terms, f); err != nil {
+			return nil, nil, err
+		} else if absent {
+			qs = append(qs, &absentQuery{Weight: w})
+			continue
+		}
 		q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
 		if q.field < len(longFields) {
 			q.pairs = analysis.PhrasePairs(pat.Terms, q.field)
@@ -353,16 +360,12 @@ func (b *langBuilder) termInFields(t string, fields []fieldBoost, boost float64)
 	qs := make([]blevequery.Query, 0, len(fields))
 	for _, f := range fields {
 		if b.present != nil {
-			ok, err := b.present.has(b.dict, b.lang, f.field, t)
+			n, err := b.present.count(b.dict, b.lang, f.field, t)
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
-				// The weight bleve's TermQueryScorer gives a term of no
-				// document: BM25's idf of a document frequency of 0,
-				// times the boost, squared.
-				w := f.boost * boost * math.Log(1+(b.docCount-0+0.5)/(0+0.5))
-				qs = append(qs, &absentQuery{Weight: w * w})
+			if n == 0 {
+				qs = append(qs, &absentQuery{Weight: b.termWeight(f.boost*boost, 0)})
 				continue
 			}
 		}
@@ -371,14 +374,84 @@ func (b *langBuilder) termInFields(t string, fields []fieldBoost, boost float64)
 	return newFieldsQuery(qs), nil
 }
 
-// termPresence keeps whether the fields of a read-only index have a term,
-// by language, field and term: a word is searched in ten fields, and
-// bleve readies a searcher (a dictionary lookup and a few allocations)
-// for each, which was a third of what a common query allocated; a word
-// is in four or five of them.
+// termWeight is the weight bleve's TermQueryScorer gives a term of n
+// documents searched with boost: BM25's idf times the boost, squared.
+func (b *langBuilder) termWeight(boost float64, n uint64) float64 {
+	w := boost * math.Log(1+(b.docCount-float64(n)+0.5)/(float64(n)+0.5))
+	return w * w
+}
+
+// absentPhrase reports whether the phrase terms cannot match in field f
+// of a read-only index because a word of it is in no document's f, and
+// if so returns the weight bleve gives the phrase there, so that an
+// absentQuery stands for it and scores stay the same to the last bit: a
+// phrase is searched in ten fields, each a searcher per word, and most
+// fields lack one of its words. The weight is that of the conjunction of
+// phraseQuery.Searcher: the sum of its words' weights in the order of
+// bleve's OrderedSearcherList (sorted by document count with sort.Sort;
+// the same Less gives the same order). A position with several terms (a
+// disjunction, whose own order and count would have to be followed too)
+// is searched as it is.
+func (b *langBuilder) absentPhrase(terms [][]string, f fieldBoost) (float64, bool, error) {
+	if b.present == nil {
+		return 0, false, nil
+	}
+	var ws wordWeights
+	absent := false
+	for _, ts := range terms {
+		var word string
+		for _, t := range ts {
+			if t == "" {
+				continue
+			}
+			if word != "" {
+				return 0, false, nil
+			}
+			word = t
+		}
+		if word == "" {
+			continue // a removed stop word
+		}
+		n, err := b.present.count(b.dict, b.lang, f.field, word)
+		if err != nil {
+			return 0, false, err
+		}
+		absent = absent || n == 0
+		ws = append(ws, wordWeight{n, b.termWeight(f.boost, n)})
+	}
+	if !absent {
+		return 0, false, nil
+	}
+	sort.Sort(ws)
+	var sum float64
+	for _, w := range ws {
+		sum += w.weight
+	}
+	return sum, true, nil
+}
+
+// wordWeight is a word of a phrase: its document count in a field and its
+// weight there.
+type wordWeight struct {
+	count  uint64
+	weight float64
+}
+
+// wordWeights sorts as bleve's OrderedSearcherList sorts term searchers.
+type wordWeights []wordWeight
+
+func (ws wordWeights) Len() int           { return len(ws) }
+func (ws wordWeights) Less(i, j int) bool { return ws[i].count < ws[j].count }
+func (ws wordWeights) Swap(i, j int)      { ws[i], ws[j] = ws[j], ws[i] }
+
+// termPresence keeps the number of documents whose field has a term in a
+// read-only index, by language, field and term: a word is searched in
+// ten fields, and bleve readies a searcher (a dictionary lookup and a few
+// allocations) for each, which was a third of what a common query
+// allocated; a word is in four or five of them.
 type termPresence struct {
 	mu sync.Mutex
-	m  map[presenceKey]bool
+	m  map[presenceKey]uint64
 }
 
 type presenceKey struct{ lang, field, term string }
@@ -387,26 +460,27 @@ type presenceKey struct{ lang, field, term string }
 // again.
 const maxPresence = 1 << 16
 
-// has reports whether field has term in the index of r.
-func (tp *termPresence) has(r index.IndexReader, lang, field, term string) (bool, error) {
+// count returns the number of documents whose field has term in the
+// index of r, as bleve's term searcher counts them.
+func (tp *termPresence) count(r index.IndexReader, lang, field, term string) (uint64, error) {
 	k := presenceKey{lang, field, term}
 	tp.mu.Lock()
-	ok, known := tp.m[k]
+	n, known := tp.m[k]
 	tp.mu.Unlock()
 	if known {
-		return ok, nil
+		return n, nil
 	}
 	n, err := termCount(context.Background(), r, []byte(term), field)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	tp.mu.Lock()
 	if tp.m == nil || len(tp.m) >= maxPresence {
-		tp.m = map[presenceKey]bool{}
+		tp.m = map[presenceKey]uint64{}
 	}
-	tp.m[k] = n > 0
+	tp.m[k] = n
 	tp.mu.Unlock()
-	return n > 0, nil
+	return n, nil
 }
 
 // maxBigrams is the number of bigrams a single CJK character expands to
