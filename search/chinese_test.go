@@ -1,6 +1,8 @@
 package search
 
 import (
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -115,6 +117,55 @@ func TestMainlandWords(t *testing.T) {
 			}
 			if f := strings.Join(resp.Results[0].Fragments, " "); !strings.Contains(f, tc.mark) {
 				t.Errorf("%s: %q: fragments %q, want %s", name, tc.q, f, tc.mark)
+			}
+		}
+	}
+}
+
+// Each pair of gen's incident vocabulary (analysis/itphrases.txt): the
+// Mainland word, as the Mainland writes it, finds the incident written
+// in Taiwan, and Taiwan's word finds the one written on the Mainland.
+func TestITWordPairs(t *testing.T) {
+	t.Parallel()
+	pairs := []struct{ tw, cn string }{
+		{"憑證", "证书"}, {"負載平衡", "负载均衡"}, {"逾時", "超时"}, {"組態", "配置"}, {"設定檔", "配置文件"},
+		{"用戶端", "客户端"}, {"網域", "域名"}, {"帳號", "账号"}, {"帳戶", "账户"}, {"映像", "镜像"},
+		{"當機", "宕机"}, {"交換器", "交换机"}, {"封包", "数据包"}, {"重新啟動", "重启"}, {"修補程式", "补丁"},
+		{"權杖", "令牌"}, {"速率限制", "限流"}, {"記錄檔", "日志文件"}, {"中繼資料", "元数据"}, {"遺失", "丢失"},
+		{"容錯移轉", "故障转移"}, {"複寫", "复制"}, {"相依", "依赖"}, {"尖峰", "高峰"}, {"回應", "响应"},
+		{"擴充", "扩展"},
+	}
+	b, err := os.ReadFile("analysis/itphrases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for line := range strings.Lines(string(b)) {
+		if tw, _, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
+			listed++
+			if !slices.ContainsFunc(pairs, func(p struct{ tw, cn string }) bool { return p.tw == tw }) {
+				t.Errorf("%s is not tested", tw)
+			}
+		}
+	}
+	if listed != len(pairs) {
+		t.Errorf("%d pairs listed, %d tested", listed, len(pairs))
+	}
+	var docs []Document
+	for i, p := range pairs {
+		docs = append(docs,
+			doc(fmt.Sprintf("2024-01-%02d-tw", i+1), "zh-TW", "zh-TW", "事故", p.tw+"。", "", "2024-01-01", nil, nil, nil),
+			doc(fmt.Sprintf("2024-01-%02d-cn", i+1), "zh-CN", "zh-CN", "事故", p.cn+"。", "", "2024-01-01", nil, nil, nil))
+	}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		for i, p := range pairs {
+			for _, tc := range []struct{ q, want string }{
+				{p.cn, fmt.Sprintf("2024-01-%02d-tw", i+1)},
+				{p.tw, fmt.Sprintf("2024-01-%02d-cn", i+1)},
+			} {
+				if got := ids(search(t, ix, Request{Query: tc.q, Lang: "zh-TW"})); !slices.Contains(got, tc.want) {
+					t.Errorf("%s: %q finds %v, not %s", name, tc.q, got, tc.want)
+				}
 			}
 		}
 	}

@@ -81,10 +81,9 @@ func (ix *Index) expand(ctx context.Context, p *plan) error {
 	corrected := false
 	for i, c := range p.query.Clauses {
 		if c.Kind == query.Text && !c.Neg {
-			// Mainland words Taiwan writes otherwise (analysis.TaiwanWording).
-			if tw, ok := analysis.TaiwanWording(c.Value); ok {
-				p.alternatives[i] = append(p.alternatives[i], tw)
-			}
+			// Words the other side of the strait writes otherwise
+			// (analysis.OtherWordings).
+			p.alternatives[i] = append(p.alternatives[i], analysis.OtherWordings(c.Value)...)
 		}
 		if !expandable(c) {
 			continue

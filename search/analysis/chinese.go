@@ -37,14 +37,22 @@ import (
 
 // OpenCC's dictionaries of the tw2sp conversion, in the order it applies
 // them: Taiwan phrases and variants to standard Traditional, then
-// Traditional to Simplified.
+// Traditional to Simplified; and gen's own pairs of Taiwan's and the
+// Mainland's incident vocabulary (wording.go).
 //
-//go:embed opencc/*.txt
-var openccFiles embed.FS
+//go:embed opencc/*.txt itphrases.txt
+var dictFiles embed.FS
 
 var (
-	stage1 = []string{"TWPhrasesRev.txt", "TWVariantsRevPhrases.txt", "TWVariantsRev.txt"}
-	stage2 = []string{"TSPhrases.txt", "TSCharacters.txt"}
+	stage1 = []string{twPhrases, "opencc/TWVariantsRevPhrases.txt", "opencc/TWVariantsRev.txt"}
+	stage2 = []string{"opencc/TSPhrases.txt", "opencc/TSCharacters.txt"}
+)
+
+// twPhrases pairs Taiwan's phrases with the Mainland's (OpenCC's);
+// itPhrases is gen's supplement of incident vocabulary.
+const (
+	twPhrases = "opencc/TWPhrasesRev.txt"
+	itPhrases = "itphrases.txt"
 )
 
 // ChineseAnalyzer is the name of the analyzer of Chinese text: the CJK
@@ -124,23 +132,36 @@ func loadFold() (*folder, error) {
 	return &f, nil
 }
 
-// load reads an OpenCC dictionary: a key, a tab and candidates separated
-// by spaces, of which the first is taken.
+// load reads a dictionary (see readDict) into c, keeping the pairs that
+// fold in place.
 func (c *conversion) load(name string) error {
-	b, err := openccFiles.ReadFile("opencc/" + name)
+	return readDict(name, func(key, val string) {
+		if aligned(key, val) {
+			c.add(key, val)
+		}
+	})
+}
+
+// readDict calls pair with each key and its first candidate in an
+// OpenCC dictionary: lines of a key, a tab and candidates separated by
+// spaces; lines starting with # are comments.
+func readDict(name string, pair func(key, val string)) error {
+	b, err := dictFiles.ReadFile(name)
 	if err != nil {
 		return err
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for n := 1; sc.Scan(); n++ {
-		key, vals, ok := strings.Cut(sc.Text(), "\t")
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, vals, ok := strings.Cut(line, "\t")
 		if !ok {
-			return fmt.Errorf("opencc/%s:%d:1: a line without a tab; want key<TAB>values", name, n)
+			return fmt.Errorf("search/analysis/%s:%d:1: a line without a tab; want key<TAB>values", name, n)
 		}
 		val, _, _ := strings.Cut(vals, " ")
-		if aligned(key, val) {
-			c.add(key, val)
-		}
+		pair(key, val)
 	}
 	return sc.Err()
 }

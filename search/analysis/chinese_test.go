@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,8 +18,8 @@ func TestFoldChinese(t *testing.T) {
 		"資料庫":          "数据库",
 		"數據庫":          "数据库",
 		"服務中斷":         "服务中断",
-		"記憶體洩漏":        "记忆体泄漏", // 記憶體 → 内存 changes the length: folded by character
-		"憑證過期 a 資料。庫":  "凭证过期 a 数据。库",
+		"記憶體洩漏":        "记忆体泄漏",        // 記憶體 → 内存 changes the length: folded by character
+		"憑證過期 a 資料。庫":  "凭证过期 a 数据。库",  // gen's pairs (itphrases.txt) are not folded
 		"ASCII 1.5 ＡＢ": "ASCII 1.5 ＡＢ", // width is the tokenizer's filters' job
 		"カタカナ ひらがな":    "カタカナ ひらがな",
 	} {
@@ -101,22 +102,51 @@ func BenchmarkFoldChinese(b *testing.B) {
 	}
 }
 
-// Mainland words of another length than Taiwan's are rewritten into
-// Taiwan's; words the fold handles, and text without them, are not.
-func TestTaiwanWording(t *testing.T) {
-	for in, want := range map[string]string{
-		"内存泄漏":   "記憶體泄漏",
-		"內存":     "記憶體",
-		"数据库 内存": "数据库 記憶體", // 数据库 is folded already
-		"缩略图":    "縮圖",
+// Words of another length on the other side are rewritten into the
+// other side's, both ways; words the fold handles, and text without
+// them, are not.
+func TestOtherWordings(t *testing.T) {
+	for in, want := range map[string][]string{
+		"内存泄漏":   {"記憶體泄漏"},
+		"內存":     {"記憶體"},
+		"数据库 内存": {"数据库 記憶體"}, // 数据库 is folded already
+		"缩略图":    {"縮圖"},
+		"記憶體洩漏":  {"內存洩漏"},
+		"重启服务":   {"重新啟動服务"},
+		"重新啟動":   {"重啟"},
+		"元数据服务器": {"後設資料服务器", "中繼資料服务器"}, // OpenCC's, then gen's
+		"证书过期":   {"憑證过期"},
+		"憑證過期":   {"證書過期"},
+		"负载均衡器":  {"負載平衡器"},
 	} {
-		if got, ok := TaiwanWording(in); !ok || got != want {
-			t.Errorf("%s: %q, %v; want %q", in, got, ok, want)
+		if got := OtherWordings(in); !slices.Equal(got, want) {
+			t.Errorf("%s: %q; want %q", in, got, want)
 		}
 	}
-	for _, in := range []string{"資料庫", "停电", "certificate", ""} {
-		if got, ok := TaiwanWording(in); ok {
+	for _, in := range []string{"資料庫", "停电", "过期", "certificate", ""} {
+		if got := OtherWordings(in); got != nil {
 			t.Errorf("%s: rewritten to %q", in, got)
 		}
+	}
+}
+
+// The supplement pairs only words OpenCC does not, each once.
+func TestITPhrasesSupplementOpenCC(t *testing.T) {
+	opencc := map[string]bool{}
+	if err := readDict(twPhrases, func(tw, _ string) { opencc[tw] = true }); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	err := readDict(itPhrases, func(tw, cn string) {
+		if opencc[tw] || seen[tw] || tw == cn || cn == "" {
+			t.Errorf("%s\t%s: OpenCC pairs it, or it is there twice, or it pairs nothing", tw, cn)
+		}
+		seen[tw] = true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) < 20 {
+		t.Errorf("%d pairs read", len(seen))
 	}
 }

@@ -1,81 +1,105 @@
 package analysis
 
-// Mainland words for Taiwan's of another length. The fold (chinese.go)
-// keeps only the phrase pairs of OpenCC's Taiwan dictionary that turn
-// each character into one, so that offsets hold: 資料 → 数据 is folded,
-// but 記憶體 (Taiwan) and 内存 (Mainland) differ in length, and a reader
-// typing 内存 would not find 記憶體. TaiwanWording rewrites a query's
-// Mainland words into Taiwan's, to be searched besides the query as
-// typed.
+// Mainland words for Taiwan's that the fold does not join, and the
+// reverse. The fold (chinese.go) keeps only the phrase pairs of OpenCC's
+// Taiwan dictionary that turn each character into one, so that offsets
+// hold: 資料 → 数据 is folded, but 記憶體 (Taiwan) and 内存 (Mainland)
+// differ in length, and a reader typing 内存 would not find 記憶體. Nor
+// does OpenCC pair every word of incident reports (憑證 and 证书, 負載平衡
+// and 负载均衡): gen's own pairs, itphrases.txt, are never folded (a
+// reader typing the one character 憑 still finds 憑證), only searched for.
+// OtherWordings rewrites a query's words into the other side's, to be
+// searched besides the query as typed.
 
 import (
-	"bufio"
-	"bytes"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 )
 
-// mainland maps the folded Mainland form of a phrase to the Taiwan
-// phrase, for the pairs of TWPhrasesRev.txt of different lengths.
-var mainland = sync.OnceValues(func() (map[string]string, error) {
-	b, err := openccFiles.ReadFile("opencc/TWPhrasesRev.txt")
-	if err != nil {
-		return nil, err
+// maxWordings is the number of rewritings of a query OtherWordings
+// returns at most.
+const maxWordings = 4
+
+// wordings maps the folded form of a phrase to the phrases the other side
+// writes for it and the fold does not join: a Mainland phrase to
+// Taiwan's (内存 → 記憶體; 证书 → 憑證; 元数据 → 後設資料, 中繼資料) and a
+// Taiwan phrase to the Mainland's (记忆体 → 內存, 凭证 → 證書).
+var wordings = sync.OnceValues(func() (map[string][]string, error) {
+	out := map[string][]string{}
+	add := func(from, to string) {
+		if k := FoldChineseString(from); utf8.RuneCountInString(k) >= 2 && !slices.Contains(out[k], to) {
+			out[k] = append(out[k], to)
+		}
 	}
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		key, vals, ok := strings.Cut(sc.Text(), "\t")
-		if !ok {
-			continue // load reports it
-		}
-		val, _, _ := strings.Cut(vals, " ")
-		if utf8.RuneCountInString(key) == utf8.RuneCountInString(val) {
-			continue // folded already
-		}
-		if m := FoldChineseString(val); utf8.RuneCountInString(m) >= 2 {
-			if _, dup := out[m]; !dup {
-				out[m] = key
+	for _, name := range []string{twPhrases, itPhrases} {
+		err := readDict(name, func(tw, cn string) {
+			if name == twPhrases && utf8.RuneCountInString(tw) == utf8.RuneCountInString(cn) {
+				return // folded already
 			}
+			add(cn, tw)
+			add(tw, cn)
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 })
 
-// maxMainlandRunes is the longest Mainland phrase looked for.
-const maxMainlandRunes = 8
+// maxWordingRunes is the longest phrase looked for.
+const maxWordingRunes = 10
 
-// TaiwanWording returns s with its Mainland words that Taiwan writes
-// with another number of characters replaced by Taiwan's (内存泄漏 →
-// 記憶體泄漏), the longest first; ok is false if it has none.
-func TaiwanWording(s string) (string, bool) {
-	m, err := mainland()
+// OtherWordings returns s with its phrases that the other side of the
+// strait writes otherwise, where the fold does not join them, replaced
+// by the other side's, the longest first (内存泄漏 → 記憶體泄漏, 证书过期 →
+// 憑證过期, 重新啟動 → 重啟): the
+// first rewriting takes each phrase's first other wording, the next its
+// second where it has one, up to maxWordings rewritings; none if s has
+// no such phrase.
+func OtherWordings(s string) []string {
+	m, err := wordings()
 	if err != nil {
 		panic(err) // the embedded dictionaries are tested
 	}
 	folded := FoldChineseString(s) // same byte offsets as s
-	var b strings.Builder
-	changed := false
+	type part struct {
+		text  string
+		other []string
+	}
+	var parts []part
+	most := 0
 	for i := 0; i < len(s); {
-		ends := make([]int, 0, maxMainlandRunes)
-		for j := i; j < len(s) && len(ends) < maxMainlandRunes; {
+		var ends [maxWordingRunes]int
+		n := 0
+		for j := i; j < len(s) && n < maxWordingRunes; n++ {
 			_, size := utf8.DecodeRuneInString(folded[j:])
 			j += size
-			ends = append(ends, j)
+			ends[n] = j
 		}
-		matched := false
-		for k := len(ends) - 1; k >= 1; k-- {
-			if tw, ok := m[folded[i:ends[k]]]; ok {
-				b.WriteString(tw)
-				i, matched, changed = ends[k], true, true
+		end, other := ends[0], []string(nil)
+		for k := n - 1; k >= 1; k-- {
+			if o, ok := m[folded[i:ends[k]]]; ok {
+				end, other = ends[k], o
 				break
 			}
 		}
-		if !matched {
-			b.WriteString(s[i:ends[0]])
-			i = ends[0]
-		}
+		parts = append(parts, part{s[i:end], other})
+		most = max(most, len(other))
+		i = end
 	}
-	return b.String(), changed
+	var out []string
+	for w := range min(most, maxWordings) {
+		var b strings.Builder
+		for _, p := range parts {
+			if p.other == nil {
+				b.WriteString(p.text)
+			} else {
+				b.WriteString(p.other[min(w, len(p.other)-1)])
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
