@@ -19,7 +19,6 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/locate"
-	"github.com/postmortem-archive/gen/search/query"
 )
 
 // phraseDocs are documents where the words of the test phrases often
@@ -166,8 +165,13 @@ type idScore struct {
 // indexes: the matching incidents, best first.
 func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) []idScore {
 	t.Helper()
-	p, err := query.Parse(q)
+	// The query with the alternatives Search gives its words (the other
+	// side's Chinese words).
+	p, err := newPlan(Request{Query: q})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.expand(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	best := map[string]float64{}
@@ -177,7 +181,7 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		queries, err := b.build(p, filters{}, nil)
+		queries, err := b.build(p.query, filters{}, p.alternatives)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +217,7 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 			out = append(out, idScore{id, s})
 		}
 	}
-	if !p.Ranked() {
+	if !p.ranked {
 		slices.SortFunc(out, func(a, b idScore) int {
 			x, y := ix.meta.incidents[a.id].primary.Begin, ix.meta.incidents[b.id].primary.Begin
 			if c := y.Compare(x); c != 0 {
