@@ -1,7 +1,7 @@
 // Command gencorpus writes a deterministic synthetic incident archive for
 // benchmarks and tests:
 //
-//	go run ./cmd/gencorpus -n 10000 -langs en,zh-TW -seed 1 -out DIR
+//	go run ./cmd/gencorpus -n 10000 -langs en,zh-TW -seed 1 -out DIR [-varied-length]
 //
 // It writes DIR/content/<id>/<lang>.md and prints a one-line summary. It
 // refuses to write into a non-empty DIR/content unless -force is given, in
@@ -38,8 +38,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "random seed; the same options give byte-identical output")
 	out := fs.String("out", "", "output directory (required); incidents go to OUT/content")
 	force := fs.Bool("force", false, "delete a non-empty OUT/content before writing")
+	varied := fs.Bool("varied-length", false, "reports of every length, from a status page's short note to a long postmortem (default: all regular)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gencorpus -n N -langs en,zh-TW -seed S -out DIR [-force]")
+		fmt.Fprintln(stderr, "usage: gencorpus -n N -langs en,zh-TW -seed S -out DIR [-varied-length] [-force]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -71,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 
 	start := time.Now()
-	st, err := corpus.GenerateStats(*out, corpus.Options{N: *n, Langs: ls, Seed: *seed})
+	st, err := corpus.GenerateStats(*out, corpus.Options{N: *n, Langs: ls, Seed: *seed, VariedLength: *varied})
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,8 @@
 // term frequencies look like real prose (a long tail of distinct words, not
 // one repeated paragraph). English bodies have 800–1,200 words; Chinese and
 // Japanese bodies have 1,500–2,500 CJK characters (Han, Hiragana and
-// Katakana runes).
+// Katakana runes). With Options.VariedLength, reports range as published
+// ones do, from a status page's short note to a long postmortem (Length).
 package corpus
 
 import (
@@ -33,7 +34,27 @@ type Options struct {
 	N     int      // number of incidents
 	Langs []string // languages; the first is the original of most incidents. Empty means {"en"}.
 	Seed  int64    // everything is derived from this seed
+	// VariedLength gives reports the range of lengths of a real archive
+	// (Length): short status page notes, regular reports, long
+	// postmortems. Off, every report is Regular, as benchmarks expect;
+	// on, the Regular ones are byte for byte what they are off.
+	VariedLength bool
 }
+
+// Length is how long a report is.
+type Length int8
+
+const (
+	// Regular reports have 800–1,200 words (1,500–2,500 CJK characters).
+	Regular Length = iota
+	// Short reports are a status page's note: 150–400 words (300–800 CJK
+	// characters), a timeline of three or four items, one or two action
+	// items, no table.
+	Short
+	// Long reports are a detailed postmortem: 2,500–5,000 words
+	// (4,800–9,500 CJK characters).
+	Long
+)
 
 // SupportedLangs lists the language tags the generator can write.
 var SupportedLangs = []string{"en", "zh-TW", "ja"}
@@ -61,6 +82,7 @@ type Incident struct {
 	Langs      []string // every language written for this incident
 	Overlaps   string   // id of an earlier incident this one was placed to overlap ("" if none)
 	HasTable   bool     // body contains a GFM table (every language)
+	Length     Length   // Regular unless Options.VariedLength
 
 	seed    uint64
 	vendor  int

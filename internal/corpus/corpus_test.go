@@ -668,3 +668,68 @@ func BenchmarkGenerate1000(b *testing.B) {
 		}
 	}
 }
+
+// With VariedLength, reports range from a status page's short note to a
+// long postmortem, in about the planned shares; every section of a short
+// note still says something, and its timeline is the start, at most two
+// events and the mitigation. A Regular report is byte for byte what it is
+// without the option, so benchmarks that leave it off are unchanged.
+func TestVariedLength(t *testing.T) {
+	const n = 300
+	o := corpus.Options{N: n, Langs: []string{"en", "zh-TW"}, Seed: 4}
+	plain := readTree(t, func() string { dir, _ := generate(t, o); return dir }())
+	o.VariedLength = true
+	dir, _ := generate(t, o)
+	varied := readTree(t, dir)
+	incs := load(t, dir)
+	planned, err := corpus.Plan(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[corpus.Length]int{}
+	for _, p := range planned {
+		count[p.Length]++
+		inc := incs[p.ID]
+		for lang, d := range inc.docs {
+			name := filepath.Join("content", p.ID, lang+".md")
+			if p.Length == corpus.Regular {
+				if !bytes.Equal(varied[name], plain[name]) {
+					t.Errorf("%s: a regular report differs from the one without VariedLength", name)
+				}
+				continue
+			}
+			size := words(d.body)
+			lo, hi := 100, 420
+			if lang != "en" {
+				size, lo, hi = cjkChars(d.body), 200, 850
+			}
+			if p.Length == corpus.Long {
+				lo, hi = 2400, 5100
+				if lang != "en" {
+					lo, hi = 4700, 9700
+				}
+			}
+			if size < lo || size > hi {
+				t.Errorf("%s (length %d): %d words or characters, want %d–%d", name, p.Length, size, lo, hi)
+			}
+			if p.Length != corpus.Short {
+				continue
+			}
+			sections := headingRe.Split(d.body, -1)[1:]
+			for i, s := range sections {
+				if strings.TrimSpace(s) == "" {
+					t.Errorf("%s: section %d is empty", name, i)
+				}
+			}
+			if tl := timeline(t, p.ID, d, inc.loc); len(tl) < 2 || len(tl) > 4 {
+				t.Errorf("%s: %d timeline items, want 2–4", name, len(tl))
+			}
+			if strings.Contains(d.body, "\n| --- |") {
+				t.Errorf("%s: a short note has a table", name)
+			}
+		}
+	}
+	if s, l := count[corpus.Short], count[corpus.Long]; s < n*25/100 || s > n*45/100 || l < n*8/100 || l > n*22/100 {
+		t.Errorf("%d short and %d long of %d; want about 35%% and 15%%", s, l, n)
+	}
+}

@@ -15,7 +15,9 @@ type lexicon struct {
 	headings [4]string
 	sep      string // between sentences of a paragraph
 	count    func([]byte) int
-	lo, hi   int // body length target: words (en) or CJK characters
+	lo, hi   int    // body length target: words (en) or CJK characters
+	short    [2]int // lo, hi of a Short report
+	long     [2]int // lo, hi of a Long report
 
 	impactOpen, impact, root, remedOpen, remed []tmpl
 	itemsIntro, closing, footnote              []tmpl

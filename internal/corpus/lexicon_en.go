@@ -413,6 +413,8 @@ func buildEN() *lexicon {
 		sep:      " ",
 		count:    countWords,
 		lo:       840, hi: 1150,
+		short: [2]int{150, 400},
+		long:  [2]int{2500, 5000},
 		table: [2][]string{
 			{"Region", "Peak error rate", "Impact window", "Failed requests"},
 			{"Product", "Symptom", "Peak error rate", "p99 latency"},

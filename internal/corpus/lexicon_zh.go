@@ -217,6 +217,8 @@ func buildZH() *lexicon {
 		headings: [4]string{"影響", "根本原因", "補救措施", "時間軸"},
 		count:    countCJK,
 		lo:       1620, hi: 2380,
+		short: [2]int{300, 800},
+		long:  [2]int{4800, 9500},
 		table: [2][]string{
 			{"區域", "尖峰錯誤率", "影響時段", "失敗請求數"},
 			{"產品", "症狀", "尖峰錯誤率", "p99 延遲"},

@@ -26,6 +26,11 @@ const (
 	ongoingShare    = 0.02 // reports of an incident not over, with no end
 	ownServiceShare = 0.35 // SaaS reports on the company's own service, naming no product
 	leadShare       = 0.15 // timeline items whose text starts with formatting
+
+	// Lengths with Options.VariedLength: status pages publish many short
+	// notes for each long postmortem.
+	shortShare = 0.35
+	longShare  = 0.15
 )
 
 var (
@@ -220,8 +225,25 @@ func Plan(o Options) ([]Incident, error) {
 			inc.Original = alt
 		}
 		planReport(inc)
+		if o.VariedLength {
+			planLength(inc)
+		}
 	}
 	return incs, nil
+}
+
+// planLength decides how long the incident's report is, from a stream of
+// its own, so that a Regular report is as without VariedLength. A short
+// note has no table.
+func planLength(inc *Incident) {
+	r := newRand(mix(inc.seed, 0x6c656e677468))
+	switch u := r.Float64(); {
+	case u < shortShare:
+		inc.Length = Short
+		inc.HasTable = false
+	case u < shortShare+longShare:
+		inc.Length = Long
+	}
 }
 
 // planReport decides what the incident's report states, as real ones

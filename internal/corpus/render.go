@@ -185,7 +185,14 @@ func (w *renderer) body() {
 			fixed -= lx.count([]byte(ev.lead + " "))
 		}
 	}
-	target := lx.lo + w.r.IntN(lx.hi-lx.lo+1)
+	lo, hi := lx.lo, lx.hi
+	switch w.inc.Length {
+	case Short:
+		lo, hi = lx.short[0], lx.short[1]
+	case Long:
+		lo, hi = lx.long[0], lx.long[1]
+	}
+	target := lo + w.r.IntN(hi-lo+1)
 	rest := max(target-fixed, 0)
 	cur := fixed
 
@@ -215,12 +222,13 @@ func (w *renderer) body() {
 }
 
 // paras writes paragraphs of 3–6 sentences until *cur reaches limit. With
-// open set, the first sentence comes from open. With footRef, the first
+// open set, or in a short note, the first sentence is written even past
+// limit; with open set, it comes from open. With footRef, the first
 // paragraph ends with a footnote reference.
 func (w *renderer) paras(open, list []tmpl, b *bag, limit int, cur *int, footRef bool) {
 	lx := w.lex
 	first := true
-	for *cur < limit || (first && open != nil) {
+	for *cur < limit || (first && (open != nil || w.st.short)) {
 		n := 3 + w.r.IntN(4)
 		for s := 0; s < n; s++ {
 			if s > 0 {

@@ -84,6 +84,7 @@ type story struct {
 	footC         int
 	footDate      time.Time
 	sources       bool
+	short         bool // a status page's note (Short): every section at least a sentence
 }
 
 var causeAction = map[string]int{
@@ -143,7 +144,24 @@ func (w *renderer) story(inc *Incident) *story {
 	st.footnote = r.Float64() < 0.12
 	st.footC = r.IntN(len(components))
 	st.footDate = inc.Begin.AddDate(0, 0, -(100 + r.IntN(900)))
+	if inc.Length == Short {
+		shorten(st)
+	}
 	return st
+}
+
+// shorten cuts a planned story to a status page's note, after every
+// choice is drawn: the start, at most two events between, the
+// mitigation; one or two action items; no bullets or footnote.
+func shorten(st *story) {
+	st.short = true
+	mitigated := slices.IndexFunc(st.events, func(ev event) bool { return ev.kind == evMitigated })
+	events := []event{st.events[0]}
+	events = append(events, st.events[1:mitigated][:min(mitigated-1, 2)]...)
+	st.events = append(events, st.events[mitigated])
+	st.items = st.items[:1+len(st.events)%2]
+	st.bullets = nil
+	st.footnote = false
 }
 
 // leads starts some timeline items' text with formatting, drawn from a
