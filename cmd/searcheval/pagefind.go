@@ -31,9 +31,10 @@ var queryScript []byte
 // pagefind is a running Node process answering queries from a Pagefind
 // bundle.
 type pagefind struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Scanner
+	depth int // results asked for, with their data (their URLs)
 }
 
 // startPagefind installs Pagefind into dir, indexes a tuned copy of the
@@ -69,7 +70,7 @@ func startPagefind(ctx context.Context, public, dir, version string, log io.Writ
 	fmt.Fprintf(log, "Pagefind indexed %s in %s\n", strings.TrimSpace(string(out)), time.Since(start).Round(time.Millisecond))
 	q := exec.CommandContext(ctx, "node", filepath.Join(dir, "query.mjs"), bundle)
 	q.Dir, q.Stderr = dir, log
-	p := &pagefind{cmd: q}
+	p := &pagefind{cmd: q, depth: searcheval.RankDepth}
 	if p.in, err = q.StdinPipe(); err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ type pagefindAnswer struct {
 // organization:, product:, region: and cause: terms as Pagefind filters.
 func (p *pagefind) engine(ctx context.Context, q searcheval.Query) (searcheval.Answer, error) {
 	term, filters := splitFacets(q.Q)
-	line, err := json.Marshal(pagefindQuery{Lang: q.Lang, Term: term, Filters: filters, K: searcheval.RankDepth})
+	line, err := json.Marshal(pagefindQuery{Lang: q.Lang, Term: term, Filters: filters, K: p.depth})
 	if err != nil {
 		return searcheval.Answer{}, err
 	}

@@ -733,3 +733,40 @@ func TestVariedLength(t *testing.T) {
 		t.Errorf("%d short and %d long of %d; want about 35%% and 15%%", s, l, n)
 	}
 }
+
+// Every cause has a name in every language, and the titles of the
+// incidents whose first cause it is say that name.
+func TestCauseName(t *testing.T) {
+	for _, slug := range corpus.CauseSlugs() {
+		for _, lang := range corpus.SupportedLangs {
+			if name, ok := corpus.CauseName(slug, lang); !ok || name == "" {
+				t.Errorf("cause %s has no name in %s", slug, lang)
+			}
+		}
+	}
+	if _, ok := corpus.CauseName("no-such-cause", "en"); ok {
+		t.Error("a name for an unknown cause")
+	}
+	incs, err := corpus.Plan(corpus.Options{N: 40, Langs: []string{"en", "zh-TW"}, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := 0
+	for i := range incs {
+		inc := &incs[i]
+		for _, lang := range inc.Langs {
+			b, err := corpus.Render(inc, lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, _ := corpus.CauseName(inc.Causes[0], lang)
+			head, _, _ := strings.Cut(string(b), "\n---\n")
+			if strings.Contains(strings.ToLower(head), strings.ToLower(name)) {
+				said++
+			}
+		}
+	}
+	if said < 2*len(incs)*9/10 {
+		t.Errorf("the titles or summaries of %d of %d files name their first cause", said, 2*len(incs))
+	}
+}

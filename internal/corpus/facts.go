@@ -290,3 +290,24 @@ var teams = []tri{
 }
 
 var severities = []string{"minor", "major", "critical"}
+
+// CauseName returns how the reports of language lang name the cause
+// slug, as their titles and summaries say it ("a memory leak", "記憶體洩漏"),
+// and false for a cause the generator does not know.
+func CauseName(slug, lang string) (string, bool) {
+	for _, c := range causes {
+		if c.slug == slug {
+			return c.in(lang), true
+		}
+	}
+	return "", false
+}
+
+// CauseSlugs lists the causes the generator draws from.
+func CauseSlugs() []string {
+	out := make([]string, len(causes))
+	for i, c := range causes {
+		out[i] = c.slug
+	}
+	return out
+}

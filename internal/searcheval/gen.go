@@ -11,16 +11,29 @@ import (
 // typed, in the reader's language, the first page of RankDepth results
 // with their highlighted fragments.
 func GenEngine(ix *search.Index) Engine {
+	return GenEngineDepth(ix, RankDepth)
+}
+
+// GenEngineDepth is GenEngine that answers with the first depth results
+// (for R-precision), page after page; the time is that of the first.
+func GenEngineDepth(ix *search.Index, depth int) Engine {
 	return func(ctx context.Context, q Query) (Answer, error) {
-		start := time.Now()
-		res, err := ix.Search(ctx, search.Request{Query: q.Q, Lang: q.Lang, PerPage: RankDepth})
-		took := time.Since(start)
-		if err != nil {
-			return Answer{}, err
-		}
-		a := Answer{Total: res.Total, Took: took}
-		for _, r := range res.Results {
-			a.IDs = append(a.IDs, r.ID)
+		var a Answer
+		for page := 1; len(a.IDs) < depth; page++ {
+			start := time.Now()
+			res, err := ix.Search(ctx, search.Request{Query: q.Q, Lang: q.Lang, Page: page, PerPage: min(depth, search.MaxPerPage)})
+			if err != nil {
+				return Answer{}, err
+			}
+			if page == 1 {
+				a.Total, a.Took = res.Total, time.Since(start)
+			}
+			for _, r := range res.Results {
+				a.IDs = append(a.IDs, r.ID)
+			}
+			if len(res.Results) == 0 || len(a.IDs) >= res.Total {
+				break
+			}
 		}
 		return a, nil
 	}

@@ -32,7 +32,12 @@ type Score struct {
 	Queries  int
 	Recall   float64 // mean recall@RecallAt (relevant found / min(relevant, RecallAt))
 	MRR      float64 // mean reciprocal rank of the first relevant result within RankDepth
-	Zero     int     // queries with no result at all
+	// RPrec is the mean R-precision: the share of relevant incidents
+	// among the first R results, R being the number of relevant ones; it
+	// looks past the first few results of a query with many (CauseQueries)
+	// when the engine answers that deep (GenEngine's depth).
+	RPrec    float64
+	Zero     int // queries with no result at all
 	P50, P95 time.Duration
 }
 
@@ -41,6 +46,7 @@ type Judged struct {
 	Query  Query
 	Recall float64  // recall@RecallAt
 	RR     float64  // reciprocal rank of the first relevant result, 0 beyond RankDepth
+	RPrec  float64  // R-precision
 	Got    []string // the first RecallAt ids returned
 }
 
@@ -52,11 +58,12 @@ type Run struct {
 }
 
 // Misses are the queries whose first RecallAt results lack a relevant
-// incident that would fit among them.
+// incident that would fit among them, or whose first result is not
+// relevant.
 func (r *Run) Misses() []Judged {
 	var ms []Judged
 	for _, j := range r.Queries {
-		if j.Recall < 1 {
+		if j.Recall < 1 || j.RR < 1 {
 			ms = append(ms, j)
 		}
 	}
@@ -105,7 +112,7 @@ func Evaluate(ctx context.Context, name string, qs []Query, e Engine) (*Run, err
 // score computes the per-category scores of answers to qs.
 func score(name string, qs []Query, answers []Answer) *Run {
 	run := &Run{Engine: name}
-	for _, c := range append(slices.Clone(Categories), "all") {
+	for _, c := range append(categoriesOf(qs), "all") {
 		var s Score
 		s.Category = c
 		var took []time.Duration
@@ -114,16 +121,17 @@ func score(name string, qs []Query, answers []Answer) *Run {
 				continue
 			}
 			a := answers[i]
-			recall, rr := judge(q, a)
+			recall, rr, rprec := judge(q, a)
 			s.Queries++
 			s.Recall += recall
 			s.MRR += rr
+			s.RPrec += rprec
 			if a.Total == 0 {
 				s.Zero++
 			}
 			took = append(took, a.Took)
 			if c == "all" {
-				run.Queries = append(run.Queries, Judged{Query: q, Recall: recall, RR: rr, Got: a.IDs[:min(len(a.IDs), RecallAt)]})
+				run.Queries = append(run.Queries, Judged{Query: q, Recall: recall, RR: rr, RPrec: rprec, Got: a.IDs[:min(len(a.IDs), RecallAt)]})
 			}
 		}
 		if s.Queries == 0 {
@@ -131,15 +139,29 @@ func score(name string, qs []Query, answers []Answer) *Run {
 		}
 		s.Recall /= float64(s.Queries)
 		s.MRR /= float64(s.Queries)
+		s.RPrec /= float64(s.Queries)
 		s.P50, s.P95 = percentile(took, 50), percentile(took, 95)
 		run.Scores = append(run.Scores, s)
 	}
 	return run
 }
 
-// judge returns the recall at RecallAt and the reciprocal rank of one answer.
-func judge(q Query, a Answer) (recall, rr float64) {
-	found := 0
+// categoriesOf lists the categories of qs: those of Categories in its
+// order, then others (CauseCategory) in the order they come.
+func categoriesOf(qs []Query) []string {
+	out := slices.Clone(Categories)
+	for _, q := range qs {
+		if !slices.Contains(out, q.Category) {
+			out = append(out, q.Category)
+		}
+	}
+	return out
+}
+
+// judge returns the recall at RecallAt, the reciprocal rank and the
+// R-precision of one answer.
+func judge(q Query, a Answer) (recall, rr, rprec float64) {
+	found, inR := 0, 0
 	for i, id := range a.IDs {
 		if !slices.Contains(q.Relevant, id) {
 			continue
@@ -147,11 +169,14 @@ func judge(q Query, a Answer) (recall, rr float64) {
 		if i < RecallAt {
 			found++
 		}
+		if i < len(q.Relevant) {
+			inR++
+		}
 		if rr == 0 && i < RankDepth {
 			rr = 1 / float64(i+1)
 		}
 	}
-	return float64(found) / float64(min(len(q.Relevant), RecallAt)), rr
+	return float64(found) / float64(min(len(q.Relevant), RecallAt)), rr, float64(inR) / float64(len(q.Relevant))
 }
 
 // percentile is the nearest-rank percentile p of ds.
@@ -175,7 +200,15 @@ func WriteTable(w io.Writer, runs ...*Run) error {
 	who := strings.Join(names, " / ")
 	fmt.Fprintf(w, "| category | queries | recall@%d (%s) | MRR@%d | zero results | p50 | p95 |\n", RecallAt, who, RankDepth)
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	for _, c := range append(slices.Clone(Categories), "all") {
+	var cats []string
+	for _, r := range runs {
+		for _, s := range r.Scores {
+			if !slices.Contains(cats, s.Category) {
+				cats = append(cats, s.Category)
+			}
+		}
+	}
+	for _, c := range cats {
 		var n int
 		var recall, mrr, zero, p50, p95 []string
 		for _, r := range runs {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 // The embedded query set parses, judges only hand-written incidents, and
@@ -76,6 +78,7 @@ func TestScore(t *testing.T) {
 		{ID: "2", Category: "word", Relevant: []string{"a"}},
 		{ID: "3", Category: "typo", Relevant: []string{"a"}},
 		{ID: "4", Category: "typo", Relevant: []string{"a", "b", "c", "d", "e", "f", "g"}},
+		{ID: "5", Category: CauseCategory, Relevant: []string{"b"}},
 	}
 	ms := time.Millisecond
 	answers := []Answer{
@@ -83,11 +86,12 @@ func TestScore(t *testing.T) {
 		{IDs: []string{"a"}, Total: 1, Took: 3 * ms},                               // recall 1, rr 1
 		{Total: 0, Took: 2 * ms},                                                   // nothing
 		{IDs: []string{"a", "b", "c", "d", "e", "f", "g"}, Total: 7, Took: 4 * ms}, // recall 5/5
+		{IDs: []string{"b"}, Total: 1, Took: 1 * ms},                               // recall 1, rr 1
 	}
 	run := score("test", qs, answers)
 	word, _ := run.Score("word")
-	if word.Queries != 2 || word.Recall != 0.75 || word.MRR != 0.75 || word.Zero != 0 {
-		t.Errorf("word: %+v, want 2 queries, recall 0.75, MRR 0.75, no zero", word)
+	if word.Queries != 2 || word.Recall != 0.75 || word.MRR != 0.75 || word.RPrec != 0.75 || word.Zero != 0 {
+		t.Errorf("word: %+v, want 2 queries, recall 0.75, MRR 0.75, R-precision 0.75, no zero", word)
 	}
 	if word.P50 != 1*ms || word.P95 != 3*ms {
 		t.Errorf("word latency p50 %v p95 %v, want 1ms and 3ms", word.P50, word.P95)
@@ -99,15 +103,18 @@ func TestScore(t *testing.T) {
 	if _, ok := run.Score("phrase"); ok {
 		t.Error("a score for a category without queries")
 	}
+	if c, ok := run.Score(CauseCategory); !ok || c.Queries != 1 || c.MRR != 1 {
+		t.Errorf("%s: %+v, want one query, MRR 1", CauseCategory, c)
+	}
 	all, _ := run.Score("all")
-	if all.Queries != 4 || len(run.Misses()) != 2 {
-		t.Errorf("all: %d queries, %d misses; want 4 and 2 (queries 1 and 3)", all.Queries, len(run.Misses()))
+	if all.Queries != 5 || len(run.Misses()) != 2 {
+		t.Errorf("all: %d queries, %d misses; want 5 and 2 (queries 1 and 3)", all.Queries, len(run.Misses()))
 	}
 	var b strings.Builder
 	if err := WriteTable(&b, run); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "| word | 2 | 0.75 | 0.75 | 0 | 1.0 ms | 3.0 ms |") {
+	if !strings.Contains(b.String(), "| word | 2 | 0.75 | 0.75 | 0 | 1.0 ms | 3.0 ms |") || !strings.Contains(b.String(), "| cause | 1 | 1.00 | 1.00 | 0 |") {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
@@ -124,5 +131,53 @@ func TestSiteRefusesAnIDClash(t *testing.T) {
 	}
 	if err := (Site{}).Write(dir); err == nil || !strings.Contains(err.Error(), ids[0]) {
 		t.Fatalf("writing over %s: %v, want an error naming it", ids[0], err)
+	}
+}
+
+// The control queries judge generated incidents alone: each cause's name
+// in each language, relevant to the incidents it was the first cause of;
+// the control site holds no hand-written incident.
+func TestCauseQueries(t *testing.T) {
+	site := Site{Distractors: 60, Seed: 7, VariedLength: true, WithoutJudged: true}
+	qs, err := site.CauseQueries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	incs, err := corpus.Plan(site.corpusOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstCause := map[string]string{}
+	for _, inc := range incs {
+		firstCause[inc.ID] = inc.Causes[0]
+	}
+	langs, judged := map[string]int{}, 0
+	for _, q := range qs {
+		langs[q.Lang]++
+		slug := strings.TrimPrefix(q.ID, "cause-"+q.Lang+"-")
+		name, _ := corpus.CauseName(slug, q.Lang)
+		if q.Category != CauseCategory || q.Q != name || len(q.Relevant) == 0 {
+			t.Errorf("%s: %+v, want category %s, the name %q and some relevant incidents", q.ID, q, CauseCategory, name)
+		}
+		for _, id := range q.Relevant {
+			if firstCause[id] != slug {
+				t.Errorf("%s: %s is relevant, but its first cause is %s", q.ID, id, firstCause[id])
+			}
+			judged++
+		}
+	}
+	if langs["en"] == 0 || langs["en"] != langs["zh-TW"] || judged != 2*len(incs) {
+		t.Errorf("%v queries by language judging %d incidents; want as many in en and zh-TW, each of the %d incidents judged once in each", langs, judged, len(incs))
+	}
+	dir := t.TempDir()
+	if err := site.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := FixtureIDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "content", ids[0])); err == nil {
+		t.Errorf("the control site holds the hand-written %s", ids[0])
 	}
 }

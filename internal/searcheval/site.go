@@ -20,6 +20,22 @@ import (
 type Site struct {
 	Distractors int   // number of generated incidents; 0 for none
 	Seed        int64 // the generator's seed
+	// VariedLength makes the generated incidents as long as a real
+	// archive's (corpus.Options.VariedLength), many as short as the
+	// hand-written ones: else every one is longer than every hand-written
+	// incident, and an engine that favours short reports finds the
+	// judged ones for their length alone.
+	VariedLength bool
+	// WithoutJudged leaves the hand-written incidents out: the archive of
+	// CauseQueries.
+	WithoutJudged bool
+}
+
+// langs are the languages of the generated incidents.
+func (s Site) langs() []string { return []string{"en", "zh-TW"} }
+
+func (s Site) corpusOptions() corpus.Options {
+	return corpus.Options{N: s.Distractors, Langs: s.langs(), Seed: s.Seed, VariedLength: s.VariedLength}
 }
 
 // Write writes the judged site's sources into dir (which must not hold a
@@ -28,10 +44,13 @@ type Site struct {
 // generated one.
 func (s Site) Write(dir string) error {
 	if s.Distractors > 0 {
-		err := corpus.Generate(dir, corpus.Options{N: s.Distractors, Langs: []string{"en", "zh-TW"}, Seed: s.Seed})
+		err := corpus.Generate(dir, s.corpusOptions())
 		if err != nil {
 			return fmt.Errorf("generating %d incidents: %w", s.Distractors, err)
 		}
+	}
+	if s.WithoutJudged {
+		return nil
 	}
 	fixture, err := fs.Sub(siteFS, "testdata/site")
 	if err != nil {
