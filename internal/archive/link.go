@@ -327,28 +327,26 @@ func checkTranslation(orig, tr *content.Page, errs *diag.List) {
 // compareTimelines reports a translation whose timeline instants differ from
 // the original's, naming both files and lines.
 func compareTimelines(orig *content.Page, want []content.Event, tr *content.Page, got []content.Event, errs *diag.List) bool {
-	same := true
+	// Placed without errors, the events are their pages' marks one for
+	// one: the marks say where each was written.
+	wantAt, gotAt := orig.Timeline, tr.Timeline
 	for i := 0; i < max(len(want), len(got)); i++ {
 		switch {
 		case i >= len(got):
-			w := want[i]
 			line := tr.TimelinePos.Line
 			if len(got) > 0 {
-				line = got[len(got)-1].Line
+				line = gotAt[len(got)-1].Line
 			}
-			errs.Add(tr.File, max(line, 1), 1, "timeline is missing the event at %s (%s:%d); translate every event of the original", w.Written, orig.File, w.Line)
-			same = false
+			errs.Add(tr.File, max(line, 1), 1, "timeline is missing the event at %s (%s:%d); translate every event of the original", wantAt[i].Written, orig.File, wantAt[i].Line)
+			return false
 		case i >= len(want):
-			g := got[i]
+			g := gotAt[i]
 			errs.Add(tr.File, g.Line, g.Col, "timeline has an event at %s that the original %s does not have; remove it or add it to the original first", g.Written, orig.File)
-			same = false
+			return false
 		case !got[i].Instant.Equal(want[i].Instant):
-			g, w := got[i], want[i]
+			g := gotAt[i]
 			errs.Add(tr.File, g.Line, g.Col, "timeline event %d is at %s but in the original (%s:%d) at %s; translations keep the original's times",
-				i+1, g.Instant.Format("2006-01-02 15:04 UTC"), orig.File, w.Line, w.Instant.Format("2006-01-02 15:04 UTC"))
-			same = false
-		}
-		if !same {
+				i+1, got[i].Instant.Format("2006-01-02 15:04 UTC"), orig.File, wantAt[i].Line, want[i].Instant.Format("2006-01-02 15:04 UTC"))
 			return false
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/source"
@@ -151,13 +152,24 @@ func completeness(inc *archive.Incident) []*diag.Error {
 		return out
 	}
 	first, last := inc.Events[0], inc.Events[len(inc.Events)-1]
+	firstAt, lastAt := markPos(p, 0), markPos(p, len(inc.Events)-1)
 	if inc.Begin.Before(first.Instant) {
-		out = append(out, &diag.Error{File: p.File, Line: first.Line, Col: first.Col, Msg: "timeline starts after the incident began (" + local(inc, inc.Begin) + "); add the event that began it"})
+		out = append(out, &diag.Error{File: p.File, Line: firstAt.Line, Col: firstAt.Col, Msg: "timeline starts after the incident began (" + local(inc, inc.Begin) + "); add the event that began it"})
 	}
 	if inc.EndStated() && inc.End.After(last.Instant) {
-		out = append(out, &diag.Error{File: p.File, Line: last.Line, Col: last.Col, Msg: "timeline ends before the incident ended (" + local(inc, inc.End) + "); add the event that ended it"})
+		out = append(out, &diag.Error{File: p.File, Line: lastAt.Line, Col: lastAt.Col, Msg: "timeline ends before the incident ended (" + local(inc, inc.End) + "); add the event that ended it"})
 	}
 	return out
+}
+
+// markPos is where the page's event i was written: the original's events
+// are its timeline's marks one for one. A page whose marks were let go
+// (a build lets them go once linked) gives its timeline heading.
+func markPos(p *content.Page, i int) content.Pos {
+	if i < len(p.Timeline) {
+		return p.Timeline[i].Pos
+	}
+	return p.TimelinePos
 }
 
 func local(inc *archive.Incident, t time.Time) string {

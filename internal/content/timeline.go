@@ -24,11 +24,16 @@ type Mark struct {
 	DateLost bool
 }
 
-// Event is a timeline item placed in time.
+// Event is a timeline item placed in time: what pages show of it. The
+// archive keeps every event of every language for the whole build, so an
+// event holds no more than that (64 bytes, against 128 with its mark);
+// where it was written is its mark's, the item of the same index in its
+// page's Timeline.
 type Event struct {
-	Mark
 	Instant time.Time // UTC
 	Anchor  string    // "t-20170313T1722Z", the same in every language
+	Text    string    // the item's text after the time, plain
+	NewDay  bool      // the item was written with a date: it starts a day
 }
 
 // marksOf turns the timeline the parser found into marks with file
@@ -50,7 +55,8 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 	return marks, heading
 }
 
-// PlaceEvents gives each mark its instant in loc: a time without a date
+// PlaceEvents gives each mark its instant in loc, one event per mark when
+// there are no errors: a time without a date
 // continues the previous item's date, an item that needs a date and has
 // none, a time that does not exist, and a time earlier than the one before
 // are errors. A wall time the clocks show twice takes the first instant
@@ -93,7 +99,7 @@ func PlaceEvents(marks []Mark, loc *time.Location) ([]Event, []PosError) {
 		// the same in every language, tells them apart.
 		minute := at.UTC().Truncate(time.Minute)
 		perMinute[minute]++
-		events = append(events, Event{Mark: m, Instant: at.UTC(), Anchor: urls.EventAnchor(at, perMinute[minute])})
+		events = append(events, Event{Instant: at.UTC(), Anchor: urls.EventAnchor(at, perMinute[minute]), Text: m.Text, NewDay: m.Date != ""})
 	}
 	return events, errs
 }

@@ -323,8 +323,8 @@ func TestPlaceEvents(t *testing.T) {
 				if e.Anchor != w.anchor {
 					t.Errorf("event %d anchor %q, want %q", i, e.Anchor, w.anchor)
 				}
-				if e.Mark != c.marks[i] {
-					t.Errorf("event %d mark %+v, want the input mark %+v", i, e.Mark, c.marks[i])
+				if m := c.marks[i]; e.Text != m.Text || e.NewDay != (m.Date != "") {
+					t.Errorf("event %d is %q, new day %v; want the input mark's text %q and new day %v", i, e.Text, e.NewDay, m.Text, m.Date != "")
 				}
 				if i > 0 && e.Instant.Before(events[i-1].Instant) {
 					t.Errorf("event %d goes backwards", i)

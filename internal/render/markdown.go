@@ -40,7 +40,7 @@ func (v *IncidentView) Body() (template.HTML, error) {
 		}
 		e := events[i]
 		shown := v.L.Time(e.Instant, v.Location)
-		if e.Date != "" {
+		if e.NewDay {
 			// The author started a new day here: say which.
 			shown = v.L.DateShort(e.Instant.In(v.Location)) + " " + shown
 		}
