@@ -104,8 +104,11 @@ func Run(opts Options) (*Result, error) {
 		plan, note = planCarry(opts.Dest, site, m)
 	}
 	phases.mark("plan")
-	res, err := write(site, opts, m, plan, &phases)
-	if errors.Is(err, errCarry) {
+	var res *Result
+	if plan == nil {
+		// m's last use: write lets it go before the render.
+		res, err = write(site, opts, m, nil, &phases)
+	} else if res, err = write(site, opts, m, plan, &phases); errors.Is(err, errCarry) {
 		note = fmt.Sprintf("cold build: %v", err)
 		res, err = write(site, opts, m, nil, &phases)
 	}
@@ -145,6 +148,12 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	if err != nil {
 		return nil, err
 	}
+	// The manifest goes first, so that what it records of the archive
+	// (120 MB at 100,000 incidents) is not kept through the render.
+	if err := writeManifest(stage.Bundle(), m); err != nil {
+		stage.Abort()
+		return nil, err
+	}
 	indexDir := filepath.Join(stage.Bundle().Dir(), bundle.IndexDir)
 	var indexErr, indexNote error
 	var scope *render.Scope
@@ -179,9 +188,6 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	if err == nil {
 		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
 		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
-	}
-	if err == nil {
-		err = writeManifest(stage.Bundle(), m)
 	}
 	var errs diag.List
 	errs.AddError(err)
