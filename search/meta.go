@@ -241,23 +241,6 @@ func (s *metaStore) delete(id, lang string) {
 	s.number(in)
 }
 
-// byLang returns the docstore.Meta of every document by language, sorted by id.
-func (s *metaStore) byLang() map[string][]*docstore.Meta {
-	ids := make([]string, 0, len(s.incidents))
-	for id := range s.incidents {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	out := map[string][]*docstore.Meta{}
-	for _, id := range ids {
-		in := s.incidents[id]
-		for _, l := range in.langs {
-			out[l] = append(out[l], in.docs[l])
-		}
-	}
-	return out
-}
-
 // metaJSON is the content of meta.json.
 type metaJSON struct {
 	Format    int      `json:"format"`

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/document"
@@ -50,11 +51,14 @@ type Writer struct {
 	dir       string
 	siteLangs []string
 	langs     map[string]*langWriter
-	meta      *metaStore
 	closed    bool
 
 	jobs    chan *writeJob
 	workers sync.WaitGroup
+
+	// values holds one copy of each facet value and date the documents'
+	// metadata name: thousands of documents share each.
+	values map[string]string
 }
 
 type writeJob struct {
@@ -88,13 +92,18 @@ type langWriter struct {
 	dict        []byte
 	compressors sync.Pool // *docstore.Compressor with dict
 
-	seq     int
+	seq int
+	// metas are the documents' metadata, in the order added; ids says
+	// which were added. Nothing else of a document is kept once it is
+	// written: at 100,000 incidents a record per document is what
+	// grows.
+	metas   []*docstore.Meta
+	ids     map[string]struct{}
 	words   vocab.Builder
 	lengths fieldLengths // of the documents indexed, for BM25
 	dir     string       // of the language's index
 
 	results chan analysedDoc
-	metas   []*docstore.Meta // set by Close before results is closed
 	done    chan struct{}
 
 	mu  sync.Mutex
@@ -131,7 +140,7 @@ func Create(dir string, langs []string) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: create: %w", err)
 	}
-	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, meta: newMetaStore()}
+	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, values: map[string]string{}}
 	n := runtime.GOMAXPROCS(0)
 	w.jobs = make(chan *writeJob, 4*n)
 	for range n {
@@ -187,9 +196,6 @@ func (w *Writer) Add(d Document) error {
 	if err := normalize(&d); err != nil {
 		return err
 	}
-	if in := w.meta.incidents[d.ID]; in != nil && in.docs[d.Lang] != nil {
-		return fmt.Errorf("search: document %s (%s) added twice", d.ID, d.Lang)
-	}
 	lw := w.langs[d.Lang]
 	if lw == nil {
 		var err error
@@ -200,7 +206,11 @@ func (w *Writer) Add(d Document) error {
 	if err := lw.getErr(); err != nil {
 		return err
 	}
-	w.meta.put(newDocMeta(&d))
+	if _, ok := lw.ids[d.ID]; ok {
+		return fmt.Errorf("search: document %s (%s) added twice", d.ID, d.Lang)
+	}
+	lw.ids[d.ID] = struct{}{}
+	lw.metas = append(lw.metas, w.shared(newDocMeta(&d)))
 	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.kind)}
 	lw.seq++
 	if lw.dict != nil {
@@ -213,6 +223,23 @@ func (w *Writer) Add(d Document) error {
 		w.flushSample(lw)
 	}
 	return nil
+}
+
+// shared makes m's products and date the copies other documents' metadata
+// hold, so that the metadata kept until Close holds each value once.
+func (w *Writer) shared(m *docstore.Meta) *docstore.Meta {
+	one := func(v string) string {
+		if c, ok := w.values[v]; ok {
+			return c
+		}
+		w.values[v] = v
+		return v
+	}
+	for i, p := range m.Products {
+		m.Products[i] = one(p)
+	}
+	m.Date = one(m.Date)
+	return m
 }
 
 // flushSample makes the dictionary of a language from the documents held
@@ -309,6 +336,7 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 	lw := &langWriter{
 		lang: lang, m: m, kind: analysis.KindOf(lang), b: b, docs: docs, dir: path,
 		fast:    analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))),
+		ids:     map[string]struct{}{},
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
 	}
@@ -357,6 +385,8 @@ func (lw *langWriter) run() {
 		lw.docs.Abort()
 		return
 	}
+	// The store lists metadata by id, as documents are looked up.
+	slices.SortFunc(lw.metas, func(a, b *docstore.Meta) int { return strings.Compare(a.ID, b.ID) })
 	if err := lw.docs.Finish(lw.metas); err != nil {
 		lw.setErr(err)
 		return
@@ -385,11 +415,8 @@ func (w *Writer) Close() error {
 	}
 	close(w.jobs)
 	w.workers.Wait()
-	metas := w.meta.byLang()
 	for _, lang := range sortedKeys(w.langs) {
-		lw := w.langs[lang]
-		lw.metas = metas[lang]
-		close(lw.results)
+		close(w.langs[lang].results)
 	}
 	var errs []error
 	for _, lang := range sortedKeys(w.langs) {
