@@ -76,10 +76,12 @@ type Incident struct {
 	Sources  []content.Source
 	Terms    map[Taxonomy][]*Term // in the order the original lists them
 
-	// Events are the original's timeline; Timelines holds each version's,
-	// which have the same instants (checked) but their own text.
+	// Events are the original's timeline; Timelines holds each
+	// translation's, which have the same instants (checked) but their own
+	// text: a list, not a map, as every incident of a large archive keeps
+	// it for the whole build.
 	Events    []content.Event
-	Timelines map[string][]content.Event
+	Timelines []Timeline
 
 	Related     []*Incident // stated in either direction, by begin time
 	Overlapping []*Incident // impact windows intersect, by begin time
@@ -111,10 +113,18 @@ func (inc *Incident) Page(lang string) (p *content.Page, translated bool) {
 
 // Timeline returns the events as written in lang, falling back like Page.
 func (inc *Incident) Timeline(lang string) []content.Event {
-	if t, ok := inc.Timelines[lang]; ok {
-		return t
+	for _, t := range inc.Timelines {
+		if t.Lang == lang {
+			return t.Events
+		}
 	}
 	return inc.Events
+}
+
+// Timeline is a translation's timeline.
+type Timeline struct {
+	Lang   string
+	Events []content.Event
 }
 
 // Term is one organization, product, region or cause and the incidents it

@@ -162,7 +162,6 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 	inc := &Incident{
 		ID: id, Original: orig, Versions: map[string]*content.Page{},
 		Severity: m.Severity.V, Draft: m.Draft, Sources: m.Sources,
-		Timelines: map[string][]content.Event{},
 	}
 	for _, p := range pages {
 		inc.Versions[p.Lang] = p
@@ -215,7 +214,6 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 		return nil // the original's timeline is wrong or incomplete: nothing to compare with
 	}
 	inc.Events = events
-	inc.Timelines[orig.Lang] = events
 	inc.Through = inc.End
 	if !inc.EndStated() {
 		// What is known is a lower bound: the incident lasted at least
@@ -235,7 +233,7 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 			for i := range tev {
 				tev[i].Anchor = events[i].Anchor // the same, once in memory
 			}
-			inc.Timelines[p.Lang] = tev
+			inc.Timelines = append(inc.Timelines, Timeline{Lang: p.Lang, Events: tev})
 		}
 	}
 	return inc

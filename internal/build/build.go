@@ -85,7 +85,7 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	dropMarks(site.Archive)
+	dropLinkInputs(site.Archive)
 	phases.mark("load+link")
 	content, err := contentHashes(opts.Source)
 	if err != nil {
@@ -220,14 +220,15 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 
 func isNil(err error) bool { return err == nil }
 
-// dropMarks lets the timeline items as written go: the link stage placed
-// them as events, and a build links once. Loaded without a cache, the
-// pages hold no Markdown either (content.Page.Source reads it again), so
-// what lasts as long as the archive is what its pages show.
-func dropMarks(a *archive.Archive) {
+// dropLinkInputs lets go what only the link stage reads: the timeline
+// items as written (placed as events), the link destinations and the
+// section ids (checked), as a build links once. Loaded without a cache,
+// the pages hold no Markdown either (content.Page.Source reads it again),
+// so what lasts as long as the archive is what its pages show.
+func dropLinkInputs(a *archive.Archive) {
 	for _, inc := range a.Incidents {
 		for _, p := range inc.Versions {
-			p.Timeline = nil
+			p.Timeline, p.Links, p.Sections = nil, nil, nil
 		}
 	}
 }
