@@ -57,8 +57,11 @@ type Meta struct {
 	Begin    String
 	// End is optional: without it the incident is ongoing (Ongoing) or its
 	// end was not stated.
-	End     String
+	End String
+	// Ongoing and Draft sit together: one word for both keeps a page
+	// within a smaller allocation (every page lasts the whole build).
 	Ongoing bool
+	Draft   bool
 	// OngoingPos is where `ongoing:` was written; zero when it was not.
 	OngoingPos Pos
 	// Organization is whose incident it is: the operator whose products
@@ -70,7 +73,6 @@ type Meta struct {
 	Severity     String
 	Related      Strings
 	Sources      []Source
-	Draft        bool
 	DraftPos     Pos
 	// TranslatedFrom is the revision of the original a translation was made
 	// from; optional, for tracking stale translations.
