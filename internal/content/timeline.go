@@ -46,11 +46,26 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 		add(p.pos(pr.Offset), pr.Msg)
 	}
 	at := p.positions()
-	// Marks and their texts last as long as the archive: no spare room
-	// (strings.Builder's text is cloned down to its length).
+	// Marks and their texts last as long as the archive: no spare room,
+	// and the texts of a timeline are one string they are cut from (one
+	// object for the collector instead of one per item).
+	texts := make([]string, len(tl.Items))
+	size := 0
+	for i, it := range tl.Items {
+		texts[i] = plainText(it.Node.FirstChild(), p.Body)
+		size += len(texts[i])
+	}
+	var all strings.Builder
+	all.Grow(size)
+	for _, t := range texts {
+		all.WriteString(t)
+	}
+	joined := all.String()
 	marks = make([]Mark, 0, len(tl.Items))
-	for _, it := range tl.Items {
-		marks = append(marks, Mark{Pos: at.at(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: strings.Clone(plainText(it.Node.FirstChild(), p.Body)), DateLost: it.DateLost})
+	for i, it := range tl.Items {
+		text := joined[:len(texts[i])]
+		joined = joined[len(text):]
+		marks = append(marks, Mark{Pos: at.at(it.Offset), Date: it.Date, Clock: it.Clock, Written: it.Written, Text: text, DateLost: it.DateLost})
 	}
 	return marks, heading
 }
