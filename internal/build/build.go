@@ -189,6 +189,9 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
 		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
 	}
+	// Nothing below reads the site: the archive can go while the index's
+	// segments are merged (at 100,000 incidents, most of what is live).
+	incidents, languages := len(site.Archive.Incidents), len(site.Bundle.Langs)
 	var errs diag.List
 	errs.AddError(err)
 	if stream != nil {
@@ -213,7 +216,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	}
 	phases.mark("commit")
 	return &Result{
-		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
+		Incidents: incidents, Languages: languages,
 		Pages: pages, Carried: carriedFiles, Bytes: size, Warnings: slices.DeleteFunc(append(stage.Warnings(), indexNote), isNil),
 	}, nil
 }
