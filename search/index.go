@@ -20,8 +20,9 @@ import (
 	"github.com/postmortem-archive/gen/search/docstore"
 )
 
-// Index is an open search index: read-only from Open, or in memory and
-// updatable from NewMemory. All methods are safe for concurrent use.
+// Index is an open search index: read-only from Open, updatable from
+// Open with WithUpdates or in memory from NewMemory. All methods are safe
+// for concurrent use.
 type Index struct {
 	mu        sync.RWMutex
 	siteLangs []string
@@ -32,9 +33,9 @@ type Index struct {
 	meta      *metaStore
 	opts      options
 	vocabs    map[string]*vocab.Vocab           // read-only indexes: the vocabulary of each language
-	memWords  map[string]*memWords              // in-memory indexes: the words of each language
+	memWords  map[string]*memWords              // updatable indexes: the words of each language
 	bm25      map[string]*blevesearch.BM25Stats // of each language (bm25.go)
-	memLens   map[string]*memLengths            // in-memory indexes: the field lengths of each language
+	memLens   map[string]*memLengths            // updatable indexes: the field lengths of each language
 	readOnly  bool
 	closed    bool
 	bigrams   bigramCache  // read-only indexes: the bigrams of a CJK character
@@ -101,13 +102,16 @@ func (m *memLengths) set(id string, lengths map[string]int) {
 	}
 }
 
-// memWords keeps the vocabulary of an in-memory language index up to
+// memWords keeps the vocabulary of an updatable language index up to
 // date: the words of each document, to uncount when it is replaced or
 // deleted. The sorted vocabulary is made when a search first needs it
 // after a change (10 ms for 30,000 words: not on every edit).
 type memWords struct {
 	counts vocab.Builder
 	byID   map[string][]string
+	// base is the vocabulary of an index opened WithUpdates, until its
+	// first change makes counts of it.
+	base *vocab.Vocab
 
 	mu     sync.Mutex // searches share the index's read lock
 	sorted *vocab.Vocab
@@ -115,6 +119,9 @@ type memWords struct {
 
 // set replaces the words of document id (nil: deleted).
 func (w *memWords) set(id string, words []string) {
+	if w.base != nil {
+		w.counts, w.base = *w.base.Builder(), nil
+	}
 	w.counts.Remove(w.byID[id])
 	if words == nil {
 		delete(w.byID, id)
@@ -129,7 +136,9 @@ func (w *memWords) set(id string, words []string) {
 func (w *memWords) vocab() *vocab.Vocab {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.sorted == nil {
+	if w.sorted == nil && w.base != nil {
+		w.sorted = w.base
+	} else if w.sorted == nil {
 		w.sorted = w.counts.Vocab()
 	}
 	return w.sorted
@@ -146,51 +155,26 @@ func (ix *Index) vocabulary(lang string) *vocab.Vocab {
 	return &vocab.Vocab{}
 }
 
-// Open opens an index built by a Writer, read-only. Opening takes
-// milliseconds and any number of processes may hold the same index open.
+// Open opens an index built by a Writer, read-only (but WithUpdates).
+// Opening takes milliseconds and any number of processes may hold the
+// same index open.
 func Open(dir string, opts ...Option) (*Index, error) {
 	mj, err := readMeta(dir)
 	if err != nil {
 		return nil, err
 	}
+	o := newOptions(opts)
 	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{},
-		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: true, opts: newOptions(opts), vocabs: map[string]*vocab.Vocab{},
+		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: !o.updates, opts: o, vocabs: map[string]*vocab.Vocab{},
 		bm25: map[string]*blevesearch.BM25Stats{}}
+	if o.updates {
+		ix.ords, ix.memWords, ix.memLens = nil, map[string]*memWords{}, map[string]*memLengths{}
+	}
 	for _, l := range mj.Indexes {
-		if c, err := CanonicalLang(l); err != nil || c != l {
-			ix.Close()
-			return nil, fmt.Errorf("search: %s: bad language index %q", dir, l)
-		}
-		docs, metas, err := docstore.Open(filepath.Join(dir, l, docstore.FileName))
-		if err != nil {
+		if err := ix.openLang(dir, l); err != nil {
 			ix.Close()
 			return nil, err
 		}
-		ix.docs[l] = docs
-		if ix.vocabs[l], err = vocab.Read(filepath.Join(dir, l, vocab.FileName)); err != nil {
-			ix.Close()
-			return nil, err
-		}
-		lengths, err := readLengths(filepath.Join(dir, l, lengthsFile))
-		if err != nil {
-			ix.Close()
-			return nil, err
-		}
-		ix.bm25[l] = lengths.stats()
-		ix.ords[l] = &ordTable{t: make([]atomic.Int32, len(metas))}
-		for _, m := range metas {
-			if m.ID == "" || m.Lang != l {
-				ix.Close()
-				return nil, fmt.Errorf("search: %s: document %q of language %q in the %s store", dir, m.ID, m.Lang, l)
-			}
-			ix.meta.put(m)
-		}
-		idx, err := bleve.OpenUsing(filepath.Join(dir, l), map[string]interface{}{"read_only": true})
-		if err != nil {
-			ix.Close()
-			return nil, fmt.Errorf("search: open %s index: %w", l, err)
-		}
-		ix.subs[l] = idx
 	}
 	ix.meta.reindex()
 	for l, t := range ix.ords {
@@ -204,8 +188,53 @@ func Open(dir string, opts ...Option) (*Index, error) {
 	return ix, nil
 }
 
+// openLang opens the language index l of the index in dir.
+func (ix *Index) openLang(dir, l string) error {
+	if c, err := CanonicalLang(l); err != nil || c != l {
+		return fmt.Errorf("search: %s: bad language index %q", dir, l)
+	}
+	docs, metas, err := docstore.Open(filepath.Join(dir, l, docstore.FileName))
+	if err != nil {
+		return err
+	}
+	ix.docs[l] = docs
+	words, err := vocab.Read(filepath.Join(dir, l, vocab.FileName))
+	if err != nil {
+		return err
+	}
+	lengths, err := readLengths(filepath.Join(dir, l, lengthsFile))
+	if err != nil {
+		return err
+	}
+	ix.bm25[l] = lengths.stats()
+	for _, m := range metas {
+		if m.ID == "" || m.Lang != l {
+			return fmt.Errorf("search: %s: document %q of language %q in the %s store", dir, m.ID, m.Lang, l)
+		}
+		ix.meta.put(m)
+	}
+	config := map[string]interface{}{"read_only": true}
+	if ix.readOnly {
+		ix.vocabs[l] = words
+		ix.ords[l] = &ordTable{t: make([]atomic.Int32, len(metas))}
+	} else {
+		ix.docs[l] = &overlay{base: docs, added: docstore.Memory{}}
+		ix.memWords[l] = &memWords{byID: map[string][]string{}, base: words}
+		ix.memLens[l] = &memLengths{total: *lengths, byID: map[string]map[string]int{}}
+		// A change waits for bleve to take it, not for the disk: the
+		// folder is thrown away with the index.
+		config = map[string]interface{}{"unsafe_batch": true}
+	}
+	idx, err := bleve.OpenUsing(filepath.Join(dir, l), config)
+	if err != nil {
+		return fmt.Errorf("search: open %s index: %w", l, err)
+	}
+	ix.subs[l] = idx
+	return nil
+}
+
 // Add indexes a document, replacing the one with the same id and language.
-// Only in-memory indexes can be updated.
+// Only updatable indexes can be changed.
 func (ix *Index) Add(d Document) error {
 	return ix.AddBatch([]Document{d})
 }
@@ -215,6 +244,15 @@ func (ix *Index) Add(d Document) error {
 // Documents are checked before any is indexed; an indexing error may leave
 // the documents of some languages added.
 func (ix *Index) AddBatch(docs []Document) error {
+	return ix.Replace(nil, docs)
+}
+
+// Replace removes every document of the incidents in ids and adds docs
+// (an incident edited is in ids and in docs) in one step: a search sees
+// the index as it was before or after, never in between. Only updatable
+// indexes can be changed. Documents are checked before any is indexed;
+// an indexing error may leave the changes of some languages made.
+func (ix *Index) Replace(ids map[string]bool, docs []Document) error {
 	docs = slices.Clone(docs)
 	for i := range docs {
 		if err := normalize(&docs[i]); err != nil {
@@ -231,25 +269,41 @@ func (ix *Index) AddBatch(docs []Document) error {
 	for i := range docs {
 		byLang[docs[i].Lang] = append(byLang[docs[i].Lang], &docs[i])
 	}
+	// The documents of ids in each language that docs do not replace.
+	gone := map[string][]string{}
+	for id := range ids {
+		in := ix.meta.incidents[id]
+		if in == nil {
+			continue
+		}
+		for lang := range in.docs {
+			if !slices.ContainsFunc(byLang[lang], func(d *Document) bool { return d.ID == id }) {
+				gone[lang] = append(gone[lang], id)
+			}
+		}
+	}
+	for _, lang := range sortedKeys(ix.subs) {
+		if len(gone[lang]) > 0 && len(byLang[lang]) == 0 {
+			byLang[lang] = nil
+		}
+	}
 	for _, lang := range sortedKeys(byLang) {
 		idx, err := ix.memLang(lang)
 		if err != nil {
 			return err
 		}
-		if err := ix.indexMem(idx, lang, byLang[lang]); err != nil {
+		if err := ix.indexMem(idx, lang, byLang[lang], gone[lang]); err != nil {
 			return err
-		}
-		for _, d := range byLang[lang] {
-			ix.meta.put(newDocMeta(d))
 		}
 	}
 	return nil
 }
 
-// indexMem indexes the documents of one language into an in-memory index
-// and its document store, analysing them as the Writer does (in parallel,
-// with sketches).
-func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error {
+// indexMem indexes the documents of one language into an updatable
+// index and its document store, analysing them as the Writer does (in
+// parallel, with sketches), and removes the documents gone, in one bleve
+// batch.
+func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document, gone []string) error {
 	m, ok := idx.Mapping().(*mapping.IndexMappingImpl)
 	if !ok {
 		return fmt.Errorf("search: %s index has an unexpected mapping", lang)
@@ -281,19 +335,39 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	// What the documents replaced counted, to count out.
+	for _, id := range gone {
+		if err := ix.countBase(m, fast, lang, id); err != nil {
+			return err
+		}
+	}
+	for _, d := range docs {
+		if err := ix.countBase(m, fast, lang, d.ID); err != nil {
+			return err
+		}
+	}
 	b := index.NewBatch()
+	for _, id := range gone {
+		b.Delete(id)
+	}
 	for _, a := range done {
 		b.Update(a.doc)
 	}
 	if err := adv.Batch(b); err != nil {
 		return fmt.Errorf("search: index %s documents: %w", lang, err)
 	}
-	store := ix.docs[lang].(docstore.Memory)
 	words, lengths := ix.memWords[lang], ix.memLens[lang]
+	for _, id := range gone {
+		ix.setText(lang, id, nil)
+		words.set(id, nil)
+		lengths.set(id, nil)
+		ix.meta.delete(id, lang)
+	}
 	for i, d := range docs {
-		store[d.ID] = texts[i]
+		ix.setText(lang, d.ID, texts[i])
 		words.set(d.ID, done[i].words)
 		lengths.set(d.ID, docLengths(done[i].doc))
+		ix.meta.put(newDocMeta(d))
 	}
 	ix.bm25[lang] = lengths.total.stats()
 	return nil
@@ -302,33 +376,24 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document) error 
 // Delete removes the incident id in language lang, or in every language
 // when lang is "". Deleting what is not there is not an error.
 func (ix *Index) Delete(id, lang string) error {
+	if lang == "" {
+		return ix.Replace(map[string]bool{id: true}, nil)
+	}
+	c, err := CanonicalLang(lang)
+	if err != nil {
+		return fmt.Errorf("search: delete %s: %w", id, err)
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if err := ix.writable(); err != nil {
 		return err
 	}
 	defer ix.meta.reindex()
-	langs := sortedKeys(ix.subs)
-	if lang != "" {
-		c, err := CanonicalLang(lang)
-		if err != nil {
-			return fmt.Errorf("search: delete %s: %w", id, err)
-		}
-		langs = []string{c}
+	idx := ix.subs[c]
+	if in := ix.meta.incidents[id]; idx == nil || in == nil || in.docs[c] == nil {
+		return nil
 	}
-	for _, l := range langs {
-		if idx := ix.subs[l]; idx != nil {
-			if err := idx.Delete(id); err != nil {
-				return fmt.Errorf("search: delete %s (%s): %w", id, l, err)
-			}
-			delete(ix.docs[l].(docstore.Memory), id)
-			ix.memWords[l].set(id, nil)
-			ix.memLens[l].set(id, nil)
-			ix.bm25[l] = ix.memLens[l].total.stats()
-		}
-		ix.meta.delete(id, l)
-	}
-	return nil
+	return ix.indexMem(idx, c, nil, []string{id})
 }
 
 func (ix *Index) writable() error {
@@ -374,7 +439,11 @@ func (ix *Index) Close() error {
 		}
 	}
 	for _, l := range sortedKeys(ix.docs) {
-		if d, ok := ix.docs[l].(*docstore.Reader); ok {
+		d, ok := ix.docs[l].(*docstore.Reader)
+		if o, isOverlay := ix.docs[l].(*overlay); isOverlay {
+			d, ok = o.base, true
+		}
+		if ok {
 			if err := d.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("search: close %s documents: %w", l, err))
 			}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -131,10 +133,17 @@ func sameAnswers(t *testing.T, step, got, want string) {
 		t.Cleanup(func() { ix.Close() })
 		return ix
 	}
-	g, w := open(got), open(want)
+	sameIndexAnswers(t, step, open(got), open(want))
+}
+
+// sameIndexAnswers fails unless two indexes answer a set of searches
+// alike: words, completions, corrections, a phrase, an exclusion, a
+// single Chinese character, browsing in three orders.
+func sameIndexAnswers(t *testing.T, step string, g, w *Index) {
+	t.Helper()
 	for _, r := range []Request{
 		{Query: "rollback"}, {Query: "outage"}, {Query: `"rollback system"`}, {Query: "storage -network"},
-		{Query: "rolback"}, {Query: "服"}, {Query: "錯誤"}, {}, {Query: "outage", Sort: SortDate}, {Sort: SortDuration},
+		{Query: "rolback"}, {Query: "rollb"}, {Query: "服"}, {Query: "錯誤"}, {}, {Query: "outage", Sort: SortDate}, {Sort: SortDuration},
 	} {
 		gr, err := g.Search(context.Background(), r)
 		if err != nil {
@@ -153,5 +162,149 @@ func sameAnswers(t *testing.T, step, got, want string) {
 		if !reflect.DeepEqual(gr, wr) {
 			t.Errorf("%s: %+v: the updated index answers %s, a built one %s", step, r, fmt.Sprint(gr.Total, gr.Results), fmt.Sprint(wr.Total, wr.Results))
 		}
+	}
+}
+
+// TestUpdatableEqualsBuild: an index built by a Writer and opened
+// WithUpdates, changed in place by a chain of replacements (an edit, the
+// same document edited again, a new incident, a removed one, a removed
+// translation), answers every search as an index built from scratch of
+// the same documents; its document store, vocabulary and field lengths
+// stay as built.
+func TestUpdatableEqualsBuild(t *testing.T) {
+	docs := fixtures()
+	dir := buildDir(t, docs)
+	ix, err := Open(dir, WithUpdates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	sameIndexAnswers(t, "opened", ix, openDir(t, buildDir(t, docs)))
+	kept := map[string]string{}
+	for p, data := range snapshotDir(t, dir) {
+		if !strings.Contains(p, string(filepath.Separator)+"store"+string(filepath.Separator)) {
+			kept[p] = data
+		}
+	}
+	translated := ""
+	for _, d := range docs {
+		if d.Lang != d.OriginalLang && d.Lang == "en" {
+			translated = d.ID
+		}
+	}
+	steps := []struct {
+		name   string
+		change func([]Document) ([]Document, string)
+	}{
+		{"an edited body", func(ds []Document) ([]Document, string) {
+			ds[0].Body += " The rollback itself failed twice."
+			return ds, ds[0].ID
+		}},
+		{"the same body edited again", func(ds []Document) ([]Document, string) {
+			ds[0].Body += " Then a third time, and the outage went on."
+			return ds, ds[0].ID
+		}},
+		{"a new incident", func(ds []Document) ([]Document, string) {
+			d := ds[1]
+			d.ID, d.Title = "2030-01-01-new-outage", "A new outage of the rollback system"
+			return append(ds, d), d.ID
+		}},
+		{"a removed incident", func(ds []Document) ([]Document, string) {
+			id := ds[2].ID
+			return slices.DeleteFunc(ds, func(d Document) bool { return d.ID == id }), id
+		}},
+		{"a removed translation", func(ds []Document) ([]Document, string) {
+			return slices.DeleteFunc(ds, func(d Document) bool { return d.ID == translated && d.Lang == "en" }), translated
+		}},
+	}
+	for _, st := range steps {
+		var id string
+		docs, id = st.change(slices.Clone(docs))
+		var replaced []Document
+		for _, d := range docs {
+			if d.ID == id {
+				replaced = append(replaced, d)
+			}
+		}
+		if err := ix.Replace(map[string]bool{id: true}, replaced); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		sameIndexAnswers(t, st.name, ix, openDir(t, buildDir(t, docs)))
+		if gi, gd := ix.Count(); true {
+			if wi, wd := openDir(t, buildDir(t, docs)).Count(); gi != wi || gd != wd {
+				t.Errorf("%s: %d incidents and %d documents, a built index %d and %d", st.name, gi, gd, wi, wd)
+			}
+		}
+	}
+	for p, data := range kept {
+		if now, err := os.ReadFile(p); err != nil || string(now) != data {
+			t.Errorf("%s was changed (%v)", p, err)
+		}
+	}
+}
+
+func openDir(t *testing.T, dir string) *Index {
+	t.Helper()
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// TestReplaceIsOneStep: searches running while an incident's documents
+// are replaced, again and again, in an index opened WithUpdates, see
+// every document of it, the old or the new, never some gone.
+func TestReplaceIsOneStep(t *testing.T) {
+	docs := fixtures()
+	ix, err := Open(buildDir(t, docs), WithUpdates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	id := docs[0].ID
+	var mine []Document
+	for _, d := range docs {
+		if d.ID == id {
+			mine = append(mine, d)
+		}
+	}
+	if len(mine) < 2 {
+		t.Fatalf("%s has %d documents; want a translated incident", id, len(mine))
+	}
+	incidents, want := ix.Count()
+	done := make(chan struct{})
+	failed := make(chan string, 1)
+	go func() {
+		defer close(failed)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			res, err := ix.Search(context.Background(), Request{PerPage: 100})
+			if err != nil || res.Total != incidents {
+				failed <- fmt.Sprintf("a search found %d incidents of %d (%v)", res.Total, incidents, err)
+				return
+			}
+			if _, n := ix.Count(); n != want {
+				failed <- fmt.Sprintf("the index had %d documents, want %d", n, want)
+				return
+			}
+		}
+	}()
+	for i := range 30 {
+		for j := range mine {
+			mine[j].Title = fmt.Sprintf("Edit %d", i)
+		}
+		if err := ix.Replace(map[string]bool{id: true}, mine); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	if msg := <-failed; msg != "" {
+		t.Error(msg)
 	}
 }

@@ -1,6 +1,17 @@
 package build
 
-import "github.com/postmortem-archive/gen/internal/content"
+import (
+	"path/filepath"
+	"strconv"
+
+	"github.com/postmortem-archive/gen/internal/content"
+)
 
 // ContentCache lets tests hold a parse, as a slow file would.
 func (s *Session) ContentCache() *content.Cache { return s.cache }
+
+// IndexFolders are the folder of the session's search indexes and that
+// of its current one.
+func (s *Session) IndexFolders() (all, current string) {
+	return s.indexes, filepath.Join(s.indexes, strconv.Itoa(s.built))
+}

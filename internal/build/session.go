@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,16 +34,21 @@ type Session struct {
 	site   *source.Site                 // the last good build's site
 	pages  map[string]*Page             // the last good build's files, made when first asked for
 	render *render.Renderer             // the last good build's renderer, for search pages
-	index  *refcount.Ref[*search.Index] // in memory, kept up to date document by document
-	frags  *render.Fragments            // list and timeline entries of unchanged incidents
-	tmpl   *render.Layouts              // parsed once, again after a change to layouts
+	index  *refcount.Ref[*search.Index] // built on disk, changed in place by each edit
+	// indexes is the session's own folder (a temporary one) for its
+	// search indexes, one folder each, numbered from 1 (built).
+	indexes string
+	built   int
+	frags   *render.Fragments // list and timeline entries of unchanged incidents
+	tmpl    *render.Layouts   // parsed once, again after a change to layouts
 	// dirty are the incidents whose files changed since the last good
 	// build: a failed build's changes are built by the next one.
 	dirty map[string]bool
 }
 
 // NewSession starts a session for the site in opts.Source. opts.Dest is
-// not used: output stays in memory.
+// not used: pages stay in memory, and the search index is built in a
+// temporary folder that Close removes.
 func NewSession(opts Options) *Session {
 	return &Session{opts: opts, cache: content.NewCache(), dirty: map[string]bool{}}
 }
@@ -190,65 +197,82 @@ func (s *Session) forget(changed []string) (touched map[string]bool, full bool) 
 // Site returns the last good build's site, or nil.
 func (s *Session) Site() *source.Site { return s.site }
 
-// Search returns the in-memory index and the renderer of the search
-// pages of the last good build. The session holds one reference to the
-// index until a full rebuild replaces it: a user acquires its own.
+// Search returns the search index and the renderer of the search pages
+// of the last good build. The session holds one reference to the index
+// until a full rebuild replaces it: a user acquires its own.
 func (s *Session) Search() (*refcount.Ref[*search.Index], *render.Renderer) { return s.index, s.render }
 
 // Pages returns the last good build's files, by path: each is made when
 // first asked for. The returned map must not be modified.
 func (s *Session) Pages() map[string]*Page { return s.pages }
 
-// Close releases the session's index.
+// Close releases the session's index and removes the folder of its
+// indexes (an index a user still holds reads files already open).
 func (s *Session) Close() error {
-	if s.index == nil {
-		return nil
+	var err error
+	if s.index != nil {
+		err = s.index.Release()
+		s.index = nil
 	}
-	return s.index.Release()
+	if s.indexes != "" {
+		err = errors.Join(err, os.RemoveAll(s.indexes))
+	}
+	return err
 }
 
-// updateIndex brings the in-memory index up to date: after a full build a
-// new index replaces the old one, and the session lets go of the old one,
-// which closes when the last search running on it ends; otherwise only the
-// documents of the touched incidents are replaced.
+// updateIndex brings the search index up to date: a full build writes a
+// new index as gen build does, on disk, which replaces the old one (the
+// session lets go of the old one, which closes and is removed when the
+// last search running on it ends); otherwise only the documents of the
+// touched incidents are replaced, in place, in one step.
 func (s *Session) updateIndex(site *source.Site, basePath string, full bool, touched map[string]bool) (warnings []error, err error) {
-	if full || s.index == nil {
-		fresh, err := search.NewMemory(site.Bundle.Tags())
-		if err != nil {
-			return nil, err
-		}
-		docs, err := index.Documents(site.Archive, nil, basePath)
+	if !full && s.index != nil {
+		docs, err := index.Documents(site.Archive, touched, basePath)
 		if err == nil {
-			err = fresh.AddBatch(docs)
+			err = s.index.Value().Replace(touched, docs)
 		}
 		if err != nil {
-			return nil, errors.Join(fmt.Errorf("indexing: %w", err), fresh.Close())
+			return nil, fmt.Errorf("updating the index: %w", err)
 		}
-		old := s.index
-		s.index = refcount.New(fresh)
-		if old != nil {
-			if err := old.Release(); err != nil {
-				warnings = append(warnings, fmt.Errorf("closing the replaced search index: %w", err))
-			}
-		}
-		return warnings, nil
+		return nil, nil
 	}
-	ix := s.index.Value()
-	for id := range touched {
-		for _, lang := range site.Bundle.Tags() {
-			if err := ix.Delete(id, lang); err != nil {
-				return nil, fmt.Errorf("updating the index: %w", err)
-			}
-		}
-	}
-	docs, err := index.Documents(site.Archive, touched, basePath)
-	if err == nil {
-		err = ix.AddBatch(docs)
-	}
+	fresh, err := s.writeIndex(site, basePath)
 	if err != nil {
-		return nil, fmt.Errorf("updating the index: %w", err)
+		return nil, err
 	}
-	return nil, nil
+	old := s.index
+	s.index = fresh
+	if old != nil {
+		if err := old.Release(); err != nil {
+			warnings = append(warnings, fmt.Errorf("closing the replaced search index: %w", err))
+		}
+	}
+	return warnings, nil
+}
+
+// writeIndex writes the search index of a site into a new folder of the
+// session's and opens it to be changed in place; it is removed once
+// closed. Written as gen build writes one (an incident's documents at a
+// time, segments merged at the end), it holds no more than a few batches
+// of documents in memory, whatever the size of the archive.
+func (s *Session) writeIndex(site *source.Site, basePath string) (*refcount.Ref[*search.Index], error) {
+	if s.indexes == "" {
+		dir, err := os.MkdirTemp("", "gen-serve-")
+		if err != nil {
+			return nil, fmt.Errorf("indexing: %w", err)
+		}
+		s.indexes = dir
+	}
+	s.built++
+	dir := filepath.Join(s.indexes, strconv.Itoa(s.built))
+	if err := index.Write(dir, site.Archive, site.Bundle.Tags(), basePath); err != nil {
+		return nil, errors.Join(fmt.Errorf("indexing: %w", err), os.RemoveAll(dir))
+	}
+	ix, err := search.Open(dir, search.WithUpdates())
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("indexing: %w", err), os.RemoveAll(dir))
+	}
+	return refcount.NewWith(ix, func() error { return os.RemoveAll(dir) }), nil
 }
 
 // affected finds the pages a change to the touched incidents can alter:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -26,7 +27,8 @@ func sessionOpts(dir string) build.Options {
 
 // sameOutput fails unless the incremental output of s (its files, and
 // its incident pages rendered now) equals a full build's, and the full
-// build's equals what gen build writes.
+// build's equals what gen build writes, and unless its search index
+// answers as gen build's.
 func sameOutput(t *testing.T, s *build.Session, dir string) {
 	t.Helper()
 	got := withPages(t, s)
@@ -46,6 +48,13 @@ func sameOutput(t *testing.T, s *build.Session, dir string) {
 		}
 	}
 	compareTrees(t, "incremental output (against a full build)", got, want)
+	built, err := bundle.OpenSite(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer built.Close()
+	index, _ := s.Search()
+	sameAnswers(t, "the authoring server's search index (against gen build's)", index.Value(), built.Index.Value())
 }
 
 // withPages is the session's files, made.
@@ -254,14 +263,19 @@ func TestSessionKeepsSearchIndexCurrent(t *testing.T) {
 }
 
 // TestSessionClosesReplacedIndexWhenDone: a full rebuild replaces the
-// index; the old one stays open while a search holds it, and is closed as
-// soon as the last one lets go, not after some time.
+// index; the old one stays open while a search holds it, and is closed
+// and its folder removed as soon as the last one lets go, not after some
+// time. The indexes are built outside the site, and Close removes them.
 func TestSessionClosesReplacedIndexWhenDone(t *testing.T) {
 	dir := copySite(t)
 	s := build.NewSession(sessionOpts(dir))
 	defer s.Close()
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
+	}
+	all, oldDir := s.IndexFolders()
+	if rel, err := filepath.Rel(dir, all); err == nil && !strings.HasPrefix(rel, "..") {
+		t.Errorf("the search index is built in %s, inside the site", all)
 	}
 	old, _ := s.Search()
 	if !old.Acquire() { // a search running on it
@@ -280,9 +294,21 @@ func TestSessionClosesReplacedIndexWhenDone(t *testing.T) {
 	if err := query(old.Value()); err != nil {
 		t.Fatalf("the running search lost its index: %v", err)
 	}
+	if _, err := os.Stat(oldDir); err != nil {
+		t.Fatalf("the replaced index's folder is gone while a search holds it: %v", err)
+	}
 	old.Release()
 	if err := query(old.Value()); err == nil {
 		t.Error("the replaced index is still open after its last search ended")
+	}
+	if _, err := os.Stat(oldDir); !os.IsNotExist(err) {
+		t.Errorf("the replaced index's folder is still there after its last search ended (%v)", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(all); !os.IsNotExist(err) {
+		t.Errorf("the folder of the search indexes is still there after Close (%v)", err)
 	}
 }
 

@@ -312,8 +312,7 @@ func sameBuild(t *testing.T, step, got, want string) {
 }
 
 // sameSearch fails unless two outputs' search indexes give the same
-// results, in the same order, with the same facets, for a set of
-// queries: words of titles, bodies and the edits, filters and browsing.
+// results (sameAnswers).
 func sameSearch(t *testing.T, step, got, want string) {
 	t.Helper()
 	open := func(dest string) *search.Index {
@@ -324,16 +323,24 @@ func sameSearch(t *testing.T, step, got, want string) {
 		t.Cleanup(func() { out.Close() })
 		return out.Index.Value()
 	}
-	g, w := open(got), open(want)
+	sameAnswers(t, step, open(got), open(want))
+}
+
+// sameAnswers fails unless two search indexes give the same results, in
+// the same order, with the same facets, for a set of queries: words of
+// titles, bodies and the edits, filters and browsing.
+func sameAnswers(t *testing.T, step string, g, w *search.Index) {
+	t.Helper()
 	if gi, gd := g.Count(); true {
 		if wi, wd := w.Count(); gi != wi || gd != wd {
-			t.Errorf("%s: the warm index has %d incidents and %d documents, a cold one %d and %d", step, gi, gd, wi, wd)
+			t.Errorf("%s: the index has %d incidents and %d documents, a cold build's %d and %d", step, gi, gd, wi, wd)
 		}
 	}
 	reqs := []search.Request{
 		{Query: "rollback"}, {Query: "rollback", Lang: "zh-TW"}, {Query: "edited failed"}, {Query: `"schema migration"`},
 		{Query: "metadata service -kinesis"}, {Query: "brand-new-cause"}, {Query: "cause:brand-new-cause"}, {Query: "outage", Page: 2},
 		{Query: "服務"}, {Query: "服"}, {Query: "錯", Lang: "zh-TW"}, {Query: "rolback"}, {}, {Year: 2015}, {Query: "latency", Severity: "major"},
+		{Query: "zeppelin"}, {Query: "cause:zeppelin-crash"}, {Query: "bigquery stream"}, {Sort: "date", Page: 2},
 	}
 	for _, r := range reqs {
 		gr, err := g.Search(context.Background(), r)
@@ -354,8 +361,7 @@ func sameSearch(t *testing.T, step, got, want string) {
 			}
 		}
 		if !reflect.DeepEqual(gr, wr) {
-			t.Errorf("%s: %+v: the warm index answers\n%s\na cold one\n%s", step, r, resultIDs(gr), resultIDs(wr))
-
+			t.Errorf("%s: %+v: the index answers\n%s\na cold build's\n%s", step, r, resultIDs(gr), resultIDs(wr))
 		}
 	}
 }

@@ -4,6 +4,7 @@
 package refcount
 
 import (
+	"errors"
 	"io"
 	"sync/atomic"
 )
@@ -11,14 +12,23 @@ import (
 // Ref is a counted reference to v. It starts with one reference, its
 // creator's; v is closed when the last one is released.
 type Ref[T io.Closer] struct {
-	v T
-	n atomic.Int64
+	v     T
+	n     atomic.Int64
+	after func() error // run once v is closed; nil: nothing
 }
 
 // New returns a reference to v held by the caller.
 func New[T io.Closer](v T) *Ref[T] {
 	r := &Ref[T]{v: v}
 	r.n.Store(1)
+	return r
+}
+
+// NewWith is New, and then runs after once v is closed: to remove the
+// files v was read from, say.
+func NewWith[T io.Closer](v T, after func() error) *Ref[T] {
+	r := New(v)
+	r.after = after
 	return r
 }
 
@@ -43,7 +53,11 @@ func (r *Ref[T]) Acquire() bool {
 func (r *Ref[T]) Release() error {
 	switch n := r.n.Add(-1); {
 	case n == 0:
-		return r.v.Close()
+		err := r.v.Close()
+		if r.after != nil {
+			err = errors.Join(err, r.after())
+		}
+		return err
 	case n < 0:
 		panic("refcount: released more often than acquired")
 	}

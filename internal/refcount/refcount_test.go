@@ -1,6 +1,8 @@
 package refcount
 
 import (
+	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -58,5 +60,26 @@ func TestConcurrentUsers(t *testing.T) {
 		if n := c.closed.Load(); n != 1 {
 			t.Fatalf("closed %d times, want 1", n)
 		}
+	}
+}
+
+// TestAfterClose: NewWith's function runs once, after the value is
+// closed, and its error is Release's.
+func TestAfterClose(t *testing.T) {
+	c := &closer{}
+	var after []int32
+	r := NewWith(c, func() error {
+		after = append(after, c.closed.Load())
+		return errors.New("removing: gone already")
+	})
+	r.Acquire()
+	if err := r.Release(); err != nil || len(after) != 0 {
+		t.Fatalf("released by a user: %v, ran %d times", err, len(after))
+	}
+	if err := r.Release(); err == nil || err.Error() != "removing: gone already" {
+		t.Errorf("the last release returned %v, want the function's error", err)
+	}
+	if !slices.Equal(after, []int32{1}) {
+		t.Errorf("ran with the value closed %v times, want once, after it was closed", after)
 	}
 }

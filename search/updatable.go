@@ -1,0 +1,87 @@
+package search
+
+// An index opened WithUpdates: bleve's index is changed in its folder;
+// the texts, words and field lengths of the documents changed since are
+// kept in memory over those the folder holds.
+
+import (
+	"fmt"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/docstore"
+)
+
+// overlay is the document store of a language of an index opened
+// WithUpdates: the store it was opened with, under the texts of the
+// documents changed since (nil: removed).
+type overlay struct {
+	base  *docstore.Reader
+	added docstore.Memory
+}
+
+// Text returns the text of document id.
+func (o *overlay) Text(id string) (*docstore.Text, error) {
+	if t, ok := o.added[id]; ok {
+		return t, nil
+	}
+	return o.base.Text(id)
+}
+
+// Sketch returns the sketch of document id.
+func (o *overlay) Sketch(id string) ([]byte, bool) {
+	if _, ok := o.added[id]; ok {
+		return o.added.Sketch(id)
+	}
+	return o.base.Sketch(id)
+}
+
+// setText records the text of document id of an updatable language
+// index (nil: removed).
+func (ix *Index) setText(lang, id string, t *docstore.Text) {
+	switch s := ix.docs[lang].(type) {
+	case docstore.Memory:
+		if t == nil {
+			delete(s, id)
+		} else {
+			s[id] = t
+		}
+	case *overlay:
+		s.added[id] = t
+	}
+}
+
+// countBase makes the words and field lengths of document id of the
+// folder an index was opened from known to its language's counts (they
+// are in the totals, but not by document), so that replacing or
+// removing it counts them out: its stored text is analysed again, as
+// Update does. Documents added since, and the documents of an in-memory
+// index, are known already.
+func (ix *Index) countBase(m *mapping.IndexMappingImpl, fast *analysis.Fast, lang, id string) error {
+	o, ok := ix.docs[lang].(*overlay)
+	if !ok {
+		return nil
+	}
+	if _, changed := o.added[id]; changed {
+		return nil
+	}
+	in := ix.meta.incidents[id]
+	if in == nil || in.docs[lang] == nil {
+		return nil
+	}
+	t, err := o.base.Text(id)
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		return fmt.Errorf("search: %s (%s) has no text in the document store", id, lang)
+	}
+	a, err := analyse(m, fast, documentOf(in.docs[lang]), t)
+	if err != nil {
+		return err
+	}
+	ix.memWords[lang].byID[id] = a.words
+	ix.memLens[lang].byID[id] = docLengths(a.doc)
+	return nil
+}
