@@ -221,9 +221,7 @@ func (ix *Index) openLang(dir, l string) error {
 		ix.docs[l] = &overlay{base: docs, added: docstore.Memory{}}
 		ix.memWords[l] = &memWords{byID: map[string][]string{}, base: words}
 		ix.memLens[l] = &memLengths{total: *lengths, byID: map[string]map[string]int{}}
-		// A change waits for bleve to take it, not for the disk: the
-		// folder is thrown away with the index.
-		config = map[string]interface{}{"unsafe_batch": true}
+		config = updatableConfig
 	}
 	idx, err := bleve.OpenUsing(filepath.Join(dir, l), config)
 	if err != nil {

@@ -13,6 +13,17 @@ import (
 	"github.com/postmortem-archive/gen/search/docstore"
 )
 
+// updatableConfig is bleve's configuration of an index opened
+// WithUpdates. A change waits for bleve to take it, not for the disk: the
+// folder is thrown away with the index. bleve merges the small segments
+// of the changes in the background, but never one of 500 documents or
+// more again: merged with the few documents of an edit, the segment the
+// Writer made would be written again, whole, every few edits.
+var updatableConfig = map[string]interface{}{
+	"unsafe_batch":           true,
+	"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": 1000},
+}
+
 // overlay is the document store of a language of an index opened
 // WithUpdates: the store it was opened with, under the texts of the
 // documents changed since (nil: removed).

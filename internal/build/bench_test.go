@@ -61,6 +61,7 @@ func BenchmarkBuild(b *testing.B) {
 func BenchmarkEditToRebuilt(b *testing.B) {
 	dir := benchSite(b, *benchIncidents)
 	s := build.NewSession(build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/"})
+	defer s.Close()
 	if _, err := s.Update(nil); err != nil {
 		b.Fatal(err)
 	}

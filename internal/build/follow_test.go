@@ -23,7 +23,7 @@ func TestFollowGivesUpAStaleParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	held := make(chan struct{})       // closed when the test ends: the slow parse may finish
 	parsing := make(chan struct{}, 1) // the slow version is being parsed
 	s.ContentCache().OnParse(func(file string, src []byte) {

@@ -15,6 +15,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/index"
+	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/refcount"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/source"
@@ -36,11 +37,13 @@ type Session struct {
 	render *render.Renderer             // the last good build's renderer, for search pages
 	index  *refcount.Ref[*search.Index] // built on disk, changed in place by each edit
 	// indexes is the session's own folder (a temporary one) for its
-	// search indexes, one folder each, numbered from 1 (built).
-	indexes string
-	built   int
-	frags   *render.Fragments // list and timeline entries of unchanged incidents
-	tmpl    *render.Layouts   // parsed once, again after a change to layouts
+	// search indexes, one folder each, numbered from 1 (built);
+	// dropIndexes removes it.
+	indexes     string
+	dropIndexes func() error
+	built       int
+	frags       *render.Fragments // list and timeline entries of unchanged incidents
+	tmpl        *render.Layouts   // parsed once, again after a change to layouts
 	// dirty are the incidents whose files changed since the last good
 	// build: a failed build's changes are built by the next one.
 	dirty map[string]bool
@@ -214,8 +217,9 @@ func (s *Session) Close() error {
 		err = s.index.Release()
 		s.index = nil
 	}
-	if s.indexes != "" {
-		err = errors.Join(err, os.RemoveAll(s.indexes))
+	if s.dropIndexes != nil {
+		err = errors.Join(err, s.dropIndexes())
+		s.indexes, s.dropIndexes = "", nil
 	}
 	return err
 }
@@ -257,11 +261,11 @@ func (s *Session) updateIndex(site *source.Site, basePath string, full bool, tou
 // of documents in memory, whatever the size of the archive.
 func (s *Session) writeIndex(site *source.Site, basePath string) (*refcount.Ref[*search.Index], error) {
 	if s.indexes == "" {
-		dir, err := os.MkdirTemp("", "gen-serve-")
+		dir, drop, err := output.Scratch("gen-serve-")
 		if err != nil {
 			return nil, fmt.Errorf("indexing: %w", err)
 		}
-		s.indexes = dir
+		s.indexes, s.dropIndexes = dir, drop
 	}
 	s.built++
 	dir := filepath.Join(s.indexes, strconv.Itoa(s.built))

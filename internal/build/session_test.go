@@ -25,6 +25,18 @@ func sessionOpts(dir string) build.Options {
 	return build.Options{Source: dir, BaseURL: "http://127.0.0.1:1313/", Generator: "gen test"}
 }
 
+// newSession starts a session for the site in dir, closed when the test
+// ends (its search indexes are in a folder of its own).
+func newSession(t testing.TB, dir string) *build.Session {
+	s := build.NewSession(sessionOpts(dir))
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
 // sameOutput fails unless the incremental output of s (its files, and
 // its incident pages rendered now) equals a full build's, and the full
 // build's equals what gen build writes, and unless its search index
@@ -32,7 +44,7 @@ func sessionOpts(dir string) build.Options {
 func sameOutput(t *testing.T, s *build.Session, dir string) {
 	t.Helper()
 	got := withPages(t, s)
-	full := build.NewSession(sessionOpts(dir))
+	full := newSession(t, dir)
 	defer full.Close()
 	if _, err := full.Update(nil); err != nil {
 		t.Fatalf("full build: %v", err)
@@ -87,7 +99,7 @@ func edit(t *testing.T, file, old, new string) {
 
 func TestSessionIncrementalEqualsFullBuild(t *testing.T) {
 	dir := copySite(t)
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +191,7 @@ severity: minor
 func TestSessionRendersOnlyWhatAChangeTouches(t *testing.T) {
 	dir := t.TempDir()
 	files := writeUnrelated(t, dir, 12)
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	full, err := s.Update(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +213,7 @@ func TestSessionRendersOnlyWhatAChangeTouches(t *testing.T) {
 
 func TestSessionKeepsLastGoodBuildOnError(t *testing.T) {
 	dir := copySite(t)
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +237,7 @@ func TestSessionKeepsLastGoodBuildOnError(t *testing.T) {
 
 func TestSessionKeepsSearchIndexCurrent(t *testing.T) {
 	dir := copySite(t)
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +280,7 @@ func TestSessionKeepsSearchIndexCurrent(t *testing.T) {
 // time. The indexes are built outside the site, and Close removes them.
 func TestSessionClosesReplacedIndexWhenDone(t *testing.T) {
 	dir := copySite(t)
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	defer s.Close()
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
@@ -322,7 +334,7 @@ func TestSessionKeepsListPagesAChangeLeaves(t *testing.T) {
 	if err := corpus.Generate(dir, corpus.Options{N: 300, Langs: []string{"en"}, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +401,7 @@ func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
 	if err := corpus.Generate(dir, corpus.Options{N: 120, Langs: []string{"en", "zh-TW"}, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	defer s.Close()
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
@@ -537,7 +549,7 @@ func must(data []byte, err error) []byte {
 // them over; run with -race. The output is then a full build's.
 func TestSessionPagesMadeWhileUpdating(t *testing.T) {
 	dir := copySite(t)
-	s := build.NewSession(sessionOpts(dir))
+	s := newSession(t, dir)
 	defer s.Close()
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
