@@ -21,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/postmortem-archive/gen/search/docstore"
 )
 
 // lengthsFile holds the fieldLengths of a language index, beside it.
@@ -94,4 +95,42 @@ func readLengths(path string) (*fieldLengths, error) {
 		return nil, fmt.Errorf("search: %s: %w", path, err)
 	}
 	return &fl, nil
+}
+
+// lengthNorm is the weight of a document's whole length in its score,
+// BM25's b over the document rather than a field: a score is divided by
+// 1 − b + b·length/average, length being the bytes of its long fields'
+// text (the document store's table has them), the average that of its
+// language's documents. Each field's BM25 already favours a short field,
+// but of two reports that say a word alike in their title and summary,
+// the long one's other sections are about other things. It was chosen on
+// the control set of the search evaluation (generated incidents of every
+// length judged by their first cause, not the hand-written judged
+// incidents, which are short), where R-precision was 0.977 at 0, 0.980
+// at 0.05, 0.983 at 0.1 and 0.15, 0.967 at 0.25 and 0.932 at 0.5: more
+// puts short reports that name a cause in passing above long ones about
+// it.
+const lengthNorm = 0.1
+
+// lengthNorms returns the factor of each document of language lang, by
+// incident ord (0 for an incident without a document in lang).
+func lengthNorms(list []*incident, lang string, src docstore.Source) []float32 {
+	out := make([]float32, len(list))
+	total, docs := 0, 0
+	for ord, in := range list {
+		if in == nil || in.docs[lang] == nil { // nil: removed
+			continue
+		}
+		n, _ := src.Length(in.id)
+		out[ord] = float32(n)
+		total += n
+		docs++
+	}
+	avg := float64(max(total, 1)) / float64(max(docs, 1))
+	for ord, n := range out {
+		if in := list[ord]; in != nil && in.docs[lang] != nil {
+			out[ord] = float32(1 / (1 - lengthNorm + lengthNorm*float64(n)/avg))
+		}
+	}
+	return out
 }

@@ -167,7 +167,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 	if err := collect(ctx, searches); err != nil {
 		return nil, err
 	}
-	matches := keepDuration(collapse(ix.meta.list, searches, bufs), ix.meta, p.filters.duration)
+	matches := keepDuration(collapse(ix.meta.list, searches, bufs, p.reader), ix.meta, p.filters.duration)
 	defer func() { bufs.matches = matches[:0] }()
 	if forms := surfaces(p.query); len(forms) > 0 && p.ranked && p.sort == "" {
 		if err := preferSurface(ctx, matches, forms, searches); err != nil {
@@ -213,10 +213,13 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 			return searches, fmt.Errorf("search: %s index: %w", lang, err)
 		}
 		b.dict = reader
+		if st := ix.bm25[lang]; st != nil {
+			b.docCount = st.DocCount
+		}
 		if ix.readOnly {
 			b.bigrams = &ix.bigrams
-			if st := ix.bm25[lang]; st != nil && !ix.opts.allFields {
-				b.present, b.docCount = &ix.present, st.DocCount
+			if ix.bm25[lang] != nil && !ix.opts.allFields {
+				b.present = &ix.present
 			}
 		}
 		queries, err := b.build(p.query, p.filters, p.alternatives)
@@ -238,6 +241,9 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 		texts.ordOf = ls.ordOf
 		if ls.ords != nil {
 			texts.sketches = ls.ords.sketches
+			ls.norms = ls.ords.norms
+		} else {
+			ls.norms = lengthNorms(ix.meta.list, lang, ix.docs[lang])
 		}
 		if len(bufs.langs) <= len(searches) {
 			bufs.langs = append(bufs.langs, &langBufs{})
@@ -269,10 +275,27 @@ func collect(ctx context.Context, searches []*langSearch) error {
 	return nil
 }
 
+// otherLanguageWeight scales the score of an incident not written in the
+// reader's language (neither original nor translation): found through
+// its version in another language, it counts half, like a completion or
+// a correction of a word, since the reader may not read it. A Japanese
+// reader who types 冷 gets the Japanese report of a cooling failure
+// before Chinese ones that say 冷卻 as often.
+const otherLanguageWeight = 0.5
+
+// readerScore is the score of an incident whose documents' best is best,
+// for a reader of language reader ("": unknown).
+func readerScore(in *incident, best float64, reader string) float64 {
+	if reader != "" && in.docs[reader] == nil {
+		return best * otherLanguageWeight
+	}
+	return best
+}
+
 // collapse makes one match per incident from the hits of every language
-// (score: the best of its documents), without the incidents an exclusion
-// certainly removes.
-func collapse(list []*incident, searches []*langSearch, bufs *searchBufs) []match {
+// (score: the best of its documents, for the reader: readerScore),
+// without the incidents an exclusion certainly removes.
+func collapse(list []*incident, searches []*langSearch, bufs *searchBufs, reader string) []match {
 	if cap(bufs.slot) < len(list) {
 		bufs.slot = make([]int32, len(list))
 	}
@@ -313,6 +336,9 @@ func collapse(list []*incident, searches []*langSearch, bufs *searchBufs) []matc
 			}
 		}
 	}
+	for i := range matches {
+		matches[i].score = readerScore(matches[i].in, matches[i].score, reader)
+	}
 	return slices.DeleteFunc(matches, func(m match) bool { return m.dropped })
 }
 
@@ -343,7 +369,7 @@ func orderPage(ctx context.Context, matches []match, p *plan, meta *metaStore, s
 		if len(todo) == 0 {
 			return matches, nil
 		}
-		if err := checkMatches(ctx, searches, todo); err != nil {
+		if err := checkMatches(ctx, searches, todo, p.reader); err != nil {
 			return nil, err
 		}
 		matches = slices.DeleteFunc(matches, func(m match) bool { return m.dropped })
@@ -351,9 +377,9 @@ func orderPage(ctx context.Context, matches []match, p *plan, meta *metaStore, s
 }
 
 // checkMatches checks the unchecked documents of the incidents ms in every
-// language and updates their scores and languages; those that no longer
-// match are marked dropped.
-func checkMatches(ctx context.Context, searches []*langSearch, ms []*match) error {
+// language and updates their scores (for reader: readerScore) and
+// languages; those that no longer match are marked dropped.
+func checkMatches(ctx context.Context, searches []*langSearch, ms []*match, reader string) error {
 	var wg sync.WaitGroup
 	for _, ls := range searches {
 		var hits, excl []int32
@@ -388,6 +414,7 @@ func checkMatches(ctx context.Context, searches []*langSearch, ms []*match) erro
 				m.score = max(m.score, ls.score[ord])
 			}
 		}
+		m.score = readerScore(m.in, m.score, reader)
 		if m.langs == 0 {
 			m.dropped = true
 		}

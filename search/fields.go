@@ -24,22 +24,46 @@ import (
 // that counts.
 const fieldsTie = 0.3
 
-// fieldsQuery matches a document that any of its queries (one per field)
-// matches.
+// formsTie is the share of the score of the forms of a word other than
+// the best that counts: none. The forms of one word typed (the word, the
+// words it begins or is a typo of, the bigrams of a CJK character) are
+// one word to the reader, and a bleve disjunction of them added up every
+// form a text has and multiplied the sum by the share of forms it has:
+// a long report whose certificate manager (憑證管理) follows thirty
+// different characters matched thirty of the bigrams of 憑 and ranked far
+// above a short report about an expired certificate (憑證過期).
+const formsTie = 0
+
+// fieldsQuery matches a document that any of its queries (one per field,
+// or one per form of a word) matches.
 type fieldsQuery struct {
 	Fields []blevequery.Query `json:"fields"`
+	Tie    float64            `json:"tie"` // the share of the others' score
 }
 
-// newFieldsQuery returns a query of qs, or qs[0] if it is the only one.
+// newFieldsQuery returns a query of qs, one per field, or qs[0] if it is
+// the only one.
 func newFieldsQuery(qs []blevequery.Query) blevequery.Query {
+	return newBestQuery(qs, fieldsTie)
+}
+
+// newFormsQuery returns a query of qs, one per form of a word, or qs[0]
+// if it is the only one.
+func newFormsQuery(qs []blevequery.Query) blevequery.Query {
+	return newBestQuery(qs, formsTie)
+}
+
+// newBestQuery scores a document by the best of qs that matches it plus
+// tie of the others.
+func newBestQuery(qs []blevequery.Query, tie float64) blevequery.Query {
 	if len(qs) == 1 {
 		return qs[0]
 	}
-	return &fieldsQuery{Fields: qs}
+	return &fieldsQuery{Fields: qs, Tie: tie}
 }
 
 func (q *fieldsQuery) Searcher(ctx context.Context, i index.IndexReader, m mapping.IndexMapping, options blevesearch.SearcherOptions) (blevesearch.Searcher, error) {
-	s := &fieldsSearcher{}
+	s := &fieldsSearcher{tie: q.Tie}
 	for _, fq := range q.Fields {
 		c, err := fq.Searcher(ctx, i, m, options)
 		if err != nil {
@@ -52,8 +76,9 @@ func (q *fieldsQuery) Searcher(ctx context.Context, i index.IndexReader, m mappi
 }
 
 // fieldsSearcher merges the documents of its children (in document
-// order) and scores each by its best child plus fieldsTie of the others.
+// order) and scores each by its best child plus tie of the others.
 type fieldsSearcher struct {
+	tie      float64
 	children []blevesearch.Searcher
 	curr     []*blevesearch.DocumentMatch // each child's next document; nil: none left
 	started  bool
@@ -103,7 +128,7 @@ func (s *fieldsSearcher) Next(ctx *blevesearch.SearchContext) (*blevesearch.Docu
 			return nil, err
 		}
 	}
-	rv.Score = best + fieldsTie*(sum-best)
+	rv.Score = best + s.tie*(sum-best)
 	return rv, nil
 }
 

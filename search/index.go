@@ -178,6 +178,7 @@ func Open(dir string, opts ...Option) (*Index, error) {
 	}
 	ix.meta.reindex()
 	for l, t := range ix.ords {
+		t.norms = lengthNorms(ix.meta.list, l, ix.docs[l])
 		t.sketches = make([][]byte, len(ix.meta.list))
 		for ord, in := range ix.meta.list {
 			if in.docs[l] != nil {

@@ -226,7 +226,7 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 	if q != nil {
 		alts = append([]blevequery.Query{q}, alts...)
 	}
-	return blevequery.NewDisjunctionQuery(alts), nil
+	return newFormsQuery(alts), nil
 }
 
 // alternatives returns the term queries of the words, analysed, in the
@@ -334,7 +334,7 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 			return nil, nil, err
 		}
 		pat.Run = c // highlight the character, not the bigrams
-		return blevequery.NewDisjunctionQuery(append([]blevequery.Query{q}, more...)), pat, nil
+		return newFormsQuery(append([]blevequery.Query{q}, more...)), pat, nil
 	}
 	qs := make([]blevequery.Query, 0, len(fields))
 	for _, f := range fields {
@@ -377,7 +377,7 @@ func (b *langBuilder) termInFields(t string, fields []fieldBoost, boost float64)
 // termWeight is the weight bleve's TermQueryScorer gives a term of n
 // documents searched with boost: BM25's idf times the boost, squared.
 func (b *langBuilder) termWeight(boost float64, n uint64) float64 {
-	w := boost * math.Log(1+(b.docCount-float64(n)+0.5)/(float64(n)+0.5))
+	w := boost * bm25IDF(b.docCount, float64(n))
 	return w * w
 }
 
@@ -496,25 +496,34 @@ func singleCJK(term []byte) (string, bool) {
 // bigramsWith returns the term queries, in fields, of the bigrams of the
 // index that begin or end with the character c: the index holds bigrams,
 // so a character alone matches only where it stands alone, and a reader
-// who types one character means the words that have it.
+// who types one character means the words that have it. The character is
+// one word to the reader, so each bigram weighs in each field as rare as
+// the character is there (the documents with any of its bigrams), not as
+// rare as itself: else a bigram that one report happens to have (解決 in
+// a ja index of payments, whose every report says 決済) outweighed the
+// character's common use; and of a document's bigrams the best counts
+// (newFormsQuery).
 func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Query, error) {
 	counts := map[string]uint64{}
-	for _, f := range fields {
+	perField := make([]map[string]uint64, len(fields))
+	for i, f := range fields {
+		in := map[string]uint64{}
 		if b.bigrams == nil {
-			if err := dictTerms(b.dict, f.field, c, counts); err != nil {
+			if err := dictTerms(b.dict, f.field, c, in); err != nil {
 				return nil, err
 			}
-			continue
+		} else {
+			var err error
+			if in, err = b.bigrams.terms(b.dict, b.lang, f.field, c); err != nil {
+				return nil, err
+			}
 		}
-		in, err := b.bigrams.terms(b.dict, b.lang, f.field, c)
-		if err != nil {
-			return nil, err
-		}
+		delete(in, c)
+		perField[i] = in
 		for t, n := range in {
 			counts[t] += n
 		}
 	}
-	delete(counts, c)
 	bigrams := slices.SortedFunc(maps.Keys(counts), func(x, y string) int {
 		if c := cmp.Compare(counts[y], counts[x]); c != 0 {
 			return c
@@ -523,13 +532,41 @@ func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Q
 	})
 	var qs []blevequery.Query
 	for _, bg := range bigrams[:min(len(bigrams), maxBigrams)] {
-		q, err := b.termInFields(bg, fields, alternativeBoost)
+		weighed := make([]fieldBoost, len(fields))
+		for i, f := range fields {
+			weighed[i] = fieldBoost{f.field, f.boost * b.asRareAs(perField[i], perField[i][bg])}
+		}
+		q, err := b.termInFields(bg, weighed, alternativeBoost)
 		if err != nil {
 			return nil, err
 		}
 		qs = append(qs, q)
 	}
 	return qs, nil
+}
+
+// asRareAs returns the boost that makes a term of df documents in a
+// field weigh as BM25 weighs a term of the documents of all of bigrams
+// (at most every document): bleve weighs a term by its idf squared (the
+// score's, times the query weight's), so the square of the ratio of
+// their idf. Without the number of documents, or for a term the field
+// lacks, it is 1.
+func (b *langBuilder) asRareAs(bigrams map[string]uint64, df uint64) float64 {
+	if b.docCount <= 0 || df == 0 {
+		return 1
+	}
+	var all float64
+	for _, n := range bigrams {
+		all += float64(n)
+	}
+	all = min(all, b.docCount)
+	r := bm25IDF(b.docCount, all) / bm25IDF(b.docCount, float64(df))
+	return r * r
+}
+
+// bm25IDF is the inverse document frequency of BM25 as bleve computes it.
+func bm25IDF(docs, df float64) float64 {
+	return math.Log(1 + (docs-df+0.5)/(df+0.5))
 }
 
 // bigramCache keeps the bigrams of a read-only index's term dictionaries
@@ -603,10 +640,11 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 				continue
 			}
 			n := e.Count
-			if live {
-				// A term of deleted documents only is not there; the
-				// counts a dictionary omits (bleve's regexp iterator
-				// gives 0) stay omitted.
+			if live || n == 0 {
+				// A term of deleted documents only is not there; a
+				// count the dictionary omits (bleve's regexp iterator
+				// gives 0) is looked up, since it weighs the bigram
+				// (bigramsWith).
 				m, err := termCount(context.Background(), r, []byte(e.Term), field)
 				if err != nil {
 					d.Close()
@@ -615,9 +653,7 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 				if m == 0 {
 					continue
 				}
-				if n > 0 {
-					n = m
-				}
+				n = m
 			}
 			counts[e.Term] += n
 		}

@@ -28,6 +28,9 @@ type ordTable struct {
 	// looks up the sketch of every candidate in each long field, and a
 	// lookup by id was half the cost of a common phrase.
 	sketches [][]byte
+	// norms are the documents' length factors, by incident ord
+	// (lengthNorms).
+	norms []float32
 }
 
 // States of an incident in a langSearch (bits of langSearch.state).
@@ -62,6 +65,7 @@ type langSearch struct {
 	opts     *options
 	reader   index.IndexReader
 	bm25     *blevesearch.BM25Stats // the index's, for scoring (bm25.go)
+	norms    []float32              // the length factor of each document, by incident ord (lengthNorms)
 	bufs     *langBufs
 	matchChk *phraseCheck // of queries.match
 	exclChk  *phraseCheck // of queries.exclude
@@ -299,7 +303,7 @@ func (ls *langSearch) collectMatches(ctx context.Context) error {
 	ls.hitOrds = slices.Grow(ls.bufs.hitOrds[:0], len(hits))[:len(hits)]
 	ls.bufs.hitOrds = ls.hitOrds
 	for i, h := range hits {
-		ls.score[h.ord] = h.score
+		ls.score[h.ord] = h.score * float64(ls.norms[h.ord])
 		ls.num[h.ord] = h.num
 		ls.hitOrds[i] = h.ord
 		if set := ls.matchChk.unchecked(h.num); !set.empty() {
@@ -368,7 +372,7 @@ func (ls *langSearch) checkHits(ctx context.Context, hits []int32) error {
 	}
 	for _, ord := range again {
 		if score, ok := found[ord]; ok {
-			ls.score[ord] = score
+			ls.score[ord] = score * float64(ls.norms[ord])
 		} else {
 			ls.score[ord] = math.NaN()
 		}

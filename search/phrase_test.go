@@ -147,7 +147,7 @@ func refQuery(q blevequery.Query) blevequery.Query {
 		c.BoostVal = q.BoostVal
 		return c
 	case *fieldsQuery:
-		return &fieldsQuery{Fields: conv(q.Fields)}
+		return &fieldsQuery{Fields: conv(q.Fields), Tie: q.Tie}
 	case *blevequery.DisjunctionQuery:
 		c := blevequery.NewDisjunctionQuery(conv(q.Disjuncts))
 		c.BoostVal, c.Min = q.BoostVal, q.Min
@@ -198,8 +198,10 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 			}
 			return hits
 		}
+		norms := lengthNorms(ix.meta.list, lang, ix.docs[lang]) // as Search weighs each document's length
 		if queries.match != nil {
 			for id, s := range run(queries.match) {
+				s *= float64(norms[ix.meta.incidents[id].ord])
 				if old, ok := best[id]; !ok || s > old {
 					best[id] = s
 				}

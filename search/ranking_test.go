@@ -153,3 +153,122 @@ func TestSectionWeights(t *testing.T) {
 		}
 	}
 }
+
+// formsDocs: a short report about the word in its title (an expired
+// certificate, 憑證過期; thermal shutdown), and a long one that never
+// says it in its title but whose report has many different forms of it:
+// 憑 after thirty different characters (the bigrams of 憑), and words
+// that begin with therm.
+func formsDocs() []Document {
+	about := doc("2024-12-19-api-certificate", "zh-TW", "zh-TW",
+		"API 憑證過期，主控台無法連線",
+		"公開 API 端點的 TLS 憑證過期，主控台與命令列工具無法連線。",
+		"值班工程師手動部署新憑證後恢復連線。",
+		"2024-12-19", []string{"API"}, nil, nil)
+	var body strings.Builder
+	for _, c := range "的使了在與後對為由是當新有週個於仍再將從向把被讓給及或而但並且" {
+		body.WriteString("工程師發現" + string(c) + "憑證管理服務的佇列變長。")
+	}
+	long := doc("2024-10-20-queue-stale-reads", "zh-TW", "zh-TW",
+		"佇列讀取到過時資料",
+		"佇列服務讀取到過時資料兩小時。",
+		body.String(),
+		"2024-10-20", []string{"Queue"}, nil, nil)
+	thermal := doc("2024-07-22-thermal-shutdown", "en", "en",
+		"Thermal shutdown of servers in one hall",
+		"Servers shut down when the hall overheated.",
+		longReport("Virtual machines in one hall stopped.", "Two chillers failed on a hot day."),
+		"2024-07-22", []string{"Compute"}, nil, nil)
+	forms := doc("2024-02-26-sensor-readings", "en", "en",
+		"Stale sensor readings in the monitoring pipeline",
+		"Dashboards showed stale readings for an hour.",
+		longReport("Dashboards lagged by an hour.", "The thermometer, thermostat, thermocouple, thermistor, thermograph, "+
+			"thermopile and thermoscope feeds were batched behind a slow consumer."),
+		"2024-02-26", []string{"Monitoring"}, nil, nil)
+	return []Document{about, long, thermal, forms}
+}
+
+// The forms of one word typed (a CJK character's bigrams, the words a
+// prefix begins) count as one word: a report that has many different
+// forms once each does not outrank one about the word.
+func TestFormsCountOnce(t *testing.T) {
+	t.Parallel()
+	docs := formsDocs()
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		for q, want := range map[string]string{"憑": docs[0].ID, "therm": docs[2].ID} {
+			resp := search(t, ix, Request{Query: q})
+			if got := ids(resp); len(got) != 2 || got[0] != want {
+				t.Errorf("%s: %q ranks %v (scores %v), want %s first", name, q, got, scores(resp), want)
+			}
+		}
+	}
+}
+
+// A single CJK character weighs as rare as the character, whichever of
+// its bigrams a report has: a report whose title says 決 once, in a rare
+// bigram (解決, "resolved"), does not outrank one whose title says it
+// twice in the bigram nearly every report of the index has (決済,
+// payment); weighed by its own rarity, the rare bigram counted 60 times
+// the common one.
+func TestCharacterWeighsAsOneWord(t *testing.T) {
+	t.Parallel()
+	var docs []Document
+	docs = append(docs, doc("2023-12-29-payment-timeouts", "ja", "ja",
+		"決済の遅延、決済のエラー", "年末に一部の処理がタイムアウトしました。",
+		"処理が遅れ、加盟店の画面でエラーが出ました。", "2023-12-29", []string{"API"}, nil, nil))
+	docs = append(docs, doc("2023-04-19-config-push", "ja", "ja",
+		"設定の障害を手動で解決", "ロードバランサーの設定の配信が失敗しました。",
+		"設定を戻して障害が終わりました。", "2023-04-19", []string{"LB"}, nil, nil))
+	for i := range 5 {
+		docs = append(docs, doc(fmt.Sprintf("2022-0%d-01-batch", i+1), "ja", "ja",
+			"決済の精算バッチの遅延", "夜間の精算バッチが遅れました。",
+			"入金が遅れました。", fmt.Sprintf("2022-0%d-01", i+1), []string{"Batch"}, nil, nil))
+	}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		resp := search(t, ix, Request{Query: "決", Lang: "ja"})
+		if got := ids(resp); len(got) != len(docs) || got[0] != docs[0].ID {
+			t.Errorf("%s: 決 ranks %v (scores %v), want %s first", name, got, scores(resp), docs[0].ID)
+		}
+	}
+}
+
+// Of two reports that say the word alike in their title and summary, the
+// short one ranks first (lengthNorm): the long one's other sections are
+// about other things. The long one has the smaller id, first among
+// equals, so that it is second only by length.
+func TestShortReportFirstAmongEquals(t *testing.T) {
+	t.Parallel()
+	short := doc("2024-03-02-queue-backlog", "en", "en",
+		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
+		"Consumers fell behind after a deploy; we rolled it back.", "2024-03-02", []string{"Queue"}, nil, nil)
+	long := doc("2024-03-01-queue-backlog", "en", "en",
+		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
+		longReport("Consumers fell behind after a deploy.", "A deploy slowed every consumer down."), "2024-03-01", []string{"Queue"}, nil, nil)
+	docs := []Document{long, short}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		resp := search(t, ix, Request{Query: "backlog"})
+		if got := ids(resp); len(got) != 2 || got[0] != short.ID {
+			t.Errorf("%s: backlog ranks %v (scores %v), want %s first", name, got, scores(resp), short.ID)
+		}
+	}
+}
+
+// An incident not written in the reader's language counts half
+// (otherLanguageWeight): a Japanese reader gets the Japanese report
+// first, a Chinese reader the Chinese one that says the word more.
+func TestReadersLanguageFirst(t *testing.T) {
+	t.Parallel()
+	ja := doc("2024-05-01-redis-ja", "ja", "ja", "Redis の障害", "Redis のノードが停止しました。",
+		"ノードを入れ替えました。", "2024-05-01", []string{"Cache"}, nil, nil)
+	zh := doc("2024-05-02-redis-zh", "zh-TW", "zh-TW", "Redis 叢集故障，Redis 節點停止", "Redis 叢集的 Redis 節點停止。",
+		"Redis 節點重新啟動後恢復，Redis 叢集正常。", "2024-05-02", []string{"Cache"}, nil, nil)
+	docs := []Document{ja, zh}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		for lang, want := range map[string]string{"ja": ja.ID, "zh-TW": zh.ID, "": zh.ID} {
+			resp := search(t, ix, Request{Query: "redis", Lang: lang})
+			if got := ids(resp); len(got) != 2 || got[0] != want {
+				t.Errorf("%s: a reader of %q gets %v (scores %v), want %s first", name, lang, got, scores(resp), want)
+			}
+		}
+	}
+}

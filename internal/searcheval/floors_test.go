@@ -20,17 +20,20 @@ type floor struct {
 // incidents of every length.
 var genFloors = map[string]floor{
 	"word":   {recall: 1, mrr: 1, zero: 0},
-	"prefix": {recall: 0.94, mrr: 0.90, zero: 0},
+	"prefix": {recall: 0.94, mrr: 0.95, zero: 0},
 	// Generated incidents caused by an expired certificate say
 	// "certificate expired" in every section; the judged one is short.
-	"typo":   {recall: 0.90, mrr: 0.88, zero: 0},
+	"typo":   {recall: 0.90, mrr: 0.94, zero: 0},
 	"phrase": {recall: 1, mrr: 0.97, zero: 0},
 	"facet":  {recall: 1, mrr: 1, zero: 0},
 	// 憑證過期 likewise: generated incidents with a shorter title that
 	// says it, and the words in every section, rank above the judged one.
-	"cjk-word":   {recall: 0.94, mrr: 0.97, zero: 0},
-	"cjk-char":   {recall: 1, mrr: 0.80, zero: 0},
-	"simplified": {recall: 0.82, mrr: 0.82, zero: 2},
+	"cjk-word": {recall: 0.94, mrr: 0.97, zero: 0},
+	// 憑 too, since its bigrams weigh as one word: 憑證 in the titles of
+	// the generated expired certificates counts as much as in the judged
+	// one's.
+	"cjk-char":   {recall: 0.90, mrr: 0.85, zero: 0},
+	"simplified": {recall: 0.89, mrr: 0.94, zero: 0},
 }
 
 const floorDistractors = 200

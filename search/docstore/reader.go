@@ -330,5 +330,16 @@ func (s *Reader) Sketch(id string) ([]byte, bool) {
 	return e.sketch, ok && e.sketch != nil
 }
 
+// Length returns the length in bytes of the text of document id, from
+// the table (nothing is read); ok is false if the store has no such
+// document.
+func (s *Reader) Length(id string) (n int, ok bool) {
+	e, ok := s.entries[id]
+	for _, l := range e.lens {
+		n += int(l)
+	}
+	return n, ok
+}
+
 // Close closes the file.
 func (s *Reader) Close() error { return s.f.Close() }

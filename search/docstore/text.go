@@ -72,6 +72,9 @@ type Source interface {
 	// Sketch returns the phrase sketch of the document id; ok is false
 	// if it has none.
 	Sketch(id string) (sk []byte, ok bool)
+	// Length returns the length in bytes of the text of the document
+	// id; ok is false if there is none.
+	Length(id string) (n int, ok bool)
 }
 
 // Memory is the document store of an in-memory index: a map by id.
@@ -79,6 +82,14 @@ type Memory map[string]*Text
 
 // Text returns the text of document id.
 func (s Memory) Text(id string) (*Text, error) { return s[id], nil }
+
+// Length returns the length of the text of document id.
+func (s Memory) Length(id string) (int, bool) {
+	if t := s[id]; t != nil {
+		return len(t.s), true
+	}
+	return 0, false
+}
 
 // Sketch returns the sketch of document id.
 func (s Memory) Sketch(id string) ([]byte, bool) {
