@@ -35,6 +35,7 @@ func GenEngineDepth(ix *search.Index, depth int) Engine {
 				break
 			}
 		}
+		a.IDs = a.IDs[:min(len(a.IDs), depth)]
 		return a, nil
 	}
 }

@@ -1,6 +1,7 @@
 package searcheval
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,5 +180,36 @@ func TestCauseQueries(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "content", ids[0])); err == nil {
 		t.Errorf("the control site holds the hand-written %s", ids[0])
+	}
+}
+
+// GenEngineDepth answers with as many results as asked, page after
+// page, each incident once, and the first page's total.
+func TestGenEngineDepth(t *testing.T) {
+	public, err := Site{Distractors: 80, Seed: 3, WithoutJudged: true}.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndex(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	q := Query{ID: "q", Category: CauseCategory, Lang: "en", Q: "engineers"}
+	for _, depth := range []int{10, 70, 500} {
+		a, err := GenEngineDepth(ix, depth)(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, id := range a.IDs {
+			if seen[id] {
+				t.Errorf("depth %d: %s twice", depth, id)
+			}
+			seen[id] = true
+		}
+		if want := min(depth, a.Total); len(a.IDs) != want || a.Total < 70 {
+			t.Errorf("depth %d: %d results of %d, want %d (and at least 70 in all)", depth, len(a.IDs), a.Total, want)
+		}
 	}
 }
