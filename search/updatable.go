@@ -48,6 +48,14 @@ func (o *overlay) Sketch(id string) ([]byte, bool) {
 	return o.base.Sketch(id)
 }
 
+// Length returns the length of the text of document id.
+func (o *overlay) Length(id string) (int, bool) {
+	if _, ok := o.added[id]; ok {
+		return o.added.Length(id)
+	}
+	return o.base.Length(id)
+}
+
 // setText records the text of document id of an updatable language
 // index (nil: removed).
 func (ix *Index) setText(lang, id string, t *docstore.Text) {
