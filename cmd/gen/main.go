@@ -27,13 +27,14 @@ import (
 // version is set at link time (-ldflags "-X main.version=…").
 var version = "dev"
 
-// Soft memory limits. A build keeps what its aggregate pages show of
-// every incident (90 MB live at 10,000 incidents in two languages) and
-// makes short-lived garbage: it lets the heap grow to three times what is
-// live (buildGCPercent), fewer collections for more memory, up to 1.75 GiB
-// (1.9 GB, at 100,000 incidents). The authoring server keeps a site in memory (1.4
-// GB live at 10,000, most of it the search index) and makes garbage on
-// every rebuild: without a limit it grew to 5.6 GB there.
+// Soft memory limits. A build keeps what its pages show of every
+// incident (70 MB live once 10,000 incidents in two languages are linked,
+// 700 MB at 100,000) and makes short-lived garbage: it lets the heap grow
+// to three times what is live (buildGCPercent), fewer collections for
+// more memory, up to 1.75 GiB (1.9 GB, reached at 100,000 incidents).
+// The authoring server keeps a site in memory (1.4 GB live at 10,000,
+// most of it the search index) and makes garbage on every rebuild:
+// without a limit it grew to 5.6 GB there.
 const (
 	buildMemoryLimit = 1792 << 20
 	buildGCPercent   = 200
