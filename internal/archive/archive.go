@@ -6,6 +6,7 @@
 package archive
 
 import (
+	"slices"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/content"
@@ -112,19 +113,29 @@ func (inc *Incident) Page(lang string) (p *content.Page, translated bool) {
 }
 
 // Timeline returns the events as written in lang, falling back like Page.
+// A translation's events are made on each call from the original's and
+// the translation's texts.
 func (inc *Incident) Timeline(lang string) []content.Event {
 	for _, t := range inc.Timelines {
 		if t.Lang == lang {
-			return t.Events
+			out := slices.Clone(inc.Events)
+			for i := range out {
+				out[i].Text, out[i].NewDay = t.Texts[i], slices.Contains(t.NewDays, i)
+			}
+			return out
 		}
 	}
 	return inc.Events
 }
 
-// Timeline is a translation's timeline.
+// Timeline is a translation's timeline: the original's instants and
+// anchors (checked the same) with the translation's own texts, and the
+// items it wrote a date on. Kept for every incident for the whole build,
+// it holds no more than that.
 type Timeline struct {
-	Lang   string
-	Events []content.Event
+	Lang    string
+	Texts   []string
+	NewDays []int // indexes of the events that start a day, ascending
 }
 
 // Term is one organization, product, region or cause and the incidents it

@@ -230,10 +230,14 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 		}
 		tev, good := placed(p)
 		if good && p.TimelineUnread == 0 && compareTimelines(orig, events, p, tev, errs) {
-			for i := range tev {
-				tev[i].Anchor = events[i].Anchor // the same, once in memory
+			t := Timeline{Lang: p.Lang, Texts: make([]string, len(tev))}
+			for i, e := range tev {
+				t.Texts[i] = e.Text
+				if e.NewDay {
+					t.NewDays = append(t.NewDays, i)
+				}
 			}
-			inc.Timelines = append(inc.Timelines, Timeline{Lang: p.Lang, Events: tev})
+			inc.Timelines = append(inc.Timelines, t)
 		}
 	}
 	return inc

@@ -576,7 +576,9 @@ func TestDurationAcrossDST(t *testing.T) {
 func TestTranslations(t *testing.T) {
 	orig := inc{id: "2021-06-01-a", tz: "Asia/Taipei", begin: "2021-06-01 09:00", end: "2021-06-01 10:00", timeline: []string{"2021-06-01 09:00", "09:30"}}
 	pages := parse(t, orig)
-	tr := "---\ntitle: 事故\nsummary: 壞了。\n---\n\n## 時間軸 {#timeline}\n\n- 2021-06-01 09:00 — 開始。\n- 09:30 — 結束。\n"
+	// The translation writes the date again on its second item, where the
+	// original does not: its page shows the day there, the original's not.
+	tr := "---\ntitle: 事故\nsummary: 壞了。\n---\n\n## 時間軸 {#timeline}\n\n- 2021-06-01 09:00 — 開始。\n- 2021-06-01 09:30 — 結束。\n"
 	var errs diag.List
 	p := content.Parse("content/2021-06-01-a/zh-TW.md", "2021-06-01-a", "zh-TW", []byte(tr), &errs)
 	if errs.Len() > 0 {
@@ -597,8 +599,14 @@ func TestTranslations(t *testing.T) {
 		t.Errorf("Page(ja) does not fall back to the original")
 	}
 	zh := i.Timeline("zh-TW")
-	if len(zh) != 2 || zh[1].Text != "結束。" || zh[1].Anchor != "t-20210601T0130Z" {
+	if len(zh) != 2 || zh[1].Text != "結束。" || zh[1].Anchor != "t-20210601T0130Z" || !zh[1].Instant.Equal(i.Events[1].Instant) {
 		t.Errorf("zh-TW timeline %+v", zh)
+	}
+	if len(zh) == 2 && (!zh[0].NewDay || !zh[1].NewDay || !i.Events[0].NewDay || i.Events[1].NewDay) {
+		t.Errorf("days started: zh-TW %v %v, en %v %v; want true true, true false", zh[0].NewDay, zh[1].NewDay, i.Events[0].NewDay, i.Events[1].NewDay)
+	}
+	if len(zh) > 0 && zh[0].Text == i.Events[0].Text {
+		t.Errorf("zh-TW's first event has the original's text %q", zh[0].Text)
 	}
 	if ja := i.Timeline("ja"); len(ja) != 2 || ja[1].Text != "Something happened." {
 		t.Errorf("ja timeline does not fall back to the original: %+v", ja)
