@@ -230,17 +230,23 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 		}
 		tev, good := placed(p)
 		if good && p.TimelineUnread == 0 && compareTimelines(orig, events, p, tev, errs) {
-			t := Timeline{Lang: p.Lang, Texts: make([]string, len(tev))}
-			for i, e := range tev {
-				t.Texts[i] = e.Text
-				if e.NewDay {
-					t.NewDays = append(t.NewDays, i)
-				}
-			}
-			inc.Timelines = append(inc.Timelines, t)
+			inc.Timelines = append(inc.Timelines, translated(p.Lang, tev))
 		}
 	}
 	return inc
+}
+
+// translated is the timeline of a translation whose events are the
+// original's instants: what of them is its own.
+func translated(lang string, events []content.Event) Timeline {
+	t := Timeline{Lang: lang, Texts: make([]string, len(events))}
+	for i, e := range events {
+		t.Texts[i] = e.Text
+		if e.NewDay {
+			t.NewDays = append(t.NewDays, i)
+		}
+	}
+	return t
 }
 
 // linkWindow reads begin and the optional end in the incident's zone and
