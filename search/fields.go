@@ -161,11 +161,13 @@ func (s *fieldsSearcher) Advance(ctx *blevesearch.SearchContext, id index.IndexI
 }
 
 func (s *fieldsSearcher) Close() error {
-	var errs []error
+	var err error
 	for _, c := range s.children {
-		errs = append(errs, c.Close())
+		if cerr := c.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
 	}
-	return errors.Join(errs...)
+	return err
 }
 
 func (s *fieldsSearcher) Weight() float64 {

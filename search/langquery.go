@@ -157,10 +157,15 @@ func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]st
 		queries.match = blevequery.NewMatchAllQuery()
 		return queries, nil
 	}
-	boolean := &blevequery.BooleanQuery{}
-	if len(must) > 0 {
-		boolean.Must = blevequery.NewConjunctionQuery(must)
+	if len(must) == 0 {
+		// Browsing (no words, so no scores): the filters alone are the
+		// query, so that only their documents are visited; as a
+		// boolean's filter, every document of the index was, each
+		// allocated by bleve's match-all searcher.
+		queries.match = blevequery.NewConjunctionQuery(filter)
+		return queries, nil
 	}
+	boolean := &blevequery.BooleanQuery{Must: blevequery.NewConjunctionQuery(must)}
 	if len(filter) > 0 {
 		boolean.Filter = blevequery.NewConjunctionQuery(filter)
 	}
