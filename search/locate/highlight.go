@@ -62,9 +62,13 @@ func Fragments(loc *Locator, t *docstore.Text, hs []Highlight) []string {
 		fields[fi] = t.Field(fi)
 	}
 	marks := findMarks(loc, t, hs)
-	var cands []fragment
+	n := 0
+	for _, ms := range marks {
+		n += min(len(ms), maxSeeds)
+	}
+	cands := make([]fragment, 0, n)
 	for fi, ms := range marks {
-		cands = append(cands, candidates(fi, fields[fi], ms)...)
+		cands = candidates(cands, fi, fields[fi], ms)
 	}
 	if len(cands) == 0 {
 		return nil
@@ -108,15 +112,16 @@ func TextField(t *docstore.Text, i int) *Field {
 	return f
 }
 
-// candidates returns the candidate fragments of field fi, whose text is s
-// and marks ms: around each of its first maxSeeds marks, its line when it
-// is short, else a window of it.
-func candidates(fi int, s string, ms []mark) []fragment {
+// candidates appends to cands the candidate fragments of field fi, whose
+// text is s and marks ms: around each of its first maxSeeds marks, its
+// line when it is short, else a window of it.
+func candidates(cands []fragment, fi int, s string, ms []mark) []fragment {
 	if len(ms) == 0 {
-		return nil
+		return cands
 	}
-	var cands []fragment
-	seen := map[[2]int]bool{}
+	from := len(cands)
+	// The sentence of each mark, once: fragments share marks.
+	sentences := make([]string, len(ms))
 	for _, m := range ms[:min(len(ms), maxSeeds)] {
 		ls, le := lineOf(s, m.Span)
 		a, b := ls, le
@@ -133,17 +138,26 @@ func candidates(fi int, s string, ms []mark) []fragment {
 				a = o.Start
 			}
 		}
-		if seen[[2]int{a, b}] {
+		if slices.ContainsFunc(cands[from:], func(c fragment) bool { return c.Start == a && c.End == b }) {
 			continue
 		}
-		seen[[2]int{a, b}] = true
-		fr := fragment{f: fi, Start: a, End: b}
-		for _, o := range ms {
-			if o.Start >= a && o.End <= b {
-				fr.marks = append(fr.marks, o)
-				if sn := sentenceOf(s, o.Span); !slices.Contains(fr.sentences, sn) {
-					fr.sentences = append(fr.sentences, sn)
-				}
+		// The marks inside it: a run of ms, which is sorted and has no
+		// overlaps (mergeMarks).
+		lo := 0
+		for lo < len(ms) && ms[lo].Start < a {
+			lo++
+		}
+		hi := lo
+		for hi < len(ms) && ms[hi].End <= b {
+			hi++
+		}
+		fr := fragment{f: fi, Start: a, End: b, marks: ms[lo:hi:hi]}
+		for i := lo; i < hi; i++ {
+			if sentences[i] == "" {
+				sentences[i] = sentenceOf(s, ms[i].Span)
+			}
+			if sn := sentences[i]; !slices.Contains(fr.sentences, sn) {
+				fr.sentences = append(fr.sentences, sn)
 			}
 		}
 		cands = append(cands, fr)

@@ -261,28 +261,82 @@ func indexFold(s, a string) int {
 // Span is a match: bytes [start, end) of a field.
 type Span struct{ Start, End int }
 
-// Locator finds patterns in texts with one language's analyzer.
+// Locator finds patterns in texts with one language's analyzer. It is
+// used by one goroutine at a time: it keeps its buffers from window to
+// window, and the tokens of short windows (a query checks and highlights
+// hundreds of windows, most of them one word, and the same words again
+// and again).
 type Locator struct {
 	Analyzer bleveanalysis.Analyzer
 	Kind     analysis.Kind
+
+	text  []byte  // the window analysed last
+	toks  []token // its tokens
+	short map[string][]token
 }
 
+// Short windows' tokens are kept (offsets from the window's start), up to
+// maxShortWindows of at most maxShortWindow bytes.
+const (
+	maxShortWindow  = 48
+	maxShortWindows = 4096
+)
+
 // token is an analysed token of a window: term, position (relative to the
-// window) and offsets in the field.
+// window) and offsets in the field. term is the analyzer's, valid until
+// the next window is analysed.
 type token struct {
-	term       string
+	term       []byte
 	pos        int
 	Start, End int
 }
 
 // analyse analyses s[a:b] (a copy: bleve's filters lower case in place).
+// The tokens are valid until the next call.
 func (l *Locator) analyse(s string, a, b int) []token {
-	toks := l.Analyzer.Analyze([]byte(s[a:b]))
-	out := make([]token, len(toks))
-	for i, t := range toks {
-		out[i] = token{term: string(t.Term), pos: t.Position, Start: a + t.Start, End: a + t.End}
+	w := s[a:b]
+	out := l.toks[:0]
+	if kept, ok := l.short[w]; ok {
+		for _, t := range kept {
+			t.Start += a
+			t.End += a
+			out = append(out, t)
+		}
+		l.toks = out
+		return out
 	}
+	l.text = append(l.text[:0], w...)
+	for _, t := range l.Analyzer.Analyze(l.text) {
+		out = append(out, token{term: t.Term, pos: t.Position, Start: t.Start, End: t.End})
+	}
+	if len(w) <= maxShortWindow {
+		l.keep(w, out)
+	}
+	for i := range out {
+		out[i].Start += a
+		out[i].End += a
+	}
+	l.toks = out
 	return out
+}
+
+// keep keeps a copy of the tokens of the short window w.
+func (l *Locator) keep(w string, toks []token) {
+	if l.short == nil || len(l.short) >= maxShortWindows {
+		l.short = map[string][]token{}
+	}
+	n := 0
+	for _, t := range toks {
+		n += len(t.term)
+	}
+	terms := make([]byte, 0, n)
+	c := make([]token, len(toks))
+	for i, t := range toks {
+		terms = append(terms, t.term...)
+		c[i] = t
+		c[i].term = terms[len(terms)-len(t.term):]
+	}
+	l.short[w] = c
 }
 
 // safeRune reports whether no token and no CJK bigram spans r, so that a
@@ -440,9 +494,9 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 	return out
 }
 
-func hasTerm(terms []string, t string) bool {
+func hasTerm(terms []string, t []byte) bool {
 	for _, x := range terms {
-		if x == t {
+		if x == string(t) {
 			return true
 		}
 	}
@@ -458,13 +512,6 @@ func matchTokens(p *Pattern, toks []token, first bool, short *bool) []Span {
 	last := 0
 	if len(toks) > 0 {
 		last = toks[len(toks)-1].pos
-	}
-	var at map[int][]int // position → token indexes, for phrases
-	if n > 1 {
-		at = make(map[int][]int, len(toks))
-		for i, t := range toks {
-			at[t.pos] = append(at[t.pos], i)
-		}
 	}
 	for i, t := range toks {
 		if !hasTerm(p.Terms[0], t.term) {
@@ -484,8 +531,9 @@ func matchTokens(p *Pattern, toks []token, first bool, short *bool) []Span {
 					continue
 				}
 				ok = false
-				for _, j := range at[t.pos+k] {
-					if hasTerm(p.Terms[k], toks[j].term) {
+				// The tokens at position t.pos+k follow t's.
+				for j := i + 1; j < len(toks) && toks[j].pos <= t.pos+k; j++ {
+					if toks[j].pos == t.pos+k && hasTerm(p.Terms[k], toks[j].term) {
 						ok = true
 						end = max(end, toks[j].End)
 						break
