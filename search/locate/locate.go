@@ -468,6 +468,7 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 		a := windowStart(f.Text, hs[k])
 		b := windowEnd(f.Text, hs[k]+1)
 		k++
+		widened := false
 		for k < len(hs) && hs[k] < b {
 			b = windowEnd(f.Text, hs[k]+1)
 			k++
@@ -477,8 +478,18 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 			var short bool
 			ms := matchTokens(p, toks, first, &short)
 			if short && b < len(f.Text) {
-				// A phrase may continue after the window: widen it.
-				b = windowEnd(f.Text, min(len(f.Text), b+64+(b-a)))
+				// A phrase may continue after the window: widen it, first
+				// by as many words as the phrase has (a short window, kept
+				// by analyse, as the first: the same words recur), then
+				// by more.
+				if !widened && p.anchors[0].ascii {
+					for i := 1; i < len(p.Terms) && b < len(f.Text); i++ {
+						b = windowEnd(f.Text, b+1)
+					}
+					widened = true
+				} else {
+					b = windowEnd(f.Text, min(len(f.Text), b+64+(b-a)))
+				}
 				for k < len(hs) && hs[k] < b {
 					k++
 				}
