@@ -104,7 +104,8 @@ func rewrite(t *testing.T, dir, old, new string) []string {
 func TestLinkWithPrevEqualsLink(t *testing.T) {
 	dir := t.TempDir()
 	langs := []string{"en", "zh-TW"}
-	if err := corpus.Generate(dir, corpus.Options{N: 240, Langs: langs, Seed: 3}); err != nil {
+	generated := corpus.Options{N: 240, Langs: langs, Seed: 3}
+	if err := corpus.Generate(dir, generated); err != nil {
 		t.Fatal(err)
 	}
 	cache := content.NewCache()
@@ -126,18 +127,11 @@ func TestLinkWithPrevEqualsLink(t *testing.T) {
 	}
 	pick := func(i int) string { return folders[i].Name() }
 	file := func(id, lang string) string { return filepath.Join(dir, "content", id, lang+".md") }
-	// orig is the language of an incident's original, the file with
-	// its facts.
-	orig := func(id string) string {
-		t.Helper()
-		for _, lang := range langs {
-			if data, err := os.ReadFile(file(id, lang)); err == nil && strings.Contains(string(data), "\ntimezone:") {
-				return lang
-			}
-		}
-		t.Fatalf("%s has no original", id)
-		return ""
+	originals, err := corpus.Originals(generated)
+	if err != nil {
+		t.Fatal(err)
 	}
+	orig := func(id string) string { return originals[id] } // the language of the file with its facts
 	replace := func(id, lang, old, new string) []string {
 		t.Helper()
 		f := file(id, lang)

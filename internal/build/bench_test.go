@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
-var benchIncidents = flag.Int("build.incidents", 200, "incidents in the generated archive of the build benchmarks")
+var (
+	benchIncidents   = flag.Int("build.incidents", 200, "incidents in the generated archive of the build benchmarks")
+	benchEditProfile = flag.String("build.editprofile", "", "write a CPU profile of BenchmarkEditToRebuilt's edits, without the first build, to this file")
+)
 
 // benchSite generates an archive of n incidents in English and Traditional
 // Chinese, once per size.
@@ -68,6 +72,17 @@ func BenchmarkEditToRebuilt(b *testing.B) {
 	file, orig := benchEditedFile(b, dir)
 	// CPU time, the process's (collector and index merges included): on a
 	// shared machine wall time says more of the others than of gen.
+	if *benchEditProfile != "" {
+		f, err := os.Create(*benchEditProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	b.ResetTimer()
 	start := cpuTime(b)
 	defer func() {

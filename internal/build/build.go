@@ -87,16 +87,12 @@ func Run(opts Options) (*Result, error) {
 	}
 	dropLinkInputs(site.Archive)
 	phases.mark("load+link")
-	content, err := contentHashes(opts.Source)
-	if err != nil {
-		return nil, fmt.Errorf("hashing the content: %w", err)
-	}
 	inputs, err := inputsHash(site, opts)
 	var note string
 	if err != nil {
 		inputs, note = "", fmt.Sprintf("cold build: %v", err)
 	}
-	m := newManifest(site.Archive, inputs, content)
+	m := newManifest(site.Archive, inputs, contentHashes(site.Pages))
 	var plan *carryPlan
 	if opts.Cold {
 		note = ""

@@ -9,14 +9,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
-	"slices"
-	"strings"
+	"path"
 	"sync"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/source"
@@ -226,63 +224,20 @@ func hashFile(h hash.Hash, name string, data []byte) {
 	h.Write(data)
 }
 
-// contentHashes hashes the Markdown files of every incident folder of
-// the site in dir (the files content.Load reads), by folder name.
-func contentHashes(dir string) (map[string]string, error) {
-	root := filepath.Join(dir, "content")
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, e.Name())
+// contentHashes hashes each incident folder's Markdown files, by
+// folder name, from the pages loaded from them (each keeps the hash of
+// its file as read): the folders are not listed nor the files read again.
+// pages are in file order, so a folder's files are together and by name.
+func contentHashes(pages []*content.Page) map[string]string {
+	out := map[string]string{}
+	for i := 0; i < len(pages); {
+		id, h := pages[i].ID, sha256.New()
+		for ; i < len(pages) && pages[i].ID == id; i++ {
+			hashFile(h, path.Base(pages[i].File), pages[i].Sum[:])
 		}
+		out[id] = hex.EncodeToString(h.Sum(nil))
 	}
-	sums := make([]string, len(names))
-	errs := make([]error, len(names))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				sums[i], errs[i] = folderHash(filepath.Join(root, names[i]))
-			}
-		})
-	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	out := make(map[string]string, len(names))
-	for i, name := range names {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out[name] = sums[i]
-	}
-	return out, nil
-}
-
-// folderHash hashes the Markdown files of one incident folder, by name.
-func folderHash(dir string) (string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	for _, e := range slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
-		return strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".md")
-	}) {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return "", err
-		}
-		hashFile(h, e.Name(), data)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return out
 }
 
 // writeManifest writes m into the build's bundle; a failure to write is

@@ -398,7 +398,8 @@ func TestSessionKeepsListPagesAChangeLeaves(t *testing.T) {
 // elsewhere, the output equals a full build of the same sources.
 func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
 	dir := t.TempDir()
-	if err := corpus.Generate(dir, corpus.Options{N: 120, Langs: []string{"en", "zh-TW"}, Seed: 7}); err != nil {
+	generatedOpts := corpus.Options{N: 120, Langs: []string{"en", "zh-TW"}, Seed: 7}
+	if err := corpus.Generate(dir, generatedOpts); err != nil {
 		t.Fatal(err)
 	}
 	s := newSession(t, dir)
@@ -412,16 +413,7 @@ func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
 	}
 	id := func(i int) string { return entries[i].Name() }
 	file := func(id, lang string) string { return filepath.Join(dir, "content", id, lang+".md") }
-	// original is the file of an incident holding its facts.
-	original := func(id string) string {
-		for _, lang := range []string{"en", "zh-TW"} {
-			if data, err := os.ReadFile(file(id, lang)); err == nil && bytes.Contains(data, []byte("\ntimezone:")) {
-				return file(id, lang)
-			}
-		}
-		t.Fatalf("%s has no original", id)
-		return ""
-	}
+	original := func(id string) string { return originalFile(t, dir, generatedOpts, id) }
 	// moved is an incident that begins and ends in March, to move to May.
 	var moved string
 	for _, e := range entries[60:] {

@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,30 @@ func TestSourceReadAgain(t *testing.T) {
 	cached, err := Load(dir, []string{"en"}, NewCache())
 	if err != nil || string(cached[0].Body) != "\nEdit.\n" {
 		t.Errorf("with a cache: body %q, %v; want it kept", cached[0].Body, err)
+	}
+}
+
+// A page keeps the hash of its file as read, byte order mark and CR
+// line ends included, with or without a cache: a build's manifest is
+// made from it instead of reading every file again.
+func TestPageSumIsTheFilesHash(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "content", "2021-06-01-x", "en.md")
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"\xef\xbb\xbf---\r\ntitle: T\r\nsummary: S\r\n---\r\n\r\nText.\r\n", "---\ntitle: T\nsummary: S\n---\n\nEdit.\n"} {
+		if err := os.WriteFile(abs, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, cache := range []*Cache{nil, NewCache()} {
+			pages, err := Load(dir, []string{"en"}, cache)
+			if err != nil || len(pages) != 1 {
+				t.Fatalf("%d pages, %v", len(pages), err)
+			}
+			if want := sha256.Sum256([]byte(src)); pages[0].Sum != want {
+				t.Errorf("cache %v: sum %x, want %x", cache != nil, pages[0].Sum, want)
+			}
+		}
 	}
 }

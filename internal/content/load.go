@@ -7,6 +7,7 @@ package content
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -59,6 +60,10 @@ type Page struct {
 	Sections []string
 	// Links are the link destinations written in the body, for checking.
 	Links []Link
+	// Sum is the SHA-256 of the file as read: a build records it, and
+	// the next build tells from it which files changed without reading
+	// them again.
+	Sum [sha256.Size]byte
 
 	lineStarts []int // byte offsets of each Body line, for positions; nil after Parse
 
@@ -367,7 +372,11 @@ func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, er
 	if c != nil && c.onParse != nil {
 		c.onParse(file, src)
 	}
+	sum := sha256.Sum256(src)
 	p := Parse(file, id, lang, src, errs)
+	if p != nil {
+		p.Sum = sum
+	}
 	if c == nil && p != nil {
 		p.abs, p.bodySum, p.Body = abs, maphash.Bytes(bodySeed, p.Body), nil
 	}

@@ -155,6 +155,21 @@ func GenerateStats(dir string, o Options) (Stats, error) {
 	return st, first
 }
 
+// Originals tells, by incident id, the language of each incident's
+// original, the file that holds its facts, in the archive Generate
+// writes with o.
+func Originals(o Options) (map[string]string, error) {
+	incs, err := Plan(o)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(incs))
+	for _, inc := range incs {
+		out[inc.ID] = inc.Original
+	}
+	return out, nil
+}
+
 // WriteIncident writes every language file of one planned incident under
 // dir/content/<id>/. Useful for tests that need a single incident on disk.
 func WriteIncident(dir string, inc *Incident) error {

@@ -296,9 +296,16 @@ func TestCountsAndOriginals(t *testing.T) {
 	if len(incs) != n || st.Incidents != n || st.Files != 2*n {
 		t.Fatalf("got %d incidents on disk, stats %+v; want %d incidents, %d files", len(incs), st, n, 2*n)
 	}
+	originals, err := corpus.Originals(corpus.Options{N: n, Langs: []string{"en", "zh-TW"}, Seed: 3})
+	if err != nil || len(originals) != n {
+		t.Fatalf("Originals: %d incidents, %v", len(originals), err)
+	}
 	var size int64
 	alt := 0
 	for id, inc := range incs {
+		if originals[id] != inc.orig.lang {
+			t.Errorf("%s: Originals says %q, the file with the facts is %s", id, originals[id], inc.orig.lang)
+		}
 		if len(inc.docs) != 2 || inc.docs["en"] == nil || inc.docs["zh-TW"] == nil {
 			t.Fatalf("%s: languages %v", id, slices.Collect(mapKeys(inc.docs)))
 		}
