@@ -16,11 +16,17 @@ import (
 type Archive struct {
 	Langs     []string    // site languages
 	Incidents []*Incident // newest first
-	Events    []EventRef  // every timeline event of every incident, oldest first
 	Terms     map[Taxonomy][]*Term
 
-	byID map[string]*Incident // the incidents, for linking again (Options.Prev)
+	// For linking again (Options.Prev): the incidents by id, and the
+	// ids of the drafts left out.
+	byID   map[string]*Incident
+	hidden map[string]bool
 }
+
+// Incident returns the incident id, or nil when the archive has none
+// (or leaves it out: a draft).
+func (a *Archive) Incident(id string) *Incident { return a.byID[id] }
 
 // Taxonomy is a kind of term incidents are classified by.
 type Taxonomy string
@@ -88,6 +94,12 @@ type Incident struct {
 	Overlapping []*Incident // impact windows intersect, by begin time
 	Similar     []*Incident // share a product, region or cause; ranked
 	Prev, Next  *Incident   // neighbours in time (older, newer)
+
+	n int // its place in Archive.Incidents
+	// linksTo are the incidents (ids) and terms ("taxonomy/slug") its
+	// pages link to: when one of them changes, its links are checked
+	// again.
+	linksTo []string
 }
 
 // EndStated reports whether the original states the end; when it does not,
@@ -163,15 +175,4 @@ func (t *Term) Key() string {
 		return t.Name + " (" + t.Organization.Name + ")"
 	}
 	return t.Name
-}
-
-// EventRef is one event of the archive-wide timeline.
-type EventRef struct {
-	Incident *Incident
-	Index    int // into Incident.Events
-}
-
-// Event returns the referenced event as written in lang.
-func (r EventRef) Event(lang string) content.Event {
-	return r.Incident.Timeline(lang)[r.Index]
 }

@@ -16,13 +16,16 @@ import (
 // Options change what the link stage keeps.
 type Options struct {
 	Drafts bool // keep incidents marked draft: true
-	// Prev, when set, is an archive linked before from mostly the same
-	// pages, with the same languages and Drafts (the authoring server's
-	// last build): an incident whose pages are the very ones it was
-	// linked from is not checked and placed again, and only the
-	// incidents whose similar incidents a change can alter are ranked
-	// again. The result is the same as without it. Prev is not modified.
-	Prev *Archive
+	// Prev, when set, is an archive linked before with the same languages
+	// and Drafts (the authoring server's last build), and Changed names
+	// the incidents (folders under content/) whose pages may differ from
+	// those Prev was linked from: every other incident's pages are the
+	// very pages it was linked from. Only what a changed incident takes
+	// part in is linked again (relink.go), so that a change costs about
+	// the same in an archive of any size; the result is the same as
+	// without Prev. Prev is not modified.
+	Prev    *Archive
+	Changed map[string]bool
 }
 
 // similarWindow bounds how many neighbours in time, per shared term, are
@@ -37,6 +40,13 @@ const maxSimilar = 5
 // languages. Every problem is reported; the archive is returned only when
 // there are none.
 func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error) {
+	if opts.Prev != nil {
+		if a := relink(pages, langs, opts); a != nil {
+			return a, nil
+		}
+		// A change relinking does not follow, or one with errors:
+		// linking everything reports them.
+	}
 	var errs diag.List
 	groups := map[string][]*content.Page{}
 	var ids []string
@@ -48,72 +58,46 @@ func Link(pages []*content.Page, langs []string, opts Options) (*Archive, error)
 	}
 	sort.Strings(ids)
 
-	a := &Archive{Langs: langs, Terms: map[Taxonomy][]*Term{}}
-	byID := map[string]*Incident{}
-	hidden := map[string]bool{} // drafts, and incidents with errors of their own
-	fresh := map[string]bool{}  // incidents linked anew, not carried over from opts.Prev
+	a := &Archive{Langs: langs, Terms: map[Taxonomy][]*Term{}, byID: map[string]*Incident{}, hidden: map[string]bool{}}
 	for _, id := range ids {
-		inc := opts.Prev.carry(id, groups[id])
-		if inc == nil {
-			fresh[id] = true
-			inc = linkIncident(id, groups[id], &errs)
-		}
-		if inc == nil {
-			hidden[id] = true // its own errors are reported; links to it are not wrong
+		inc := linkIncident(id, groups[id], &errs)
+		if inc == nil || inc.Draft && !opts.Drafts {
+			// A draft is not published; an incident with errors has
+			// them reported, and links to it are not wrong.
+			a.hidden[id] = true
 			continue
 		}
-		if inc.Draft && !opts.Drafts {
-			hidden[id] = true
-			continue
-		}
-		byID[id] = inc
+		a.byID[id] = inc
 		a.Incidents = append(a.Incidents, inc)
 	}
 
-	linkRelated(a.Incidents, byID, hidden, ids, &errs)
+	linkRelated(a.Incidents, a.byID, a.hidden, ids, &errs)
 
 	// Oldest first for the sweeps below; the archive lists newest first.
-	sort.Slice(a.Incidents, func(i, j int) bool { return before(a.Incidents[i], a.Incidents[j]) })
-	for i, inc := range a.Incidents {
-		if i > 0 {
-			inc.Prev = a.Incidents[i-1]
-			a.Incidents[i-1].Next = inc
-		}
-		for k := range inc.Events {
-			a.Events = append(a.Events, EventRef{inc, k})
-		}
-	}
-	sortEvents(a.Events)
+	slices.SortFunc(a.Incidents, order)
 	linkOverlaps(a.Incidents)
 	a.Terms = linkTerms(a.Incidents, &errs)
-	a.byID = byID
-	rank := func(*Incident) bool { return true }
-	if opts.Prev != nil {
-		rank = carrySimilar(opts.Prev, a, fresh)
-	}
-	linkSimilar(a.Incidents, a.Terms, rank)
+	linkSimilar(a.Incidents)
 	slices.Reverse(a.Incidents)
-	checkLinks(a, byID, hidden, &errs)
+	number(a.Incidents)
+	checkLinks(a, a.Incidents, &errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-// sortEvents orders events by instant; events at the same instant keep
-// incident order, then list order.
-func sortEvents(events []EventRef) {
-	sort.SliceStable(events, func(i, j int) bool {
-		a, b := events[i], events[j]
-		ta, tb := a.Incident.Events[a.Index].Instant, b.Incident.Events[b.Index].Instant
-		if !ta.Equal(tb) {
-			return ta.Before(tb)
+// number sets each incident's place in the list and its neighbours in
+// time; incs is newest first.
+func number(incs []*Incident) {
+	for i, inc := range incs {
+		inc.n = i
+		inc.Prev, inc.Next = nil, nil
+		if i > 0 {
+			inc.Next = incs[i-1]
+			incs[i-1].Prev = inc
 		}
-		if a.Incident != b.Incident {
-			return before(a.Incident, b.Incident)
-		}
-		return a.Index < b.Index
-	})
+	}
 }
 
 // locations keeps each time zone loaded once: thousands of incidents share
@@ -132,11 +116,14 @@ func loadLocation(name string) (*time.Location, error) {
 	return loc, nil
 }
 
-func before(a, b *Incident) bool {
-	if !a.Begin.Equal(b.Begin) {
-		return a.Begin.Before(b.Begin)
+func before(a, b *Incident) bool { return order(a, b) < 0 }
+
+// order compares incidents by begin, then id: oldest first.
+func order(a, b *Incident) int {
+	if c := a.Begin.Compare(b.Begin); c != 0 {
+		return c
 	}
-	return a.ID < b.ID
+	return strings.Compare(a.ID, b.ID)
 }
 
 // linkIncident checks one incident's files and derives its facts. It
@@ -385,7 +372,7 @@ func linkRelated(incs []*Incident, byID map[string]*Incident, hidden map[string]
 		}
 	}
 	for _, inc := range incs {
-		sort.Slice(inc.Related, func(i, j int) bool { return before(inc.Related[i], inc.Related[j]) })
+		slices.SortFunc(inc.Related, order)
 	}
 }
 
@@ -422,7 +409,7 @@ func linkOverlaps(incs []*Incident) {
 		open = append(open, inc)
 	}
 	for _, inc := range incs {
-		sort.Slice(inc.Overlapping, func(i, j int) bool { return before(inc.Overlapping[i], inc.Overlapping[j]) })
+		slices.SortFunc(inc.Overlapping, order)
 	}
 }
 
@@ -465,10 +452,7 @@ func linkTerms(incs []*Incident, errs *diag.List) map[Taxonomy][]*Term {
 			}
 			for _, v := range termValues(inc.Original, tax) {
 				name := v.V
-				slug := Slug(name)
-				if org != nil {
-					slug = org.Slug + "-" + slug
-				}
+				slug := termSlug(name, org)
 				t, ok := bySlug[slug]
 				if !ok {
 					t = &Term{Taxonomy: tax, Name: name, Slug: slug, Organization: org}
@@ -536,11 +520,10 @@ func termValues(p *content.Page, tax Taxonomy) []content.String {
 // candidate's score; an organization has too many incidents to say much.
 var similarWeight = map[Taxonomy]int{Causes: 100, Products: 10, Regions: 1}
 
-// linkSimilar ranks, for each incident rank selects, others that share
-// terms: a shared cause weighs most, then a product, then a region;
-// closer in time wins a tie. Only the nearest neighbours in each term's
-// list are candidates.
-func linkSimilar(incs []*Incident, terms map[Taxonomy][]*Term, rank func(*Incident) bool) {
+// linkSimilar ranks, for each of incs, others that share terms: a shared
+// cause weighs most, then a product, then a region; closer in time wins
+// a tie. Only the nearest neighbours in each term's list are candidates.
+func linkSimilar(incs []*Incident) {
 	pos := map[*Term]map[*Incident]int{} // made for a term when first needed
 	posOf := func(t *Term) map[*Incident]int {
 		idx, ok := pos[t]
@@ -554,9 +537,6 @@ func linkSimilar(incs []*Incident, terms map[Taxonomy][]*Term, rank func(*Incide
 		return idx
 	}
 	for _, inc := range incs {
-		if !rank(inc) {
-			continue
-		}
 		score := map[*Incident]int{}
 		for tax, list := range inc.Terms {
 			if similarWeight[tax] == 0 {

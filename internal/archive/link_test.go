@@ -317,29 +317,6 @@ func TestPrevNext(t *testing.T) {
 	}
 }
 
-func TestEventsOldestFirst(t *testing.T) {
-	a := link(t, archive.Options{},
-		inc{id: "2021-06-01-a", begin: "2021-06-01 10:00", end: "2021-06-01 14:00", timeline: []string{"2021-06-01 10:00", "11:00", "13:00"}},
-		inc{id: "2021-06-01-b", tz: "Europe/London", begin: "2021-06-01 11:30", end: "2021-06-01 13:00", timeline: []string{"2021-06-01 11:30", "12:30"}},
-	)
-	var got []string
-	for _, r := range a.Events {
-		e := r.Event("en")
-		got = append(got, r.Incident.ID+" "+e.Anchor)
-	}
-	// London is UTC+1 in June: 11:30 BST is 10:30 UTC.
-	want := []string{
-		"2021-06-01-a t-20210601T1000Z",
-		"2021-06-01-b t-20210601T1030Z",
-		"2021-06-01-a t-20210601T1100Z",
-		"2021-06-01-b t-20210601T1130Z",
-		"2021-06-01-a t-20210601T1300Z",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("Events =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
 func TestTerms(t *testing.T) {
 	a := link(t, archive.Options{},
 		inc{id: "2019-01-01-old", begin: "2019-01-01 10:00", end: "2019-01-01 11:00",
@@ -492,9 +469,6 @@ func TestDrafts(t *testing.T) {
 				}
 			}
 		}
-		if len(a.Events) != 0 {
-			t.Errorf("the draft's events are on the archive timeline")
-		}
 	})
 
 	t.Run("shown with Drafts", func(t *testing.T) {
@@ -511,9 +485,6 @@ func TestDrafts(t *testing.T) {
 		}
 		if got := ids(find(t, a, "2021-01-01-public").Related); !slices.Equal(got, []string{"2021-02-01-draft"}) {
 			t.Errorf("public related %v", got)
-		}
-		if len(a.Events) != 1 {
-			t.Errorf("%d events, want the draft's one", len(a.Events))
 		}
 	})
 

@@ -54,14 +54,12 @@ func describe(a *archive.Archive) string {
 			fmt.Fprintf(&b, "%s/%s %q shared %v [%s]\n", tax, t.Slug, t.Name, t.Shared, ids(t.Incidents))
 		}
 	}
-	for _, e := range a.Events {
-		fmt.Fprintf(&b, "%s#%d ", e.Incident.ID, e.Index)
-	}
 	return b.String()
 }
 
 // rewrite replaces old with new in every content file holding it and
-// renames folders named old; it returns the files it changed or removed.
+// renames folders named old; it returns the files it changed, removed or
+// made.
 func rewrite(t *testing.T, dir, old, new string) []string {
 	t.Helper()
 	var changed []string
@@ -93,6 +91,7 @@ func rewrite(t *testing.T, dir, old, new string) []string {
 				t.Fatal(err)
 			}
 			changed = append(changed, files...)
+			changed = append(changed, filepath.Join(to, filepath.Base(files[0])))
 		}
 	}
 	return changed
@@ -169,6 +168,25 @@ func TestLinkWithPrevEqualsLink(t *testing.T) {
 		t.Fatal("no incident in March to move")
 	}
 	removed := pick(100)
+	byID := func(a *archive.Archive, id string) *archive.Incident {
+		for _, inc := range a.Incidents {
+			if inc.ID == id {
+				return inc
+			}
+		}
+		t.Fatalf("no incident %s", id)
+		return nil
+	}
+	// unlinked is an incident no other names as related, which a link
+	// written by hand points at, and which is then deleted.
+	unlinked := ""
+	for i := 150; unlinked == ""; i++ {
+		if inc := byID(prev, pick(i)); len(inc.Related) == 0 && len(inc.Events) > 0 {
+			unlinked = pick(i)
+		}
+	}
+	var unlinkedFiles map[string][]byte
+	regions := regexp.MustCompile(`(?m)^regions: \[(.*)\]$`)
 	steps := []struct {
 		name   string
 		change func() []string
@@ -230,23 +248,97 @@ func TestLinkWithPrevEqualsLink(t *testing.T) {
 			if err := os.CopyFS(to, os.DirFS(filepath.Join(dir, "content", pick(101)))); err != nil {
 				t.Fatal(err)
 			}
-			return nil
+			return []string{filepath.Join(to, "en.md")}
+		}},
+		{"the oldest incident spells its regions otherwise", func() []string {
+			oldest := prev.Incidents[len(prev.Incidents)-1].ID
+			r := field(regions, oldest)
+			if r == "" {
+				t.Fatalf("%s names no region", oldest)
+			}
+			return replace(oldest, orig(oldest), r, "regions: ["+strings.ToUpper(regions.FindStringSubmatch(r)[1])+"]")
+		}},
+		{"an incident made a draft", func() []string {
+			return replace(pick(50), orig(pick(50)), "\ntimezone:", "\ndraft: true\ntimezone:")
+		}},
+		{"the draft published", func() []string {
+			return replace(pick(50), orig(pick(50)), "\ndraft: true\ntimezone:", "\ntimezone:")
+		}},
+		{"a product another organization has", func() []string {
+			own := byID(prev, pick(70)).Organization()
+			var other string
+			for _, p := range prev.Terms[archive.Products] {
+				if p.Organization != nil && own != nil && p.Organization.Slug != own.Slug && !p.Shared {
+					other = p.Name
+					break
+				}
+			}
+			if p := field(products, pick(70)); p != "" {
+				return replace(pick(70), orig(pick(70)), p, "products: ["+other+"]")
+			}
+			return replace(pick(70), orig(pick(70)), "\ntimezone:", "\nproducts: ["+other+"]\ntimezone:")
+		}},
+		{"a link to an event of another incident", func() []string {
+			f := file(pick(60), "en")
+			data := must(os.ReadFile(f))
+			link := fmt.Sprintf("\nSee [the other one](../%s/#%s).\n", unlinked, byID(prev, unlinked).Events[0].Anchor)
+			if err := os.WriteFile(f, append(data, link...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []string{f}
+		}},
+		{"the incident linked to deleted", func() []string {
+			unlinkedFiles = map[string][]byte{}
+			for _, lang := range langs {
+				unlinkedFiles[lang] = must(os.ReadFile(file(unlinked, lang)))
+			}
+			if err := os.RemoveAll(filepath.Join(dir, "content", unlinked)); err != nil {
+				t.Fatal(err)
+			}
+			return []string{file(unlinked, "en")}
+		}},
+		{"the incident linked to back", func() []string {
+			for lang, data := range unlinkedFiles {
+				if err := os.MkdirAll(filepath.Dir(file(unlinked, lang)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file(unlinked, lang), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return []string{file(unlinked, "en")}
 		}},
 		{"nothing", func() []string { return nil }},
 	}
 	for _, st := range steps {
+		changed := map[string]bool{} // the folders of the changed files
 		for _, f := range st.change() {
 			cache.Forget(f)
+			changed[filepath.Base(filepath.Dir(f))] = true
 		}
 		t.Logf("%s", st.name)
 		pages := load()
-		got, err := archive.Link(pages, langs, archive.Options{Prev: prev})
-		if err != nil {
-			t.Fatalf("%s: %v", st.name, err)
+		opts := archive.Options{Prev: prev, Changed: changed}
+		was := describe(prev)
+		followed := archive.Relink(pages, langs, opts)
+		got, err := archive.Link(pages, langs, opts)
+		want, wantErr := archive.Link(pages, langs, archive.Options{})
+		if describe(prev) != was {
+			t.Fatalf("%s: the previous archive was changed", st.name)
 		}
-		want, err := archive.Link(pages, langs, archive.Options{})
-		if err != nil {
-			t.Fatal(err)
+		// A link to an incident deleted is an error, which a link from
+		// scratch reports.
+		if st.name == "the incident linked to deleted" {
+			if followed != nil || err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+				t.Fatalf("%s: relinked %v; errors %v, from scratch %v", st.name, followed != nil, err, wantErr)
+			}
+			continue
+		}
+		if err != nil || wantErr != nil {
+			t.Fatalf("%s: %v; from scratch %v", st.name, err, wantErr)
+		}
+		if followed == nil {
+			t.Fatalf("%s: linked from scratch, not from the previous archive", st.name)
 		}
 		if g, w := describe(got), describe(want); g != w {
 			t.Fatalf("%s: linked again, the archive differs from one linked from scratch:\n%s", st.name, firstDiff(g, w))

@@ -299,47 +299,65 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 			scope.Incidents[inc.ID] = true
 		}
 	}
+	// A few ids are compared faster than looked up.
+	ids := slices.Collect(maps.Keys(touched))
+	isTouched := func(inc *archive.Incident) bool {
+		if inc == nil {
+			return false
+		}
+		if len(ids) > 8 {
+			return touched[inc.ID]
+		}
+		return slices.Contains(ids, inc.ID)
+	}
 	for _, a := range []*archive.Archive{before, after} {
 		for _, inc := range a.Incidents {
-			links := append(append(append([]*archive.Incident{inc.Prev, inc.Next}, inc.Related...), inc.Overlapping...), inc.Similar...)
-			for _, other := range links {
-				if other == nil {
-					continue
-				}
-				if touched[other.ID] {
+			if !isTouched(inc) {
+				if isTouched(inc.Prev) || isTouched(inc.Next) || slices.ContainsFunc(inc.Related, isTouched) ||
+					slices.ContainsFunc(inc.Overlapping, isTouched) || slices.ContainsFunc(inc.Similar, isTouched) {
 					scope.Incidents[inc.ID] = true
 				}
-				if touched[inc.ID] {
-					scope.Incidents[other.ID] = true
-				}
+				continue
 			}
-			if touched[inc.ID] {
-				scope.Years[render.LocalYear(inc)] = true
-				scope.Months[render.LocalMonth(inc)] = true
-				for tax, terms := range inc.Terms {
-					for _, t := range terms {
-						scope.Terms[string(tax)+"/"+t.Slug] = true
+			for _, list := range [][]*archive.Incident{{inc.Prev, inc.Next}, inc.Related, inc.Overlapping, inc.Similar} {
+				for _, other := range list {
+					if other != nil {
+						scope.Incidents[other.ID] = true
 					}
 				}
 			}
+			scope.Years[render.LocalYear(inc)] = true
+			scope.Months[render.LocalMonth(inc)] = true
+			for tax, terms := range inc.Terms {
+				for _, t := range terms {
+					scope.Terms[string(tax)+"/"+t.Slug] = true
+				}
+			}
 		}
 	}
-	// A product shown with its organization's name because another
-	// organization has one of the same name (or no longer shown so)
-	// changes on every page that names it.
-	shared := func(a *archive.Archive) map[string]bool {
-		out := map[string]bool{}
-		for _, t := range a.Terms[archive.Products] {
-			out[t.Slug] = t.Shared
+	// A term named otherwise (its oldest incident writes it otherwise)
+	// or shown otherwise (a product that became or stopped being shared,
+	// or whose organization is named otherwise) changes on every page
+	// that names it.
+	label := func(a *archive.Archive) map[string]string {
+		out := map[string]string{}
+		for tax, list := range a.Terms {
+			for _, t := range list {
+				out[string(tax)+"/"+t.Slug] = t.Key() + "\x00" + strconv.FormatBool(t.Shared)
+			}
 		}
 		return out
 	}
-	was, is := shared(before), shared(after)
+	was, is := label(before), label(after)
 	entries := maps.Clone(touched) // incidents whose list entries changed
 	for _, a := range []*archive.Archive{before, after} {
-		for _, t := range a.Terms[archive.Products] {
-			if was[t.Slug] != is[t.Slug] {
-				scope.Terms[string(archive.Products)+"/"+t.Slug] = true
+		for tax, list := range a.Terms {
+			for _, t := range list {
+				key := string(tax) + "/" + t.Slug
+				if b, ok := was[key]; !ok || b == is[key] {
+					continue
+				}
+				scope.Terms[key] = true
 				for _, inc := range t.Incidents {
 					scope.Incidents[inc.ID] = true
 					entries[inc.ID] = true

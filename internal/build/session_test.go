@@ -491,6 +491,25 @@ func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
 			}
 			return changed
 		}},
+		{"an incident made a draft", func() []string {
+			edit(t, original(id(40)), "\ntimezone:", "\ndraft: true\ntimezone:")
+			return []string{original(id(40))}
+		}},
+		{"the draft published", func() []string {
+			edit(t, original(id(40)), "\ndraft: true\n", "\n")
+			return []string{original(id(40))}
+		}},
+		{"the oldest incident names its regions otherwise", func() []string {
+			regions := regexp.MustCompile(`(?m)^regions: \[(.*)\]$`)
+			for _, e := range entries {
+				if r := regions.FindStringSubmatch(string(must(os.ReadFile(original(e.Name()))))); r != nil {
+					edit(t, original(e.Name()), r[0], "regions: ["+strings.ToUpper(r[1])+"]")
+					return []string{original(e.Name())}
+				}
+			}
+			t.Fatal("no incident names a region")
+			return nil
+		}},
 		{"an incident added", func() []string {
 			to := filepath.Join(dir, "content", id(70)+"-again")
 			if err := os.CopyFS(to, os.DirFS(filepath.Join(dir, "content", id(70)))); err != nil {

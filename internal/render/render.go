@@ -61,9 +61,7 @@ type Renderer struct {
 	layouts   *Layouts
 	fragments *Fragments
 
-	born    uint64 // the fragments' epoch when the renderer was made
-	idsOnce sync.Once
-	ids     map[string]*archive.Incident // see byID
+	born uint64 // the fragments' epoch when the renderer was made
 }
 
 // BasePath is the URL path prefix of the site, without trailing slash.
@@ -198,6 +196,16 @@ func (ps *pass) fail(err error) {
 	ps.mu.Unlock()
 }
 
+// pageAt renders the page newPage makes for loc, when the pass wants
+// it: a pass that lists files (Files) or makes one (File) makes no other
+// page.
+func (ps *pass) pageAt(l *locale.Lang, kind, title string, loc urls.Loc, fill func(*PageView)) {
+	if ps.ctx.Err() != nil || !ps.wants(loc.File()) {
+		return
+	}
+	ps.page(ps.r.newPage(l, kind, title, loc, fill))
+}
+
 // page renders one HTML page to its file.
 func (ps *pass) page(p *PageView) {
 	if ps.ctx.Err() != nil {
@@ -258,7 +266,7 @@ func (r *Renderer) Files() ([]string, error) {
 // has no such file.
 func (r *Renderer) File(file string) ([]byte, error) {
 	if loc := r.urls.ParseFile(file); loc.Kind == urls.Incident {
-		if inc := r.byID()[loc.ID]; inc != nil && r.bundle.Get(loc.Lang) != nil {
+		if inc := r.archive.Incident(loc.ID); inc != nil && r.bundle.Get(loc.Lang) != nil {
 			return r.IncidentPage(inc, loc.Lang)
 		}
 	}
@@ -375,9 +383,9 @@ func (ps *pass) lists(l *locale.Lang) {
 		if !ps.scope.listPage(pg.n) {
 			continue
 		}
-		ps.page(ps.r.newPage(l, "list", title, pg.loc, func(p *PageView) {
+		ps.pageAt(l, "list", title, pg.loc, func(p *PageView) {
 			p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg.n, pg.of, pg.loc)
-		}))
+		})
 	}
 }
 
@@ -401,25 +409,25 @@ func (ps *pass) timeline(l *locale.Lang) {
 		return
 	}
 	years := yearSummaries(ps.r.archive.Incidents)
-	ps.page(ps.r.newPage(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *PageView) { p.YearList = years }))
+	ps.pageAt(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *PageView) { p.YearList = years })
 	for _, y := range years {
 		if ps.only != nil && (ps.only.Kind == urls.Timeline || ps.only.Year != y.Year) {
 			continue
 		}
 		year := ps.r.year(y, l)
 		if ps.scope.year(y.Year) {
-			ps.page(ps.r.newPage(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *PageView) {
+			ps.pageAt(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *PageView) {
 				p.Year, p.YearList = year, years
-			}))
+			})
 		}
 		for _, m := range year.Months {
 			loc := urls.MonthLoc(l.Tag, y.Year, m.Start.Month())
-			if m.Count == 0 || !ps.scope.month(YearMonth{y.Year, m.Start.Month()}) || !ps.wants(loc.File()) {
+			if m.Count == 0 || !ps.scope.month(YearMonth{y.Year, m.Start.Month()}) {
 				continue
 			}
-			ps.page(ps.r.newPage(l, "timeline", title+" "+l.MonthYear(m.Start), loc, func(p *PageView) {
+			ps.pageAt(l, "timeline", title+" "+l.MonthYear(m.Start), loc, func(p *PageView) {
 				p.Month, p.YearList = ps.r.month(m, l), years
-			}))
+			})
 		}
 	}
 }
@@ -440,9 +448,9 @@ func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 	first := urls.TermsLoc(l.Tag, string(tax))
 	entries, initials := ps.r.termsIndex(terms, first)
 	for _, pg := range paginate(entries, first, TermsPerPage) {
-		ps.page(ps.r.newPage(l, "terms", title, pg.loc, func(p *PageView) {
+		ps.pageAt(l, "terms", title, pg.loc, func(p *PageView) {
 			p.Taxonomy, p.Terms, p.Initials, p.Pager = tax, pg.items, initials, ps.r.pager(pg.n, pg.of, pg.loc)
-		}))
+		})
 	}
 	for _, t := range terms {
 		if !ps.scope.term(tax, t.Slug) {
@@ -452,12 +460,12 @@ func (ps *pass) taxonomy(l *locale.Lang, tax archive.Taxonomy) {
 			if !ps.scope.TermPage(tax, t.Slug, pg.n) {
 				continue
 			}
-			ps.page(ps.r.newPage(l, "term", t.Label, pg.loc, func(p *PageView) {
+			ps.pageAt(l, "term", t.Label, pg.loc, func(p *PageView) {
 				// The term's chart is drawn on its first page only: the
 				// others are more of its list.
 				p.Taxonomy, p.Term, p.TermChart = tax, t, pg.n == 1
 				p.Incidents, p.Pager = ps.r.incidents(pg.items, l), ps.r.pager(pg.n, pg.of, pg.loc)
-			}))
+			})
 		}
 	}
 }
@@ -651,15 +659,4 @@ func (r *Renderer) copyStatic(name string, emit Emit) error {
 		return fmt.Errorf("layouts: %w", err)
 	}
 	return emit(urls.AssetLoc(path.Base(name)).File(), data)
-}
-
-// byID finds the archive's incidents by id, for File.
-func (r *Renderer) byID() map[string]*archive.Incident {
-	r.idsOnce.Do(func() {
-		r.ids = make(map[string]*archive.Incident, len(r.archive.Incidents))
-		for _, inc := range r.archive.Incidents {
-			r.ids[inc.ID] = inc
-		}
-	})
-	return r.ids
 }

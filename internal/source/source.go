@@ -98,7 +98,7 @@ func Reload(ctx context.Context, dir string, drafts bool, cache *content.Cache, 
 		return nil, ctx.Err()
 	}
 	errs.AddError(err)
-	a, err := archive.Link(pages, tags, archive.Options{Drafts: drafts, Prev: prev.Archive})
+	a, err := archive.Link(pages, tags, archive.Options{Drafts: drafts, Prev: prev.Archive, Changed: folders})
 	errs.AddError(err)
 	if errs.Len() > 0 {
 		return nil, errs.Err()
