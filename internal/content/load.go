@@ -187,14 +187,18 @@ func Reload(ctx context.Context, dir string, langs []string, cache *Cache, prev 
 	if err != nil {
 		return nil, err
 	}
+	// prev is in file order: the fresh pages are put in their places.
 	out := make([]*Page, 0, len(prev)+len(fresh))
 	for _, p := range prev {
 		if !folders[p.ID] {
 			out = append(out, p)
 		}
 	}
-	out = append(out, fresh...)
-	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	sort.Slice(fresh, func(i, j int) bool { return fresh[i].File < fresh[j].File })
+	for _, p := range fresh {
+		i, _ := slices.BinarySearchFunc(out, p.File, func(q *Page, file string) int { return strings.Compare(q.File, file) })
+		out = slices.Insert(out, i, p)
+	}
 	return out, errs.Err()
 }
 
