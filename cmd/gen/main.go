@@ -32,9 +32,9 @@ var version = "dev"
 // 700 MB at 100,000) and makes short-lived garbage: it lets the heap grow
 // to three times what is live (buildGCPercent), fewer collections for
 // more memory, up to 1.75 GiB (1.9 GB, reached at 100,000 incidents).
-// The authoring server keeps a site in memory (1.4 GB live at 10,000,
-// most of it the search index) and makes garbage on every rebuild:
-// without a limit it grew to 5.6 GB there.
+// The authoring server keeps a site in memory (its search index is on
+// disk) and makes garbage on every rebuild: with its index in memory it
+// grew to 5.6 GB at 10,000 without a limit.
 const (
 	buildMemoryLimit = 1792 << 20
 	buildGCPercent   = 200
