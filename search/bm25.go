@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2/document"
 	blevesearch "github.com/blevesearch/bleve/v2/search"
@@ -133,4 +134,35 @@ func lengthNorms(list []*incident, lang string, src docstore.Source) []float32 {
 		}
 	}
 	return out
+}
+
+// normsCache keeps the length factors of the documents of an updatable
+// index, by language, from one change of the index to the next: making
+// them looks up every document's length, work in proportion to the
+// archive that every search of the authoring server did again.
+type normsCache struct {
+	mu sync.Mutex
+	m  map[string][]float32
+}
+
+// get returns the factors of language lang, made by compute the first
+// time after a change.
+func (c *normsCache) get(lang string, compute func() []float32) []float32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.m[lang]; ok {
+		return n
+	}
+	if c.m == nil {
+		c.m = map[string][]float32{}
+	}
+	c.m[lang] = compute()
+	return c.m[lang]
+}
+
+// clear forgets the factors, after a change of the index.
+func (c *normsCache) clear() {
+	c.mu.Lock()
+	c.m = nil
+	c.mu.Unlock()
 }

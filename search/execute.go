@@ -243,7 +243,7 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 			texts.sketches = ls.ords.sketches
 			ls.norms = ls.ords.norms
 		} else {
-			ls.norms = lengthNorms(ix.meta.list, lang, ix.docs[lang])
+			ls.norms = ix.norms.get(lang, func() []float32 { return lengthNorms(ix.meta.list, lang, ix.docs[lang]) })
 		}
 		if len(bufs.langs) <= len(searches) {
 			bufs.langs = append(bufs.langs, &langBufs{})

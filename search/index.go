@@ -40,6 +40,7 @@ type Index struct {
 	closed    bool
 	bigrams   bigramCache  // read-only indexes: the bigrams of a CJK character
 	present   termPresence // read-only indexes: which fields have a term
+	norms     normsCache   // updatable indexes: the length factors of the documents
 }
 
 // NewMemory returns an empty in-memory index (for the live-preview server)
@@ -263,6 +264,7 @@ func (ix *Index) Replace(ids map[string]bool, docs []Document) error {
 	if err := ix.writable(); err != nil {
 		return err
 	}
+	defer ix.norms.clear()
 	defer ix.meta.reindex()
 	byLang := map[string][]*Document{}
 	for i := range docs {
@@ -387,6 +389,7 @@ func (ix *Index) Delete(id, lang string) error {
 	if err := ix.writable(); err != nil {
 		return err
 	}
+	defer ix.norms.clear()
 	defer ix.meta.reindex()
 	idx := ix.subs[c]
 	if in := ix.meta.incidents[id]; idx == nil || in == nil || in.docs[c] == nil {

@@ -272,3 +272,26 @@ func TestReadersLanguageFirst(t *testing.T) {
 		}
 	}
 }
+
+// An updatable index weighs the length of documents added after a search:
+// the factors it keeps are made again after each change.
+func TestLengthAfterChanges(t *testing.T) {
+	t.Parallel()
+	short := doc("2024-03-02-queue-backlog", "en", "en",
+		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
+		"Consumers fell behind after a deploy; we rolled it back.", "2024-03-02", []string{"Queue"}, nil, nil)
+	long := doc("2024-03-01-queue-backlog", "en", "en",
+		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
+		longReport("Consumers fell behind after a deploy.", "A deploy slowed every consumer down."), "2024-03-01", []string{"Queue"}, nil, nil)
+	ix := memoryOf(t, []Document{long})
+	if got := ids(search(t, ix, Request{Query: "backlog"})); len(got) != 1 {
+		t.Fatalf("backlog finds %v, want the long report", got)
+	}
+	if err := ix.AddBatch([]Document{short}); err != nil {
+		t.Fatal(err)
+	}
+	resp := search(t, ix, Request{Query: "backlog"})
+	if got := ids(resp); len(got) != 2 || got[0] != short.ID {
+		t.Errorf("after adding %s, backlog ranks %v (scores %v), want it first", short.ID, got, scores(resp))
+	}
+}
