@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // Page is a file of the site the authoring server makes when it is first
@@ -13,6 +14,7 @@ type Page struct {
 	mu   sync.Mutex
 	r    *render.Renderer // nil once made
 	file string
+	loc  urls.Loc // what the file is, read once: each change's scope asks
 	data []byte
 	err  error
 }

@@ -34,6 +34,7 @@ type Session struct {
 	cache  *content.Cache
 	site   *source.Site                 // the last good build's site
 	pages  map[string]*Page             // the last good build's files, made when first asked for
+	list   listing                      // the same, in name order
 	render *render.Renderer             // the last good build's renderer, for search pages
 	index  *refcount.Ref[*search.Index] // built on disk, changed in place by each edit
 	// indexes is the session's own folder (a temporary one) for its
@@ -106,7 +107,7 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	pages, carried, count, err := s.plan(ctx, r, scope, touched)
+	pages, list, carried, count, err := s.plan(ctx, r, scope, touched)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +123,7 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 	for _, p := range carried {
 		p.follow(r)
 	}
-	s.site, s.pages, s.render = site, pages, r
+	s.site, s.pages, s.list, s.render = site, pages, list, r
 	clear(s.dirty)
 	return &Result{
 		Incidents: len(site.Archive.Incidents), Languages: len(site.Bundle.Langs),
@@ -135,38 +136,68 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 // any other is made when first asked for, but the pages of the touched
 // incidents, which are made now: their author is about to look at them,
 // and their errors fail the build. count is how many pages are made
-// again, now or later.
-func (s *Session) plan(ctx context.Context, r *render.Renderer, scope *render.Scope, touched map[string]bool) (pages map[string]*Page, carried []*Page, count int, err error) {
+// again, now or later. The map of pages is the last build's with the
+// files in scope, new or gone changed: it is not made again whole.
+func (s *Session) plan(ctx context.Context, r *render.Renderer, scope *render.Scope, touched map[string]bool) (pages map[string]*Page, list listing, carried []*Page, count int, err error) {
 	files, err := r.Files()
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, listing{}, nil, 0, err
 	}
-	pages = make(map[string]*Page, len(files))
+	if scope == nil || s.pages == nil {
+		pages = make(map[string]*Page, len(files))
+	} else {
+		pages = maps.Clone(s.pages)
+	}
+	list = listing{files: files, pages: make([]*Page, len(files))}
 	var now []*Page
-	for _, file := range files {
-		if old := s.pages[file]; old != nil && scope != nil && keep(file, scope) {
-			pages[file] = old
+	i := 0 // the last build's files, in the same order
+	for j, file := range files {
+		for ; i < len(s.list.files) && s.list.files[i] < file; i++ {
+			delete(pages, s.list.files[i]) // gone
+		}
+		var old *Page
+		if i < len(s.list.files) && s.list.files[i] == file {
+			old = s.list.pages[i]
+			i++
+		}
+		if old != nil && scope != nil && keep(old.loc, scope) {
+			list.pages[j] = old
 			carried = append(carried, old)
 			continue
 		}
 		p := &Page{r: r, file: file}
-		pages[file] = p
+		if old != nil {
+			p.loc = old.loc
+		} else {
+			p.loc = siteURLs.ParseFile(file)
+		}
+		pages[file], list.pages[j] = p, p
 		if strings.HasSuffix(file, ".html") {
 			count++
 		}
-		if loc := siteURLs.ParseFile(file); scope != nil && loc.Kind == urls.Incident && touched[loc.ID] {
+		if scope != nil && p.loc.Kind == urls.Incident && touched[p.loc.ID] {
 			now = append(now, p)
 		}
 	}
+	for ; i < len(s.list.files); i++ {
+		delete(pages, s.list.files[i])
+	}
 	for _, p := range now {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, 0, err
+			return nil, listing{}, nil, 0, err
 		}
 		if _, err := p.Bytes(); err != nil {
-			return nil, nil, 0, err
+			return nil, listing{}, nil, 0, err
 		}
 	}
-	return pages, carried, count, nil
+	return pages, list, carried, count, nil
+}
+
+// listing is a build's files in name order (render.Renderer.Files), each
+// with its page.
+type listing struct {
+	files []string
+	pages []*Page
 }
 
 // forget drops the changed files from the parse cache and tells which
@@ -446,8 +477,7 @@ func yearsOf(a *archive.Archive) map[int]bool {
 // current: an incident, list, timeline year or month or term page outside the
 // scope. Everything else (timelines, term indexes, feeds, sitemap, export)
 // is rendered again.
-func keep(file string, scope *render.Scope) bool {
-	loc := siteURLs.ParseFile(file)
+func keep(loc urls.Loc, scope *render.Scope) bool {
 	switch loc.Kind {
 	case urls.Incident:
 		return !scope.Incidents[loc.ID]

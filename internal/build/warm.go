@@ -151,8 +151,9 @@ func carry(stage *output.Staging, plan *carryPlan, a *archive.Archive) (files, p
 // current: what the authoring server keeps (keep), of an incident that
 // still exists.
 func carried(rel string, scope *render.Scope, exists map[string]bool) bool {
-	if loc := siteURLs.ParseFile(rel); loc.Kind == urls.Incident && !exists[loc.ID] {
+	loc := siteURLs.ParseFile(rel)
+	if loc.Kind == urls.Incident && !exists[loc.ID] {
 		return false
 	}
-	return keep(rel, scope)
+	return keep(loc, scope)
 }
