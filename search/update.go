@@ -199,9 +199,16 @@ func (u *langUpdate) add(w *docstore.Writer, dict []byte, docs []*Document) ([]*
 	return metas, nil
 }
 
+// noMerges is bleve's configuration of an index an update writes: no
+// segment is small enough to merge (bleve merges those under half of
+// MaxSegmentSize documents, empty ones included). A merge would write the
+// linked segments again, whole, costing what the update is to save, and
+// would happen or not by how the scheduler ran bleve's merger before Close.
+var noMerges = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": 1}}
+
 // apply opens the linked copy of the bleve index and applies the batch.
 func (u *langUpdate) apply(dir, lang string) error {
-	idx, err := bleve.OpenUsing(dir, nil)
+	idx, err := bleve.OpenUsing(dir, noMerges)
 	if err != nil {
 		return fmt.Errorf("search: open the copy of the %s index: %w", lang, err)
 	}

@@ -308,3 +308,63 @@ func TestReplaceIsOneStep(t *testing.T) {
 		t.Error(msg)
 	}
 }
+
+// TestUpdateLeavesSegmentsAlone: every update keeps the segments of the
+// index built whole, hard-linked, however many updates follow: bleve must
+// not merge them while an update's deletions are applied (only a segment
+// an update leaves with no live document goes).
+func TestUpdateLeavesSegmentsAlone(t *testing.T) {
+	docs := fixtures()
+	built := buildDir(t, docs)
+	first := map[string][]string{}
+	for _, l := range siteLangs {
+		segs, err := filepath.Glob(filepath.Join(built, l, "store", "*.zap"))
+		if err != nil || len(segs) == 0 {
+			t.Fatalf("%s: no segments (%v)", l, err)
+		}
+		first[l] = segs
+	}
+	var ids []string
+	for _, d := range docs {
+		if !slices.Contains(ids, d.ID) {
+			ids = append(ids, d.ID)
+		}
+	}
+	prev := built
+	done := map[string]bool{}
+	// untouched says whether a language still has a document as built:
+	// a segment whose documents were all replaced is empty, and goes.
+	untouched := func(l string) bool {
+		return slices.ContainsFunc(docs, func(d Document) bool { return d.Lang == l && !done[d.ID] })
+	}
+	// Each update replaces another incident, in every language, leaving
+	// at least one as it was built.
+	for i := range min(maxUpdateSegments-1, len(ids)-1) {
+		id := ids[i]
+		done[id] = true
+		var replaced []Document
+		for j := range docs {
+			if docs[j].ID == id {
+				docs[j].Body += " Another line about the rollback."
+				replaced = append(replaced, docs[j])
+			}
+		}
+		dir := filepath.Join(t.TempDir(), "search")
+		if err := Update(prev, dir, map[string]bool{id: true}, replaced); err != nil {
+			t.Fatalf("update %d: %v", i, err)
+		}
+		for l, segs := range first {
+			for _, p := range segs {
+				if !untouched(l) {
+					break
+				}
+				a, _ := os.Stat(p)
+				b, err := os.Stat(filepath.Join(dir, l, "store", filepath.Base(p)))
+				if err != nil || !os.SameFile(a, b) {
+					t.Errorf("update %d: %s segment %s is not linked into it (%v)", i, l, filepath.Base(p), err)
+				}
+			}
+		}
+		prev = dir
+	}
+}
