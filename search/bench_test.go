@@ -263,7 +263,7 @@ func heapPeak() (stop func() (objects, live uint64)) {
 func textBytes(docs []Document) int {
 	n := 0
 	for _, d := range docs {
-		n += len(d.Title) + len(d.Summary) + len(d.Body) + len(d.Timeline)
+		n += len(d.Title) + len(d.Summary) + len(d.Impact) + len(d.RootCause) + len(d.Body) + len(d.Timeline)
 		for _, v := range [][]string{d.Products, d.Regions, d.Causes} {
 			for _, s := range v {
 				n += len(s)

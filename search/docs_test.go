@@ -68,6 +68,8 @@ func TestDocStoreRoundTrip(t *testing.T) {
 	for _, d := range docs {
 		lang, _ := CanonicalLang(d.Lang)
 		want := newDocText(&d, analysis.KindOf(lang))
+		// The flags stored are TextFlags' (FoldHan found by the analysis).
+		want.Flags = analysis.TextFlags(want.All(), analysis.KindOf(lang))
 		for name, x := range map[string]*Index{"disk": ix, "memory": mem} {
 			got, err := x.docs[lang].Text(d.ID)
 			if err != nil {

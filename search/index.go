@@ -327,7 +327,7 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document, gone [
 			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
 				texts[i] = newDocText(docs[i], kind)
 				if done[i], errs[i] = analyse(m, fast, docs[i], texts[i]); errs[i] == nil {
-					texts[i].Sketch = done[i].sketch
+					done[i].complete(texts[i])
 				}
 			}
 		}()

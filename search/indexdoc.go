@@ -18,14 +18,15 @@ import (
 )
 
 // newDocText returns the cleaned text of the long fields of d, as the
-// document store keeps it, with its flags for an analyzer of kind k.
+// document store keeps it, with its flags for an analyzer of kind k but
+// for FoldHan, which analyse finds (analysed.complete).
 func newDocText(d *Document, k analysis.Kind) *docstore.Text {
 	var fields [docstore.NumFields]string
 	for i, s := range [...]string{d.Summary, d.Impact, d.RootCause, d.Body, d.Timeline} {
 		fields[i] = analysis.CleanText(s)
 	}
 	t := docstore.NewText(fields, 0)
-	t.Flags = analysis.TextFlags(t.All(), k)
+	t.Flags = analysis.CharFlags(t.All(), k)
 	return t
 }
 
@@ -77,34 +78,57 @@ func (analysedField) Analyze() {}
 type analysed struct {
 	doc    *document.Document
 	sketch []byte   // of its long fields; nil without a fast analysis
+	flags  uint8    // analysis.FoldHan, or 0
 	words  []string // its distinct words as written (package vocab)
 }
 
-// analyse maps and analyses a document for bleve.
+// complete gives t, the text a was analysed from, what the analysis found
+// of it: its sketch and its flag FoldHan.
+func (a *analysed) complete(t *docstore.Text) {
+	t.Sketch = a.sketch
+	t.Flags |= a.flags
+}
+
+// analyse maps and analyses a document for bleve, whose long fields'
+// text is t.
 func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *docstore.Text) (*analysed, error) {
 	doc := document.NewDocument(d.ID)
 	if err := m.MapDocument(doc, bleveDoc(d, t)); err != nil {
 		return nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
 	}
+	a := &analysed{doc: doc}
+	if fast == nil || !fast.Folds() {
+		// The fold, if the language has one, is not seen: fold again.
+		a.flags = analysis.TextFlags(t.All(), analysis.KindOf(d.Lang)) & analysis.FoldHan
+	}
 	sk := &analysis.SketchBuilder{}
 	words := map[string]struct{}{}
+	var mem *analysis.Terms
+	if fast != nil {
+		mem = fast.NewTerms(len(t.All()) + len(d.Title) + 64)
+	}
 	for i, f := range doc.Fields {
 		if fast != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {
 			var fsk *analysis.SketchBuilder
 			if sk.Field = longField(f.Name()); sk.Field >= 0 {
 				fsk = sk
 			}
-			n, freqs := fast.Analyze(f.Value(), fsk, words)
-			doc.Fields[i] = &fastField{Field: f, length: n, freqs: freqs}
+			r := fast.Analyze(f.Value(), fsk, words, mem)
+			if r.Folded && sk.Field >= 0 {
+				a.flags |= analysis.FoldHan
+			}
+			doc.Fields[i] = &fastField{Field: f, length: r.Length, freqs: r.Freqs}
 			continue
 		}
 		f.Analyze()
 		doc.Fields[i] = analysedField{f}
 	}
 	if fast == nil {
-		return &analysed{doc: doc}, nil // no sketch: phrases checked on the text only
+		return a, nil // no sketch: phrases checked on the text only
 	}
-	return &analysed{doc: doc, sketch: sk.Bytes(), words: slices.Sorted(maps.Keys(words))}, nil
+	// The words are counted (vocab.Builder), in any order.
+	a.sketch, a.words = sk.Bytes(), slices.Collect(maps.Keys(words))
+	return a, nil
 }
 
 // fastFields are the fields analysed by an analysis.Fast: those of the

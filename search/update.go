@@ -185,7 +185,7 @@ func (u *langUpdate) add(w *docstore.Writer, dict []byte, docs []*Document) ([]*
 		if err != nil {
 			return nil, err
 		}
-		t.Sketch = a.sketch
+		a.complete(t)
 		rec, err := c.Compress(t)
 		if err != nil {
 			return nil, fmt.Errorf("search: compress %s (%s): %w", d.ID, d.Lang, err)

@@ -278,7 +278,7 @@ func (lw *langWriter) prepare(j *writeJob) (*document.Document, []string, *docst
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	j.text.Sketch = a.sketch
+	a.complete(j.text)
 	c, _ := lw.compressors.Get().(*docstore.Compressor)
 	if c == nil {
 		if c, err = docstore.NewCompressor(lw.dict); err != nil {

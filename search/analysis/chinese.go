@@ -195,8 +195,9 @@ func aligned(key, val string) bool {
 	return true
 }
 
-// apply converts b in place.
-func (c *conversion) apply(b []byte) {
+// apply converts b in place, and reports whether that changed it.
+func (c *conversion) apply(b []byte) bool {
+	changed := false
 	var ends [16]int
 	for i := 0; i < len(b); {
 		if b[i] < 0xE2 { // below U+2000: no ideograph starts here
@@ -220,6 +221,7 @@ func (c *conversion) apply(b []byte) {
 			matched := false
 			for k--; k >= 1; k-- {
 				if v, ok := c.phrases[string(b[i:ends[k]])]; ok {
+					changed = changed || string(b[i:ends[k]]) != v
 					copy(b[i:], v)
 					i, matched = ends[k], true
 					break
@@ -229,21 +231,30 @@ func (c *conversion) apply(b []byte) {
 				continue
 			}
 		}
-		if t != 0 {
+		if t != 0 && t != r {
 			utf8.EncodeRune(b[i:], t)
+			changed = true
 		}
 		i += size
 	}
+	return changed
 }
 
 // FoldChinese folds Chinese text in b in place (see the top of the file).
-func FoldChinese(b []byte) {
+func FoldChinese(b []byte) { foldChinese(b) }
+
+// foldChinese folds b in place, and reports whether a stage of the fold
+// changed it (a second stage that undid the first would count too: the
+// flag FoldHan is then set on a text the fold keeps, which costs a
+// search of the folded text, the same).
+func foldChinese(b []byte) bool {
 	f, err := foldTables()
 	if err != nil {
 		panic(err) // the embedded dictionaries are tested
 	}
-	f[0].apply(b)
-	f[1].apply(b)
+	one := f[0].apply(b)
+	two := f[1].apply(b)
+	return one || two
 }
 
 // FoldChineseString returns s folded.

@@ -81,13 +81,39 @@ func hasFullWidth(b []byte) bool {
 	return false
 }
 
+// Terms is the memory of the terms of one document's fields, which their
+// analyses share: the fields' frequencies last as long as the document,
+// and most fields are a few words long, so that one allocation sized for
+// the document's text serves them all (a field of its own took 4 KB for
+// a title).
+type Terms struct {
+	slab  []index.TokenFreq
+	arena []byte
+}
+
+// Per byte of text, about one distinct term in 13 bytes of English and 5
+// of Chinese, whose bigrams hold more bytes than the text.
+const (
+	bytesPerTerm, bytesPerBigram     = 12, 4
+	termBytesRatio, bigramBytesRatio = 0.45, 1.3
+)
+
+// NewTerms returns the memory for the terms of a document of n bytes of
+// text.
+func (fa *Fast) NewTerms(n int) *Terms {
+	terms, ratio := n/bytesPerTerm, termBytesRatio
+	if fa.bigram {
+		terms, ratio = n/bytesPerBigram, bigramBytesRatio
+	}
+	return &Terms{slab: make([]index.TokenFreq, terms+1), arena: make([]byte, 0, int(float64(n)*ratio)+16)}
+}
+
 // freqCounter builds the TokenFrequencies of one field, and its pairs of
 // adjacent words for a sketch.
 type freqCounter struct {
-	m     index.TokenFrequencies
-	slab  []index.TokenFreq
-	arena []byte
-	n     int // tokens
+	m   index.TokenFrequencies
+	mem *Terms
+	n   int // tokens
 
 	sk      *SketchBuilder // nil: no pairs wanted
 	prev    []byte         // the previous token, if a word
@@ -116,17 +142,18 @@ func (c *freqCounter) add(term []byte, pos int) {
 		tf.SetFrequency(tf.Frequency() + 1)
 		return
 	}
-	if len(c.slab) == 0 {
-		c.slab = make([]index.TokenFreq, 64)
+	mem := c.mem
+	if len(mem.slab) == 0 {
+		mem.slab = make([]index.TokenFreq, 64)
 	}
-	tf := &c.slab[0]
-	c.slab = c.slab[1:]
-	if cap(c.arena)-len(c.arena) < len(term) {
-		c.arena = make([]byte, 0, max(4096, len(term)))
+	tf := &mem.slab[0]
+	mem.slab = mem.slab[1:]
+	if cap(mem.arena)-len(mem.arena) < len(term) {
+		mem.arena = make([]byte, 0, max(4096, len(term)))
 	}
-	start := len(c.arena)
-	c.arena = append(c.arena, term...)
-	tf.Term = c.arena[start:len(c.arena):len(c.arena)]
+	start := len(mem.arena)
+	mem.arena = append(mem.arena, term...)
+	tf.Term = mem.arena[start:len(mem.arena):len(mem.arena)]
 	tf.SetFrequency(1)
 	c.m[string(tf.Term)] = tf
 }
@@ -179,23 +206,33 @@ func (b *bigram) token(c *freqCounter, t *analysis.Token) {
 	}
 }
 
+// Analysis is what Fast.Analyze finds in a text.
+type Analysis struct {
+	Length int                    // tokens
+	Freqs  index.TokenFrequencies // what bleve's TextField.Analyze computes
+	Folded bool                   // folding Chinese changed the text (FoldHan)
+}
+
 // Analyze returns what bleve's TextField.Analyze computes for text
 // without term vectors: the number of tokens and their frequencies; it
 // adds the pairs of adjacent words to sk if not nil, and the words as
 // written (lower-cased, before stop words and stemming; not CJK
-// characters; at most MaxWordBytes long) to words if not nil. It lowers
-// (and folds) text in place, as bleve does.
-func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{}) (int, index.TokenFrequencies) {
+// characters; at most MaxWordBytes long) to words if not nil. Its terms
+// are kept in mem (nil: memory of their own). It lowers (and folds) text
+// in place, as bleve does.
+func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{}, mem *Terms) Analysis {
+	var folded bool
 	if fa.fold {
-		FoldChinese(text)
+		folded = foldChinese(text)
 	}
-	// About one distinct term in 16 bytes of English, 5 of Chinese.
-	hint := len(text) / 16
+	if mem == nil {
+		mem = fa.NewTerms(len(text))
+	}
+	hint := len(text) / bytesPerTerm
 	if fa.bigram {
-		hint = len(text) / 5
+		hint = len(text) / bytesPerBigram
 	}
-	c := &freqCounter{m: make(index.TokenFrequencies, hint+1), sk: sk}
-	c.slab = make([]index.TokenFreq, hint+1)
+	c := &freqCounter{m: make(index.TokenFrequencies, hint+1), mem: mem, sk: sk}
 	var bg bigram
 	var tok analysis.Token
 	stream := make(analysis.TokenStream, 1)
@@ -223,7 +260,9 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{
 					break
 				}
 				if i == fa.lower && words != nil && s[0].Type != analysis.Ideographic && len(s[0].Term) <= MaxWordBytes {
-					words[string(s[0].Term)] = struct{}{}
+					if _, ok := words[string(s[0].Term)]; !ok {
+						words[string(s[0].Term)] = struct{}{}
+					}
 				}
 			}
 			if len(s) == 1 {
@@ -239,5 +278,9 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{
 	if fa.bigram {
 		bg.flush(c)
 	}
-	return c.n, c.m
+	return Analysis{Length: c.n, Freqs: c.m, Folded: folded}
 }
+
+// Folds reports whether the analysis folds Chinese (FoldChinese), and so
+// whether Analysis.Folded tells.
+func (fa *Fast) Folds() bool { return fa.fold }

@@ -13,7 +13,8 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 )
 
-// The fast analysis counts the same tokens as bleve's.
+// The fast analysis counts the same tokens as bleve's, and says when
+// its fold changed the text.
 func TestFastAnalysis(t *testing.T) {
 	t.Parallel()
 	// The archive's own incidents, in three languages, and awkward text.
@@ -45,7 +46,11 @@ func TestFastAnalysis(t *testing.T) {
 			s = CleanText(s)
 			f := document.NewTextFieldCustom("body", nil, []byte(s), index.IndexField, an)
 			f.Analyze()
-			n, freqs := fa.Analyze([]byte(s), nil, nil)
+			r := fa.Analyze([]byte(s), nil, nil, nil)
+			n, freqs := r.Length, r.Freqs
+			if folds := fa.Folds() && FoldChineseString(s) != s; r.Folded != folds {
+				t.Fatalf("%s %q: folded %v, want %v", lang, s, r.Folded, folds)
+			}
 			want := f.AnalyzedTokenFrequencies()
 			if n != f.AnalyzedLength() || len(freqs) != len(want) {
 				t.Fatalf("%s %q: %d tokens, %d terms; bleve %d, %d", lang, s, n, len(freqs), f.AnalyzedLength(), len(want))

@@ -37,6 +37,16 @@ func isWordRune(r rune) bool {
 
 // TextFlags computes the text flags of s for an analyzer of kind k.
 func TextFlags(s string, k Kind) uint8 {
+	flags := CharFlags(s, k)
+	if k == Chinese && FoldChineseString(s) != s {
+		flags |= FoldHan
+	}
+	return flags
+}
+
+// CharFlags is TextFlags but for FoldHan, which the fast analysis of the
+// text finds as it folds (Analysis.Folded).
+func CharFlags(s string, k Kind) uint8 {
 	var flags uint8
 	prev := ' '
 	for i, r := range s {
@@ -51,9 +61,6 @@ func TextFlags(s string, k Kind) uint8 {
 			flags |= widthFlags(s, i, r, prev)
 		}
 		prev = r
-	}
-	if k == Chinese && FoldChineseString(s) != s {
-		flags |= FoldHan
 	}
 	return flags
 }

@@ -65,7 +65,7 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 			// Locator's tokens last until its next window).
 			all := (&Locator{Analyzer: an, Kind: kind}).analyse(s, 0, len(s))
 			skb := &analysis.SketchBuilder{Field: 1}
-			fa.Analyze([]byte(s), skb, nil)
+			fa.Analyze([]byte(s), skb, nil, nil)
 			sk := skb.Bytes()
 			words := strings.Fields(s)
 			rs := []rune(s)
