@@ -7,9 +7,10 @@
 // Traditional into Simplified (chinese.go); anything else the standard
 // one.
 // Fast re-implements what bleve's analysis computes for a field without
-// term vectors (token count and frequencies) one token at a time; it is
-// checked against bleve's own analysis (TestFastAnalysis in package
-// search). Sketch records the pairs of adjacent words of a text, for the
+// term vectors (token count and frequencies) one token at a time, cutting
+// the plain cases of words without the segmenter (segments.go); it is
+// checked against bleve's own analysis (TestFastAnalysis, and
+// TestSegmentsAsSegmenter for the words). Sketch records the pairs of adjacent words of a text, for the
 // phrase checks of package search. Text flags (TextFlags) say when a
 // fast byte search for a term's surface form could miss an occurrence.
 //

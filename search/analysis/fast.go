@@ -236,12 +236,12 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{
 	var bg bigram
 	var tok analysis.Token
 	stream := make(analysis.TokenStream, 1)
-	seg := segment.NewWordSegmenterDirect(text)
-	start, pos := 0, 1
-	for seg.Segment() {
-		b := seg.Bytes()
-		end := start + len(b)
-		if typ := seg.Type(); typ != segment.None {
+	seg := segments{text: text}
+	pos := 1
+	for seg.scan() {
+		b := seg.tok
+		start, end := seg.next-len(b), seg.next
+		if typ := seg.typ; typ != segment.None {
 			tok = analysis.Token{Term: b, Start: start, End: end, Position: pos, Type: analysis.AlphaNumeric}
 			switch typ {
 			case segment.Ideo, segment.Kana:
@@ -273,7 +273,6 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{
 				}
 			}
 		}
-		start = end
 	}
 	if fa.bigram {
 		bg.flush(c)
