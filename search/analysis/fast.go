@@ -11,11 +11,13 @@ package analysis
 // the same (TestFastAnalysis compares them over a large corpus).
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/segment"
@@ -31,8 +33,31 @@ type Fast struct {
 	filters []analysis.TokenFilter // applied to each token, in order
 	width   int                    // index in filters of the CJK width filter, or -1
 	lower   int                    // index in filters of the lower-case filter, or -1
+	stem    int                    // index in filters of the Porter stemmer, or -1
 	bigram  bool                   // then the CJK bigram filter
 	fold    bool                   // first fold Chinese (FoldChinese)
+
+	// stems holds maps of words to their stems (one per goroutine, as a
+	// pool keeps them): an archive says the same words again and again,
+	// and looking a stem up costs a tenth of stemming the word again.
+	stems sync.Pool
+}
+
+// maxStems bounds a map of stems.
+const maxStems = 1 << 16
+
+// stemmed returns the stem of term, from stems or from the stemmer.
+func (fa *Fast) stemmed(stems map[string][]byte, s analysis.TokenStream) analysis.TokenStream {
+	if st, ok := stems[string(s[0].Term)]; ok {
+		s[0].Term = st // never changed in place: the analysis copies terms it keeps
+		return s
+	}
+	word := string(s[0].Term)
+	s = fa.filters[fa.stem].Filter(s)
+	if len(s) == 1 && len(stems) < maxStems {
+		stems[word] = s[0].Term
+	}
+	return s
 }
 
 // NewFast returns the fast analysis of a, or nil if a is not made of
@@ -45,7 +70,8 @@ func NewFast(a analysis.Analyzer) *Fast {
 	if _, ok := da.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
 		return nil
 	}
-	fa := &Fast{width: -1, lower: -1}
+	fa := &Fast{width: -1, lower: -1, stem: -1}
+	fa.stems.New = func() any { return map[string][]byte{} }
 	for _, f := range da.CharFilters {
 		if _, ok := f.(foldFilter); !ok || fa.fold {
 			return nil
@@ -64,6 +90,8 @@ func NewFast(a analysis.Analyzer) *Fast {
 			fa.width = len(fa.filters)
 		case *lowercase.LowerCaseFilter:
 			fa.lower = len(fa.filters)
+		case *porter.PorterStemmer:
+			fa.stem = len(fa.filters)
 		}
 		fa.filters = append(fa.filters, f)
 	}
@@ -233,6 +261,11 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{
 		hint = len(text) / bytesPerBigram
 	}
 	c := &freqCounter{m: make(index.TokenFrequencies, hint+1), mem: mem, sk: sk}
+	var stems map[string][]byte
+	if fa.stem >= 0 {
+		stems = fa.stems.Get().(map[string][]byte)
+		defer fa.stems.Put(stems)
+	}
 	var bg bigram
 	var tok analysis.Token
 	stream := make(analysis.TokenStream, 1)
@@ -253,10 +286,15 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{
 			stream[0] = &tok
 			s := stream[:1]
 			for i, f := range fa.filters {
-				if i == fa.width && !hasFullWidth(tok.Term) {
+				switch {
+				case i == fa.width && !hasFullWidth(tok.Term):
 					continue
+				case i == fa.stem && !s[0].KeyWord:
+					s = fa.stemmed(stems, s)
+				default:
+					s = f.Filter(s)
 				}
-				if s = f.Filter(s); len(s) == 0 {
+				if len(s) == 0 {
 					break
 				}
 				if i == fa.lower && words != nil && s[0].Type != analysis.Ideographic && len(s[0].Term) <= MaxWordBytes {
