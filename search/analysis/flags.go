@@ -54,7 +54,7 @@ func CharFlags(s string, k Kind) uint8 {
 			prev = r
 			continue
 		}
-		if l := unicode.ToLower(r); l < utf8.RuneSelf {
+		if lowersToASCII(r) {
 			flags |= FoldASCII
 		}
 		if k.Bigrams() {
@@ -64,6 +64,12 @@ func CharFlags(s string, k Kind) uint8 {
 	}
 	return flags
 }
+
+// lowersToASCII reports whether r, not ASCII, is lower-cased into ASCII:
+// only U+0130 (İ, into i) and U+212A (KELVIN SIGN, into k) are
+// (TestLowersToASCII). Asking unicode.ToLower was most of the cost of the
+// flags of a Chinese text.
+func lowersToASCII(r rune) bool { return r == 0x130 || r == 0x212A }
 
 // widthFlags are the flags of the CJK analyzer's width folding for r at
 // s[i:], after prev.
