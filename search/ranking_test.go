@@ -232,18 +232,26 @@ func TestCharacterWeighsAsOneWord(t *testing.T) {
 	}
 }
 
+// queueBacklogReports are two reports of a queue backlog that say it alike
+// in their title and summary; the long one's other sections are about
+// other things, and it has the smaller id.
+func queueBacklogReports() (short, long Document) {
+	short = doc("2024-03-02-queue-backlog", "en", "en",
+		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
+		"Consumers fell behind after a deploy; we rolled it back.", "2024-03-02", []string{"Queue"}, nil, nil)
+	long = doc("2024-03-01-queue-backlog", "en", "en",
+		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
+		longReport("Consumers fell behind after a deploy.", "A deploy slowed every consumer down."), "2024-03-01", []string{"Queue"}, nil, nil)
+	return short, long
+}
+
 // Of two reports that say the word alike in their title and summary, the
 // short one ranks first (lengthNorm): the long one's other sections are
 // about other things. The long one has the smaller id, first among
 // equals, so that it is second only by length.
 func TestShortReportFirstAmongEquals(t *testing.T) {
 	t.Parallel()
-	short := doc("2024-03-02-queue-backlog", "en", "en",
-		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
-		"Consumers fell behind after a deploy; we rolled it back.", "2024-03-02", []string{"Queue"}, nil, nil)
-	long := doc("2024-03-01-queue-backlog", "en", "en",
-		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
-		longReport("Consumers fell behind after a deploy.", "A deploy slowed every consumer down."), "2024-03-01", []string{"Queue"}, nil, nil)
+	short, long := queueBacklogReports()
 	docs := []Document{long, short}
 	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
 		resp := search(t, ix, Request{Query: "backlog"})
@@ -277,12 +285,7 @@ func TestReadersLanguageFirst(t *testing.T) {
 // the factors it keeps are made again after each change.
 func TestLengthAfterChanges(t *testing.T) {
 	t.Parallel()
-	short := doc("2024-03-02-queue-backlog", "en", "en",
-		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
-		"Consumers fell behind after a deploy; we rolled it back.", "2024-03-02", []string{"Queue"}, nil, nil)
-	long := doc("2024-03-01-queue-backlog", "en", "en",
-		"Queue backlog in the EU", "Messages in the EU queue were delivered late for two hours.",
-		longReport("Consumers fell behind after a deploy.", "A deploy slowed every consumer down."), "2024-03-01", []string{"Queue"}, nil, nil)
+	short, long := queueBacklogReports()
 	ix := memoryOf(t, []Document{long})
 	if got := ids(search(t, ix, Request{Query: "backlog"})); len(got) != 1 {
 		t.Fatalf("backlog finds %v, want the long report", got)

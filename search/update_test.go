@@ -18,6 +18,42 @@ import (
 // removed translation), leaves the previous index as it was, and is
 // built whole again once it has many segments (here 3, which bleve's
 // merges of small segments pass now and then).
+// indexChange is a change to an archive's documents: it returns them
+// changed and the incident it changed.
+type indexChange struct {
+	name   string
+	change func([]Document) ([]Document, string)
+}
+
+// The changes both ways of updating an index (Update, and Replace in an
+// index opened WithUpdates) are checked against a built index with.
+var (
+	editBody = indexChange{"an edited body", func(ds []Document) ([]Document, string) {
+		ds[0].Body += " The rollback itself failed twice."
+		return ds, ds[0].ID
+	}}
+	newIncident = indexChange{"a new incident", func(ds []Document) ([]Document, string) {
+		d := ds[1]
+		d.ID, d.Title = "2030-01-01-new-outage", "A new outage of the rollback system"
+		return append(ds, d), d.ID
+	}}
+	removeIncident = indexChange{"a removed incident", func(ds []Document) ([]Document, string) {
+		id := ds[2].ID
+		return slices.DeleteFunc(ds, func(d Document) bool { return d.ID == id }), id
+	}}
+)
+
+// documentsOf returns the documents of incident id.
+func documentsOf(docs []Document, id string) []Document {
+	var out []Document
+	for _, d := range docs {
+		if d.ID == id {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 func TestUpdateEqualsBuild(t *testing.T) {
 	defer func(n int) { maxUpdateSegments = n }(maxUpdateSegments)
 	maxUpdateSegments = 3
@@ -25,30 +61,7 @@ func TestUpdateEqualsBuild(t *testing.T) {
 	docs := fixtures()
 	prev := buildDir(t, docs)
 	before := snapshotDir(t, prev)
-	steps := []struct {
-		name   string
-		change func([]Document) ([]Document, string)
-	}{
-		{"an edited body", func(ds []Document) ([]Document, string) {
-			ds[0].Body += " The rollback itself failed twice."
-			return ds, ds[0].ID
-		}},
-		{"a new incident", func(ds []Document) ([]Document, string) {
-			d := ds[1]
-			d.ID, d.Title = "2030-01-01-new-outage", "A new outage of the rollback system"
-			return append(ds, d), d.ID
-		}},
-		{"a removed incident", func(ds []Document) ([]Document, string) {
-			id := ds[2].ID
-			var out []Document
-			for _, d := range ds {
-				if d.ID != id {
-					out = append(out, d)
-				}
-			}
-			return out, id
-		}},
-	}
+	steps := []indexChange{editBody, newIncident, removeIncident}
 	for i := 0; i < 2*maxUpdateSegments; i++ {
 		st := steps[0]
 		if i < len(steps) {
@@ -56,12 +69,7 @@ func TestUpdateEqualsBuild(t *testing.T) {
 		}
 		var id string
 		docs, id = st.change(docs)
-		var replaced []Document
-		for _, d := range docs {
-			if d.ID == id {
-				replaced = append(replaced, d)
-			}
-		}
+		replaced := documentsOf(docs, id)
 		segs := segments(t, prev)
 		dir := filepath.Join(t.TempDir(), "search")
 		err := Update(prev, dir, map[string]bool{id: true}, replaced)
@@ -179,7 +187,7 @@ func TestUpdatableEqualsBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	sameIndexAnswers(t, "opened", ix, openDir(t, buildDir(t, docs)))
+	sameIndexAnswers(t, "opened", ix, mustOpen(t, buildDir(t, docs)))
 	kept := map[string]string{}
 	for p, data := range snapshotDir(t, dir) {
 		if !strings.Contains(p, string(filepath.Separator)+"store"+string(filepath.Separator)) {
@@ -192,27 +200,12 @@ func TestUpdatableEqualsBuild(t *testing.T) {
 			translated = d.ID
 		}
 	}
-	steps := []struct {
-		name   string
-		change func([]Document) ([]Document, string)
-	}{
-		{"an edited body", func(ds []Document) ([]Document, string) {
-			ds[0].Body += " The rollback itself failed twice."
-			return ds, ds[0].ID
-		}},
+	steps := []indexChange{editBody,
 		{"the same body edited again", func(ds []Document) ([]Document, string) {
 			ds[0].Body += " Then a third time, and the outage went on."
 			return ds, ds[0].ID
 		}},
-		{"a new incident", func(ds []Document) ([]Document, string) {
-			d := ds[1]
-			d.ID, d.Title = "2030-01-01-new-outage", "A new outage of the rollback system"
-			return append(ds, d), d.ID
-		}},
-		{"a removed incident", func(ds []Document) ([]Document, string) {
-			id := ds[2].ID
-			return slices.DeleteFunc(ds, func(d Document) bool { return d.ID == id }), id
-		}},
+		newIncident, removeIncident,
 		{"a removed translation", func(ds []Document) ([]Document, string) {
 			return slices.DeleteFunc(ds, func(d Document) bool { return d.ID == translated && d.Lang == "en" }), translated
 		}},
@@ -220,20 +213,14 @@ func TestUpdatableEqualsBuild(t *testing.T) {
 	for _, st := range steps {
 		var id string
 		docs, id = st.change(slices.Clone(docs))
-		var replaced []Document
-		for _, d := range docs {
-			if d.ID == id {
-				replaced = append(replaced, d)
-			}
-		}
+		replaced := documentsOf(docs, id)
 		if err := ix.Replace(map[string]bool{id: true}, replaced); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
-		sameIndexAnswers(t, st.name, ix, openDir(t, buildDir(t, docs)))
-		if gi, gd := ix.Count(); true {
-			if wi, wd := openDir(t, buildDir(t, docs)).Count(); gi != wi || gd != wd {
-				t.Errorf("%s: %d incidents and %d documents, a built index %d and %d", st.name, gi, gd, wi, wd)
-			}
+		sameIndexAnswers(t, st.name, ix, mustOpen(t, buildDir(t, docs)))
+		gi, gd := ix.Count()
+		if wi, wd := mustOpen(t, buildDir(t, docs)).Count(); gi != wi || gd != wd {
+			t.Errorf("%s: %d incidents and %d documents, a built index %d and %d", st.name, gi, gd, wi, wd)
 		}
 	}
 	for p, data := range kept {
@@ -241,16 +228,6 @@ func TestUpdatableEqualsBuild(t *testing.T) {
 			t.Errorf("%s was changed (%v)", p, err)
 		}
 	}
-}
-
-func openDir(t *testing.T, dir string) *Index {
-	t.Helper()
-	ix, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return ix
 }
 
 // TestReplaceIsOneStep: searches running while an incident's documents
@@ -342,13 +319,12 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 	for i := range min(maxUpdateSegments-1, len(ids)-1) {
 		id := ids[i]
 		done[id] = true
-		var replaced []Document
 		for j := range docs {
 			if docs[j].ID == id {
 				docs[j].Body += " Another line about the rollback."
-				replaced = append(replaced, docs[j])
 			}
 		}
+		replaced := documentsOf(docs, id)
 		dir := filepath.Join(t.TempDir(), "search")
 		if err := Update(prev, dir, map[string]bool{id: true}, replaced); err != nil {
 			t.Fatalf("update %d: %v", i, err)
