@@ -45,15 +45,7 @@ func TestGenMeetsFloors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	public, err := Site{Distractors: floorDistractors, Seed: 1, VariedLength: true}.Build(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := OpenIndex(public)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := builtIndex(t, Site{Distractors: floorDistractors, Seed: 1, VariedLength: true})
 	run, err := Evaluate(context.Background(), "gen", qs, GenEngine(ix))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/search"
 )
 
 // The embedded query set parses, judges only hand-written incidents, and
@@ -186,15 +187,7 @@ func TestCauseQueries(t *testing.T) {
 // GenEngineDepth answers with as many results as asked, page after
 // page, each incident once, and the first page's total.
 func TestGenEngineDepth(t *testing.T) {
-	public, err := Site{Distractors: 80, Seed: 3, WithoutJudged: true}.Build(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := OpenIndex(public)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := builtIndex(t, Site{Distractors: 80, Seed: 3, WithoutJudged: true})
 	q := Query{ID: "q", Category: CauseCategory, Lang: "en", Q: "engineers"}
 	for _, depth := range []int{10, 70, 500} {
 		a, err := GenEngineDepth(ix, depth)(context.Background(), q)
@@ -212,4 +205,20 @@ func TestGenEngineDepth(t *testing.T) {
 			t.Errorf("depth %d: %d results of %d, want %d (and at least 70 in all)", depth, len(a.IDs), a.Total, want)
 		}
 	}
+}
+
+// builtIndex builds site into a temporary folder and opens its index,
+// closed when the test ends.
+func builtIndex(t *testing.T, site Site) *search.Index {
+	t.Helper()
+	public, err := site.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndex(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
 }
