@@ -455,8 +455,7 @@ func (ws wordWeights) Swap(i, j int)      { ws[i], ws[j] = ws[j], ws[i] }
 // allocations) for each, which was a third of what a common query
 // allocated; a word is in four or five of them.
 type termPresence struct {
-	mu sync.Mutex
-	m  map[presenceKey]uint64
+	memo memo[presenceKey, uint64]
 }
 
 type presenceKey struct{ lang, field, term string }
@@ -468,24 +467,37 @@ const maxPresence = 1 << 16
 // count returns the number of documents whose field has term in the
 // index of r, as bleve's term searcher counts them.
 func (tp *termPresence) count(r index.IndexReader, lang, field, term string) (uint64, error) {
-	k := presenceKey{lang, field, term}
-	tp.mu.Lock()
-	n, known := tp.m[k]
-	tp.mu.Unlock()
-	if known {
-		return n, nil
+	return tp.memo.get(presenceKey{lang, field, term}, maxPresence, func() (uint64, error) {
+		return termCount(context.Background(), r, []byte(term), field)
+	})
+}
+
+// memo keeps values by key, up to a bound; when full, it starts again
+// (the caches of a read-only index, which never go stale).
+type memo[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+// get returns the value kept for k, or makes it and keeps it.
+func (c *memo[K, V]) get(k K, bound int, fill func() (V, error)) (V, error) {
+	c.mu.Lock()
+	v, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return v, nil
 	}
-	n, err := termCount(context.Background(), r, []byte(term), field)
+	v, err := fill()
 	if err != nil {
-		return 0, err
+		return v, err
 	}
-	tp.mu.Lock()
-	if tp.m == nil || len(tp.m) >= maxPresence {
-		tp.m = map[presenceKey]uint64{}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= bound {
+		c.m = map[K]V{}
 	}
-	tp.m[k] = n
-	tp.mu.Unlock()
-	return n, nil
+	c.m[k] = v
+	c.mu.Unlock()
+	return v, nil
 }
 
 // maxBigrams is the number of bigrams a single CJK character expands to
@@ -579,8 +591,7 @@ func bm25IDF(docs, df float64) float64 {
 // them walks each dictionary with a regular expression, a third of the
 // cost of a one-character query.
 type bigramCache struct {
-	mu sync.Mutex
-	m  map[bigramKey]map[string]uint64
+	memo memo[bigramKey, map[string]uint64]
 }
 
 type bigramKey struct{ lang, field, c string }
@@ -592,24 +603,13 @@ const maxCachedChars = 4096
 // terms returns the bigrams of field that begin or end with c, with
 // their numbers of documents.
 func (bc *bigramCache) terms(r index.IndexReader, lang, field, c string) (map[string]uint64, error) {
-	k := bigramKey{lang, field, c}
-	bc.mu.Lock()
-	counts, ok := bc.m[k]
-	bc.mu.Unlock()
-	if ok {
+	return bc.memo.get(bigramKey{lang, field, c}, maxCachedChars, func() (map[string]uint64, error) {
+		counts := map[string]uint64{}
+		if err := dictTerms(r, field, c, counts); err != nil {
+			return nil, err
+		}
 		return counts, nil
-	}
-	counts = map[string]uint64{}
-	if err := dictTerms(r, field, c, counts); err != nil {
-		return nil, err
-	}
-	bc.mu.Lock()
-	if bc.m == nil || len(bc.m) >= maxCachedChars {
-		bc.m = map[bigramKey]map[string]uint64{}
-	}
-	bc.m[k] = counts
-	bc.mu.Unlock()
-	return counts, nil
+	})
 }
 
 // dictTerms adds to counts the terms of field that begin or end with c,

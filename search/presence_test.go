@@ -57,7 +57,7 @@ func TestAbsentFieldsKeepScores(t *testing.T) {
 		}
 	}
 	lacking := 0
-	for _, n := range skip.present.m {
+	for _, n := range skip.present.memo.m {
 		if n == 0 {
 			lacking++
 		}
@@ -65,7 +65,7 @@ func TestAbsentFieldsKeepScores(t *testing.T) {
 	if lacking == 0 {
 		t.Error("no field lacked a term: nothing was left out")
 	}
-	if len(all.present.m) != 0 {
+	if len(all.present.memo.m) != 0 {
 		t.Error("allFields looked terms up")
 	}
 }
