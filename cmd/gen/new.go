@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/postmortem-archive/gen/internal/importer"
 	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/source"
 )
@@ -50,13 +51,7 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	heading := func(key, id string) string {
-		h, err := siteLang.T(key)
-		if err != nil || strings.TrimSpace(h) == "" {
-			h = id // every site language is filled from gen's, which have the key
-		}
-		return "## " + h + " {#" + id + "}"
-	}
+	heading := func(key, id string) string { return importer.Heading(siteLang, key, id) }
 	var err error
 	at := time.Now().In(loc)
 	if *begin != "" {

@@ -56,7 +56,7 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 	summary = cmp.Or(summarize(inc.Postmortem), summary)
 	var body []string
 	section := func(key, id string, lines []string) {
-		body = append(body, "## "+heading(opts.Lang, key, id)+" {#"+id+"}", "")
+		body = append(body, Heading(opts.Lang, key, id), "")
 		body = append(body, lines...)
 		body = append(body, "")
 	}
@@ -73,15 +73,16 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 	return File{Incident: inc, ID: inc.Begin.In(loc).Format("2006-01-02") + "-" + slug(inc), Text: withHash(text)}, true
 }
 
-// heading is the string key of lang as a Markdown heading's text. Every
-// site language is filled from gen's own, which have every key; should a
-// string still be missing, the heading's id says what the section is.
-func heading(lang *locale.Lang, key, id string) string {
+// Heading is a section's Markdown heading in lang: the string key as its
+// text, id as its heading id (`## 時間軸 {#timeline}`). Every site
+// language is filled from gen's own, which have every key; should a
+// string still be missing, the id says what the section is.
+func Heading(lang *locale.Lang, key, id string) string {
 	h, err := lang.T(key)
 	if err != nil || strings.TrimSpace(h) == "" {
-		return id
+		h = id
 	}
-	return escapeHTML(oneLine(h))
+	return "## " + escapeHTML(oneLine(h)) + " {#" + id + "}"
 }
 
 // statusIn is an update's status word ("Investigating") in lang, or the
