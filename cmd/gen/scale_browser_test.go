@@ -23,9 +23,10 @@ import (
 // incident page of generated archives of 10 and 1,000 incidents, served by
 // `gen serve --dir`, at a phone's and a desktop's width, in light and
 // dark: nothing is wider than the viewport, no two labels of a chart
-// overlap, and on a phone every marker of the incident chart is a tap
-// target of at least 24 px. With SCREENSHOT_DIR set it saves a full-page
-// PNG of each, named scale-<n>-<page>-<width>-<scheme>.png.
+// overlap, on a phone every marker of the incident chart is a tap
+// target of at least 24 px and no chart text is under 12 px or cut at
+// its picture's edge. With SCREENSHOT_DIR set it saves a full-page PNG
+// of each, named scale-<n>-<page>-<width>-<scheme>.png.
 func TestBrowserAtScale(t *testing.T) {
 	sitetest.SkipUnderRace(t)
 	if testing.Short() {
@@ -155,7 +156,8 @@ func serveGenerated(t *testing.T, n int) (base string, pages map[string]string) 
 
 // checkLayout fails t when the page is wider than the viewport, when two
 // visible labels of a chart overlap, or, on a phone, when a visible
-// marker of a chart is under 24 px across.
+// marker of a chart is under 24 px across or a chart's text under 12 px
+// or cut at its picture's edge.
 func checkLayout(t *testing.T, b *browser, where string, phone bool) {
 	t.Helper()
 	over := eval[[]string](t, b, `Array.from(document.querySelectorAll("body *")).filter(el => {
@@ -189,6 +191,23 @@ func checkLayout(t *testing.T, b *browser, where string, phone bool) {
 	}
 	if !phone {
 		return
+	}
+	// A chart drawn 720 wide is scaled to about half on a phone; its text
+	// is enlarged to stay readable (chart.Stylesheet's narrow sizes).
+	tiny := eval[[]string](t, b, `Array.from(document.querySelectorAll("svg.chart text")).filter(el => {
+		const r = el.getBoundingClientRect();
+		return r.width > 0 && parseFloat(getComputedStyle(el).fontSize) * el.ownerSVGElement.getScreenCTM().a < 12;
+	}).slice(0, 5).map(el => JSON.stringify(el.textContent) + " " + (parseFloat(getComputedStyle(el).fontSize) * el.ownerSVGElement.getScreenCTM().a).toFixed(1) + "px")`)
+	if len(tiny) > 0 {
+		t.Errorf("%s: chart text under 12 px: %s", where, strings.Join(tiny, ", "))
+	}
+	// Larger text must still fit its picture: what passes the edge is cut.
+	cut := eval[[]string](t, b, `Array.from(document.querySelectorAll("svg.chart text")).filter(el => {
+		const r = el.getBoundingClientRect(), s = el.ownerSVGElement.getBoundingClientRect();
+		return r.width > 0 && (r.left < s.left - 1 || r.right > s.right + 1);
+	}).slice(0, 5).map(el => JSON.stringify(el.textContent))`)
+	if len(cut) > 0 {
+		t.Errorf("%s: chart text cut at the picture's edge: %s", where, strings.Join(cut, ", "))
 	}
 	small := eval[[]string](t, b, `Array.from(document.querySelectorAll("svg.chart .marker .hit")).filter(c => {
 		const r = c.getBoundingClientRect();

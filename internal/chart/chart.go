@@ -51,11 +51,11 @@ const viewWidth = 720.0
 // Font sizes in user units: normal (desktop) and narrow-viewport variants.
 const (
 	fontText       = 13.0 // tick and axis labels
-	fontTextNarrow = 22.0
+	fontTextNarrow = 23.0
 	fontHead       = 15.0 // panel headings
-	fontHeadNarrow = 26.0
+	fontHeadNarrow = 27.0
 	fontCount      = 12.0 // numbers above bars
-	fontCountNarrw = 20.0
+	fontCountNarrw = 23.0
 )
 
 // narrowQuery is the media query under which text is enlarged.

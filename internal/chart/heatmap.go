@@ -40,7 +40,7 @@ const (
 	hmRowH    = 34.0
 	hmStripH  = 5.0
 	hmHeadH   = 30.0 // month heads
-	hmLegendH = 64.0 // two legend rows above the grid
+	hmKeyRowH = 30.0 // a row of the legend above the grid
 	hmLevels  = 5    // shades of a non-empty cell
 )
 
@@ -97,11 +97,14 @@ func HeatmapSVG(h Heatmap) string {
 	}
 	c := countMonths(spans)
 	rows := len(c.cells)
-	height := hmLegendH + hmHeadH + float64(rows)*hmRowH + 8
+	key := severityKey(h.Legend)
+	legendH := 4 + hmKeyRowH*float64(1+len(key))
+	height := legendH + hmHeadH + float64(rows)*hmRowH + 8
 	openSVG(&b, id, "heatmap", viewWidth, height, h.Title, h.Desc)
-	heatLegend(&b, h.Legend, 0)
-	monthHeads(&b, h.MonthLabel, hmLegendH)
-	top := hmLegendH + hmHeadH
+	heatScale(&b, h.Legend, 22)
+	heatKey(&b, key, 22+hmKeyRowH)
+	monthHeads(&b, h.MonthLabel, legendH)
+	top := legendH + hmHeadH
 	for r := range rows {
 		heatRow(&b, h, c, r, top+float64(r)*hmRowH)
 	}
@@ -133,24 +136,61 @@ func emptyFrame(b *strings.Builder, id, kind, title, desc string) {
 // cellWidth is the width of a month's cell.
 func cellWidth() float64 { return (viewWidth - hmLabelW - hmTotalW - 12*hmGap) / 12 }
 
-// heatLegend draws the shade scale on one row and the severity colours on
-// the next, from y.
-func heatLegend(b *strings.Builder, l Legend, y float64) {
-	heatScale(b, l, y+22)
-	b.WriteString(`<g class="chart-key">`)
-	x, row := 4.0, y+52
+// keyItem is a label of the severity legend: a colour swatch and its
+// name, or (swatch "") the caption before them.
+type keyItem struct{ swatch, label string }
+
+// severityKey lays out the caption and severity colours in rows that fit
+// the picture's width at the narrow viewport's text size, where labels are
+// widest: one row on a desktop, two where a language's words are long.
+func severityKey(l Legend) [][]keyItem {
+	items := make([]keyItem, 0, 1+len(sevNames))
 	if l.Caption != "" {
-		b.WriteString(`<text x="` + num(x) + `" y="` + num(row) + `">` + esc(l.Caption) + `</text>`)
-		x += textWidth(l.Caption, fontTextNarrow) + 12
+		items = append(items, keyItem{label: l.Caption})
 	}
 	for i, name := range sevNames {
 		label := l.Severities[i]
 		if label == "" {
 			label = name
 		}
-		b.WriteString(`<rect class="severity-` + name + `" x="` + num(x) + `" y="` + num(row-12) + `" width="16" height="12"/>`)
-		b.WriteString(`<text x="` + num(x+21) + `" y="` + num(row) + `">` + esc(label) + `</text>`)
-		x += 21 + textWidth(label, fontTextNarrow) + 14
+		items = append(items, keyItem{swatch: name, label: label})
+	}
+	var rows [][]keyItem
+	x := viewWidth // forces the first row
+	for _, it := range items {
+		w := keyItemWidth(it)
+		if x+w > viewWidth-4 {
+			rows = append(rows, nil)
+			x = 4
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], it)
+		x += w
+	}
+	return rows
+}
+
+// keyItemWidth is the room an item takes, its trailing gap included.
+func keyItemWidth(it keyItem) float64 {
+	if it.swatch == "" {
+		return textWidth(it.label, fontTextNarrow) + 12
+	}
+	return 21 + textWidth(it.label, fontTextNarrow) + 14
+}
+
+// heatKey draws the rows of severityKey, the first at baseline y.
+func heatKey(b *strings.Builder, rows [][]keyItem, y float64) {
+	b.WriteString(`<g class="chart-key">`)
+	for r, row := range rows {
+		x, base := 4.0, y+float64(r)*hmKeyRowH
+		for _, it := range row {
+			if it.swatch == "" {
+				b.WriteString(`<text x="` + num(x) + `" y="` + num(base) + `">` + esc(it.label) + `</text>`)
+			} else {
+				b.WriteString(`<rect class="severity-` + it.swatch + `" x="` + num(x) + `" y="` + num(base-12) + `" width="16" height="12"/>`)
+				b.WriteString(`<text x="` + num(x+21) + `" y="` + num(base) + `">` + esc(it.label) + `</text>`)
+			}
+			x += keyItemWidth(it)
+		}
 	}
 	b.WriteString(`</g>`)
 }

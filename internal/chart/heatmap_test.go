@@ -109,3 +109,36 @@ func TestGridAndDurations(t *testing.T) {
 		t.Errorf("%d duration rows, want 6 (with the end-not-stated row)", n)
 	}
 }
+
+// The severity key wraps into rows that fit the picture at the narrow
+// viewport's text size, keeping every label in order.
+func TestSeverityKeyFits(t *testing.T) {
+	for _, l := range []Legend{
+		{Caption: "Strip: severity", Severities: [4]string{"Critical", "Major", "Minor", "Unknown"}},
+		{Caption: "Strip along the foot of a cell: the split by severity", Severities: [4]string{"Critical outage", "Major degradation", "Minor disruption", "Severity not stated"}},
+		{},
+	} {
+		var got []string
+		rows := severityKey(l)
+		for _, row := range rows {
+			w := 4.0
+			for _, it := range row {
+				w += keyItemWidth(it)
+				got = append(got, it.label)
+			}
+			if w > viewWidth {
+				t.Errorf("%+v: a row is %v wide, over %v", l, w, viewWidth)
+			}
+		}
+		want := len(sevNames)
+		if l.Caption != "" {
+			want++
+		}
+		if len(got) != want || (l.Caption != "" && got[0] != l.Caption) {
+			t.Errorf("%+v: key %q", l, got)
+		}
+		if l.Caption == "" && len(rows) != 1 {
+			t.Errorf("%+v: %d rows, want one", l, len(rows))
+		}
+	}
+}
