@@ -100,6 +100,10 @@ func queries(o options) ([]searcheval.Query, string, error) {
 		return qs, "each cause's name, judged by the generator's first cause", err
 	}
 	qs, err := searcheval.Queries()
+	if err != nil {
+		return nil, "", err
+	}
+	qs, err = o.site.Judge(qs)
 	return qs, searcheval.QueriesFile, err
 }
 

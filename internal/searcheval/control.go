@@ -2,6 +2,7 @@ package searcheval
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/postmortem-archive/gen/internal/corpus"
 )
@@ -19,13 +20,9 @@ const CauseCategory = "cause"
 // hand-written incidents are rather than what they say (their length:
 // a preference for short reports) must not lower its scores.
 func (s Site) CauseQueries() ([]Query, error) {
-	incs, err := corpus.Plan(s.corpusOptions())
+	first, err := s.firstCauses()
 	if err != nil {
 		return nil, err
-	}
-	first := map[string][]string{}
-	for _, inc := range incs {
-		first[inc.Causes[0]] = append(first[inc.Causes[0]], inc.ID)
 	}
 	var qs []Query
 	for _, lang := range s.langs() {
@@ -41,4 +38,41 @@ func (s Site) CauseQueries() ([]Query, error) {
 		}
 	}
 	return qs, nil
+}
+
+// Judge returns the judged queries qs (Queries) as they judge this site:
+// each query's relevant incidents are its hand-written ones and the
+// generated incidents whose first cause is one of its Causes, whatever
+// the seed and number of generated incidents.
+func (s Site) Judge(qs []Query) ([]Query, error) {
+	first, err := s.firstCauses()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Query, len(qs))
+	for i, q := range qs {
+		q.Relevant = slices.Clone(q.Relevant)
+		for _, slug := range q.Causes {
+			q.Relevant = append(q.Relevant, first[slug]...)
+		}
+		out[i] = q
+	}
+	return out, nil
+}
+
+// firstCauses maps each cause to the generated incidents whose first
+// cause it is, in the generator's order.
+func (s Site) firstCauses() (map[string][]string, error) {
+	first := map[string][]string{}
+	if s.Distractors == 0 {
+		return first, nil
+	}
+	incs, err := corpus.Plan(s.corpusOptions())
+	if err != nil {
+		return nil, err
+	}
+	for _, inc := range incs {
+		first[inc.Causes[0]] = append(first[inc.Causes[0]], inc.ID)
+	}
+	return first, nil
 }

@@ -19,21 +19,20 @@ type floor struct {
 // genFloors hold on the judged site with floorDistractors generated
 // incidents of every length.
 var genFloors = map[string]floor{
-	"word":   {recall: 1, mrr: 1, zero: 0},
+	// blackout: the generated losses of utility power, relevant to it,
+	// name their cause in other words.
+	"word":   {recall: 0.96, mrr: 1, zero: 0},
 	"prefix": {recall: 0.94, mrr: 0.95, zero: 0},
-	// Generated incidents caused by an expired certificate say
-	// "certificate expired" in every section; the judged one is short.
 	"typo":   {recall: 0.90, mrr: 0.94, zero: 0},
-	"phrase": {recall: 1, mrr: 0.97, zero: 0},
+	// leap second smear: no generated leap second is smeared.
+	"phrase": {recall: 0.94, mrr: 1, zero: 0},
 	"facet":  {recall: 1, mrr: 1, zero: 0},
-	// 憑證過期 likewise: generated incidents with a shorter title that
-	// says it, and the words in every section, rank above the judged one.
-	"cjk-word": {recall: 0.94, mrr: 0.97, zero: 0},
-	// 憑 too, since its bigrams weigh as one word: 憑證 in the titles of
-	// the generated expired certificates counts as much as in the judged
-	// one's.
-	"cjk-char":   {recall: 0.90, mrr: 0.85, zero: 0},
-	"simplified": {recall: 0.89, mrr: 0.94, zero: 0},
+	// 停電, 不斷電系統, 証明書, うるう秒: the generated incidents of the
+	// cause each names say it in other words, or only in English and
+	// Chinese.
+	"cjk-word":   {recall: 0.90, mrr: 1, zero: 0},
+	"cjk-char":   {recall: 0.98, mrr: 1, zero: 0},
+	"simplified": {recall: 0.97, mrr: 1, zero: 0},
 }
 
 const floorDistractors = 200
@@ -41,11 +40,15 @@ const floorDistractors = 200
 // gen's real index, built by gen build from the judged site, answers the
 // judged queries at least as well as the floors say.
 func TestGenMeetsFloors(t *testing.T) {
+	site := Site{Distractors: floorDistractors, Seed: 1, VariedLength: true}
 	qs, err := Queries()
+	if err == nil {
+		qs, err = site.Judge(qs)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := builtIndex(t, Site{Distractors: floorDistractors, Seed: 1, VariedLength: true})
+	ix := builtIndex(t, site)
 	run, err := Evaluate(context.Background(), "gen", qs, GenEngine(ix))
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/diag"
 )
 
@@ -49,12 +50,19 @@ type Query struct {
 	Lang     string   `yaml:"lang"` // the reader's site language
 	Q        string   `yaml:"q"`    // as typed, in gen's query syntax
 	Relevant []string `yaml:"relevant"`
-	Note     string   `yaml:"note,omitempty"` // why these are the relevant ones
+	// Causes are generated causes (internal/corpus slugs) whose incidents
+	// the reader is looking for too: those each names as its first cause,
+	// which say it in their title, summary and report. Site.Judge adds
+	// them to Relevant, for whatever incidents the site generated.
+	Causes []string `yaml:"causes,omitempty"`
+	Note   string   `yaml:"note,omitempty"` // why these are the relevant ones
 }
 
 // Queries returns the judged query set, checked against the judged site:
-// every relevant id is one of its incidents, every category known, every
-// id unique.
+// every relevant id is one of its incidents, every cause one the
+// generator draws from, every category known, every id unique. Its
+// generated incidents are not yet among the relevant ones: Site.Judge
+// adds them.
 func Queries() ([]Query, error) {
 	ids, err := FixtureIDs()
 	if err != nil {
@@ -76,6 +84,7 @@ func parseQueries(file string, data []byte, incidents []string) ([]Query, error)
 	var errs diag.List
 	var qs []Query
 	seen := map[string]bool{}
+	causes := corpus.CauseSlugs()
 	for _, n := range root.Content[0].Content {
 		var q Query
 		var buf bytes.Buffer
@@ -86,7 +95,7 @@ func parseQueries(file string, data []byte, incidents []string) ([]Query, error)
 		dec := yaml.NewDecoder(&buf)
 		dec.KnownFields(true)
 		if err := dec.Decode(&q); err != nil {
-			errs.Add(file, n.Line, n.Column, "%v; the keys are id, category, lang, q, relevant, note", err)
+			errs.Add(file, n.Line, n.Column, "%v; the keys are id, category, lang, q, relevant, causes, note", err)
 			continue
 		}
 		switch {
@@ -106,6 +115,15 @@ func parseQueries(file string, data []byte, incidents []string) ([]Query, error)
 					hint = fmt.Sprintf("did you mean %q?", near)
 				}
 				errs.Add(file, n.Line, n.Column, "query %s: relevant incident %q is not in the judged site; %s", q.ID, id, hint)
+			}
+		}
+		for _, slug := range q.Causes {
+			if !slices.Contains(causes, slug) {
+				hint := "name one of the generator's causes (internal/corpus)"
+				if near := diag.Nearest(slug, causes); near != "" {
+					hint = fmt.Sprintf("did you mean %q?", near)
+				}
+				errs.Add(file, n.Line, n.Column, "query %s: unknown cause %q; %s", q.ID, slug, hint)
 			}
 		}
 		seen[q.ID] = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,7 @@ func TestParseQueriesPlacesMistakes(t *testing.T) {
 - {id: b, category: wrod, lang: en, q: x, relevant: [one]}
 - {id: c, category: word, lang: en, q: x, relevant: [onee]}
 - {id: d, category: word, lang: en, q: x, relevnt: [one]}
+- {id: e, category: word, lang: en, q: x, relevant: [one], causes: [memory-leak, memory-leek]}
 `
 	_, err := parseQueries("q.yaml", []byte(src), []string{"one", "two"})
 	if err == nil {
@@ -64,6 +66,7 @@ func TestParseQueriesPlacesMistakes(t *testing.T) {
 		`q.yaml:4:3: query c: relevant incident "onee" is not in the judged site; did you mean "one"?`,
 		`q.yaml:5:3: `,
 		`relevnt`,
+		`q.yaml:6:3: query e: unknown cause "memory-leek"; did you mean "memory-leak"?`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
@@ -181,6 +184,61 @@ func TestCauseQueries(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "content", ids[0])); err == nil {
 		t.Errorf("the control site holds the hand-written %s", ids[0])
+	}
+}
+
+// A judged query that names causes is relevant to its hand-written
+// incidents and to exactly the generated incidents whose first cause is
+// one of them; one without causes keeps its hand-written incidents alone.
+func TestJudgeAddsFirstCauses(t *testing.T) {
+	site := Site{Distractors: 120, Seed: 7, VariedLength: true}
+	qs, err := parseQueries("q.yaml", []byte(`- {id: leak, category: cjk-char, lang: zh-TW, q: 洩, relevant: [one], causes: [memory-leak, bgp-route-leak]}
+- {id: word, category: word, lang: en, q: x, relevant: [one, two]}
+`), []string{"one", "two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged, err := site.Judge(qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	incs, err := corpus.Plan(site.corpusOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, later := []string{"one"}, 0
+	for _, inc := range incs {
+		switch {
+		case inc.Causes[0] == "memory-leak" || inc.Causes[0] == "bgp-route-leak":
+			want = append(want, inc.ID)
+		case slices.Contains(inc.Causes, "memory-leak") || slices.Contains(inc.Causes, "bgp-route-leak"):
+			later++
+		}
+	}
+	if len(want) < 3 || later == 0 {
+		t.Fatalf("%d incidents with a leak as first cause, %d as a later one; want a site with both", len(want)-1, later)
+	}
+	got := slices.Clone(judged[0].Relevant)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("relevant to 洩: %v, want %v", got, want)
+	}
+	if !slices.Equal(judged[1].Relevant, []string{"one", "two"}) {
+		t.Errorf("relevant to a query without causes: %v, want [one two]", judged[1].Relevant)
+	}
+	if len(qs[0].Relevant) != 1 {
+		t.Errorf("Judge changed the query it was given: %v", qs[0].Relevant)
+	}
+	// The ids are those the site writes.
+	dir := t.TempDir()
+	if err := site.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range got {
+		if _, err := os.Stat(filepath.Join(dir, "content", id)); err != nil && id != "one" {
+			t.Errorf("relevant %s is not in the site: %v", id, err)
+		}
 	}
 }
 
