@@ -45,6 +45,19 @@ func TestQueriesAreJudged(t *testing.T) {
 	if len(ids) < 30 {
 		t.Errorf("%d hand-written incidents, want at least 30", len(ids))
 	}
+	// Every cause a query names is the first cause of some of the
+	// floors' generated incidents, so that it judges something there.
+	first, err := Site{Distractors: floorDistractors, Seed: 1, VariedLength: true}.firstCauses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		for _, slug := range q.Causes {
+			if len(first[slug]) == 0 {
+				t.Errorf("%s: %s is no generated incident's first cause", q.ID, slug)
+			}
+		}
+	}
 }
 
 // Mistakes in a query set are reported together, each at its line.
