@@ -32,6 +32,9 @@ type Options struct {
 	// Cold renders every page, even when the previous output could be
 	// carried over.
 	Cold bool
+	// Sitemap bounds each file of the sitemap; the zero value is the
+	// protocol's limits (tests pass smaller ones).
+	Sitemap render.SitemapLimits
 }
 
 // Result summarises a successful build.
@@ -131,7 +134,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	// with the changed incidents' documents replaced.
 	var stream *index.Stream
 	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
-		BaseURL: opts.BaseURL, Generator: opts.Generator, Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
+		BaseURL: opts.BaseURL, Generator: opts.Generator, Sitemap: opts.Sitemap, Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
 			if stream != nil {
 				stream.Parsed(inc, lang, doc, src, err)
 			}
@@ -160,9 +163,10 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 		indexNote, indexErr = index.Update(filepath.Join(plan.prev.Bundle, bundle.IndexDir), indexDir, site.Archive, plan.touched, site.Bundle.Tags(), r.BasePath())
 	}
 	// Files that cannot be written are collected by the staging: a full
-	// disk is one message with a count, not one per page.
+	// disk is one message with a count, not one per page. The sitemap and
+	// the JSON export are written as they are made, never whole in memory.
 	w := newWriters(writerCount, 256, stage.Collect)
-	pages, err := r.RenderScope(scope, w.emit)
+	pages, err := r.RenderScopeStreamed(scope, w.emit, stage.CollectStream)
 	w.wait()
 	phases.mark("render")
 	var carriedFiles int
@@ -241,5 +245,5 @@ func newRenderer(site *source.Site, opts Options, layouts *render.Layouts, frags
 			return nil, err
 		}
 	}
-	return render.New(site.Archive, site.Bundle, layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator, Fragments: frags})
+	return render.New(site.Archive, site.Bundle, layouts, render.Options{BaseURL: opts.BaseURL, Generator: opts.Generator, Fragments: frags, Sitemap: opts.Sitemap})
 }

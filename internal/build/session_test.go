@@ -28,7 +28,12 @@ func sessionOpts(dir string) build.Options {
 // newSession starts a session for the site in dir, closed when the test
 // ends (its search indexes are in a folder of its own).
 func newSession(t testing.TB, dir string) *build.Session {
-	s := build.NewSession(sessionOpts(dir))
+	return newSessionWith(t, sessionOpts(dir))
+}
+
+// newSessionWith is newSession with other options.
+func newSessionWith(t testing.TB, opts build.Options) *build.Session {
+	s := build.NewSession(opts)
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
 			t.Error(err)
@@ -43,30 +48,37 @@ func newSession(t testing.TB, dir string) *build.Session {
 // answers as gen build's.
 func sameOutput(t *testing.T, s *build.Session, dir string) {
 	t.Helper()
+	sameOutputWith(t, s, sessionOpts(dir))
+}
+
+// sameOutputWith is sameOutput for a session started with opts.
+func sameOutputWith(t *testing.T, s *build.Session, opts build.Options) {
+	t.Helper()
 	got := withPages(t, s)
-	full := newSession(t, dir)
+	full := newSessionWith(t, opts)
 	defer full.Close()
 	if _, err := full.Update(nil); err != nil {
 		t.Fatalf("full build: %v", err)
 	}
 	want := withPages(t, full)
-	dest := filepath.Join(t.TempDir(), "public")
-	if _, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: sessionOpts(dir).BaseURL, Generator: sessionOpts(dir).Generator}); err != nil {
+	built := opts
+	built.Dest = filepath.Join(t.TempDir(), "public")
+	if _, err := build.Run(built); err != nil {
 		t.Fatal(err)
 	}
-	for p, data := range readTree(t, dest) {
+	for p, data := range readTree(t, built.Dest) {
 		if p != ".gen-output" && !bytes.Equal(want[p], data) {
 			t.Errorf("the authoring server's %s differs from gen build's", p)
 		}
 	}
 	compareTrees(t, "incremental output (against a full build)", got, want)
-	built, err := bundle.OpenSite(dest)
+	site, err := bundle.OpenSite(built.Dest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer built.Close()
+	defer site.Close()
 	index, _ := s.Search()
-	sameAnswers(t, "the authoring server's search index (against gen build's)", index.Value(), built.Index.Value())
+	sameAnswers(t, "the authoring server's search index (against gen build's)", index.Value(), site.Index.Value())
 }
 
 // withPages is the session's files, made.
@@ -402,7 +414,11 @@ func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
 	if err := corpus.Generate(dir, generatedOpts); err != nil {
 		t.Fatal(err)
 	}
-	s := newSession(t, dir)
+	// A sitemap file holds a few more URLs than the archive has at first:
+	// the last step goes past them.
+	opts := sessionOpts(dir)
+	opts.Sitemap.URLs = sitemapURLs(t, dir) + 8
+	s := newSessionWith(t, opts)
 	defer s.Close()
 	if _, err := s.Update(nil); err != nil {
 		t.Fatal(err)
@@ -517,13 +533,27 @@ func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
 			}
 			return []string{filepath.Join(to, "en.md"), filepath.Join(to, "zh-TW.md")}
 		}},
+		{"incidents added, past the URLs a sitemap file holds", func() []string {
+			var changed []string
+			for i := range 6 {
+				to := filepath.Join(dir, "content", id(100+i)+"-again")
+				if err := os.CopyFS(to, os.DirFS(filepath.Join(dir, "content", id(100+i)))); err != nil {
+					t.Fatal(err)
+				}
+				changed = append(changed, filepath.Join(to, "en.md"), filepath.Join(to, "zh-TW.md"))
+			}
+			return changed
+		}},
 	}
-	for _, st := range steps {
+	for i, st := range steps {
 		_, err := s.Update(st.change())
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
-		sameOutput(t, s, dir)
+		sameOutputWith(t, s, opts)
+		if _, split := s.Pages()["sitemap-1.xml"]; split != (i == len(steps)-1) {
+			t.Errorf("%s: the sitemap is split: %t, want it only after the last step", st.name, split)
+		}
 		if t.Failed() {
 			t.Fatalf("after %s", st.name)
 		}
@@ -545,7 +575,22 @@ func TestSessionNarrowChangesEqualFullBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameOutput(t, s, dir)
+	sameOutputWith(t, s, opts)
+}
+
+// sitemapURLs counts the URLs of the sitemap of the site in dir.
+func sitemapURLs(t *testing.T, dir string) int {
+	t.Helper()
+	s := newSession(t, dir)
+	defer s.Close()
+	if _, err := s.Update(nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.Pages()["sitemap.xml"].Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Count(data, []byte("<url>"))
 }
 
 func must(data []byte, err error) []byte {

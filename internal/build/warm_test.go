@@ -15,6 +15,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -103,38 +104,59 @@ func TestWarmBuildEqualsColdBuild(t *testing.T) {
 	if _, err := build.Run(buildOpts(src, warm)); err != nil {
 		t.Fatal(err)
 	}
+	var limits render.SitemapLimits // the protocol's, until a step sets them
+	opts := func(dest string) build.Options {
+		o := buildOpts(src, dest)
+		o.Sitemap = limits
+		return o
+	}
 	first := incidentFile(t, src, 3)
+	copied := filepath.Dir(incidentFile(t, src, 45))
+	added := copied + "-again"
 	steps := []struct {
 		name    string
 		change  func()
 		carries bool // most files carried over
+		split   bool // the sitemap is an index of parts
 	}{
 		{"a line of the body", func() {
 			data, _ := os.ReadFile(first)
 			writeFile(t, first, string(data)+"\nOne more line about the rollback.\n")
-		}, true},
-		{"the title", func() { frontMatter(t, first, "title", `"Edited: the rollback that failed"`) }, true},
+		}, true, false},
+		{"the title", func() { frontMatter(t, first, "title", `"Edited: the rollback that failed"`) }, true, false},
 		{"a term", func() {
 			frontMatter(t, originalFile(t, src, generated(60), folderName(t, src, 10)), "causes", "[config-push, brand-new-cause]")
-		}, true},
+		}, true, false},
 		{"the date, which moves it in every list", func() {
 			f := originalFile(t, src, generated(60), folderName(t, src, 20))
 			frontMatter(t, f, "begin", filepath.Base(filepath.Dir(f))[:len("2006-01-02")]+" 00:01")
-		}, true},
+		}, true, false},
 		{"a translation removed", func() {
 			if err := os.Remove(filepath.Join(filepath.Dir(incidentFile(t, src, 30)), "zh-TW.md")); err != nil {
 				t.Fatal(err)
 			}
-		}, true},
+		}, true, false},
 		{"an incident removed", func() {
 			if err := os.RemoveAll(filepath.Dir(incidentFile(t, src, 40))); err != nil {
 				t.Fatal(err)
 			}
-		}, true},
-		{"nothing", func() {}, true},
+		}, true, false},
+		{"an incident added, past the sitemap's limit of a file", func() {
+			_, entries := readSitemap(t, warm, opts(warm).BaseURL)
+			limits.URLs = len(entries) + 1
+			if err := os.CopyFS(added, os.DirFS(copied)); err != nil {
+				t.Fatal(err)
+			}
+		}, true, true},
+		{"nothing", func() {}, true, true},
+		{"the added incident removed: one sitemap file again", func() {
+			if err := os.RemoveAll(added); err != nil {
+				t.Fatal(err)
+			}
+		}, true, false},
 		{"a language's strings: cold", func() {
 			edit(t, filepath.Join(src, "i18n", "en.yaml"), "site_title: Incident archive", "site_title: Outage archive")
-		}, false},
+		}, false, false},
 	}
 	for _, st := range steps {
 		before := inodes(t, warm)
@@ -142,12 +164,12 @@ func TestWarmBuildEqualsColdBuild(t *testing.T) {
 		served := readTree(t, warm)
 		spareBefore, spareErr := os.Stat(output.SparePath(warm))
 		st.change()
-		res, err := build.Run(buildOpts(src, warm))
+		res, err := build.Run(opts(warm))
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
 		cold := filepath.Join(t.TempDir(), "public")
-		want, err := build.Run(buildOpts(src, cold))
+		want, err := build.Run(opts(cold))
 		if err != nil {
 			t.Fatalf("%s: cold build: %v", st.name, err)
 		}
@@ -166,6 +188,9 @@ func TestWarmBuildEqualsColdBuild(t *testing.T) {
 			t.Errorf("%s: a cold build kept a spare output", st.name)
 		}
 		sameSearch(t, st.name, warm, cold)
+		if parts, _ := readSitemap(t, warm, opts(warm).BaseURL); (parts != nil) != st.split {
+			t.Errorf("%s: the sitemap has %d parts, want them: %t", st.name, len(parts), st.split)
+		}
 		if res.Pages != want.Pages {
 			t.Errorf("%s: %d pages, a cold build %d", st.name, res.Pages, want.Pages)
 		}

@@ -20,8 +20,11 @@
 package output
 
 import (
+	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -508,7 +511,8 @@ func writeFile(name string, data []byte) error { return os.WriteFile(name, data,
 // index).
 func (f *Folder) Dir() string { return f.dir }
 
-// Size is the number of bytes written through WriteFile so far.
+// Size is the number of bytes written through WriteFile and
+// CollectStream so far.
 func (f *Folder) Size() int64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -523,30 +527,94 @@ func (f *Folder) Path(rel string) string {
 // WriteFile writes one file; rel uses forward slashes and must stay inside
 // the folder. It is safe for concurrent use.
 func (f *Folder) WriteFile(rel string, data []byte) error {
-	clean := filepath.FromSlash(rel)
-	if !filepath.IsLocal(clean) {
-		return fmt.Errorf("output path %q leaves the output folder", rel)
+	full, err := f.prepare(rel)
+	if err != nil {
+		return err
 	}
-	full := filepath.Join(f.dir, clean)
-	dir := filepath.Dir(full)
-	f.mu.Lock()
-	f.size += int64(len(data))
-	if f.reused {
-		f.kept[filepath.ToSlash(clean)] = true
-	}
-	f.mu.Unlock()
-	if err := f.mkdir(dir); err != nil {
-		return fmt.Errorf("writing %s: %w", rel, err)
-	}
-	if f.reused {
-		if err := os.Remove(full); err != nil && !errors.Is(err, iofs.ErrNotExist) {
-			return fmt.Errorf("writing %s: %w", rel, err)
-		}
-	}
+	f.add(int64(len(data)))
 	if err := f.write(full, data); err != nil {
 		return fmt.Errorf("writing %s: %w", rel, err)
 	}
 	return nil
+}
+
+// prepare makes the folder of the file rel and, in a reused folder,
+// removes the file it replaces (never written into: it may be a link to
+// a file being served); it returns where to write it.
+func (f *Folder) prepare(rel string) (string, error) {
+	clean := filepath.FromSlash(rel)
+	if !filepath.IsLocal(clean) {
+		return "", fmt.Errorf("output path %q leaves the output folder", rel)
+	}
+	full := filepath.Join(f.dir, clean)
+	f.mu.Lock()
+	if f.reused {
+		f.kept[filepath.ToSlash(clean)] = true
+	}
+	f.mu.Unlock()
+	if err := f.mkdir(filepath.Dir(full)); err != nil {
+		return "", fmt.Errorf("writing %s: %w", rel, err)
+	}
+	if f.reused {
+		if err := os.Remove(full); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return "", fmt.Errorf("writing %s: %w", rel, err)
+		}
+	}
+	return full, nil
+}
+
+// CollectStream writes one file as write makes it, through a buffer, for
+// files too large to hold whole (hundreds of megabytes). What write
+// returns is returned, but a failure of the file itself (created,
+// written or closed) is recorded like Collect's and not returned.
+func (f *Folder) CollectStream(rel string, write func(io.Writer) error) error {
+	full, err := f.prepare(rel)
+	if err != nil {
+		f.Failed(rel, err)
+		return nil
+	}
+	file, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		f.Failed(rel, fmt.Errorf("writing %s: %w", rel, err))
+		return nil
+	}
+	fw := &fileWriter{f: file}
+	bw := bufio.NewWriterSize(fw, streamBuffer)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	closed := file.Close()
+	f.add(fw.n)
+	if failed := cmp.Or(fw.err, closed); failed != nil {
+		f.Failed(rel, fmt.Errorf("writing %s: %w", rel, failed))
+		if err == nil || errors.Is(err, failed) {
+			return nil // the file's own failure, recorded
+		}
+	}
+	return err
+}
+
+// streamBuffer is how much of a streamed file is held before it is
+// written: a few large writes rather than one per record.
+const streamBuffer = 256 << 10
+
+// fileWriter counts the bytes written to a file and keeps the first
+// error, telling the file's failures from its maker's.
+type fileWriter struct {
+	f   *os.File
+	n   int64
+	err error
+}
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.f.Write(p)
+	w.n += int64(n)
+	w.err = err
+	return n, err
 }
 
 // Collect writes one file like WriteFile, but a failure is recorded for

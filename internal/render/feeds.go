@@ -1,10 +1,10 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
@@ -110,84 +110,6 @@ func (r *Renderer) feed(l *locale.Lang, emit Emit) error {
 	return emit(urls.FeedLoc(l.Tag).File(), append([]byte(xml.Header), out...))
 }
 
-type sitemapURL struct {
-	XMLName    xml.Name    `xml:"url"`
-	Loc        string      `xml:"loc"`
-	LastMod    string      `xml:"lastmod,omitempty"`
-	Alternates []xhtmlLink `xml:"xhtml:link"`
-}
-
-type xhtmlLink struct {
-	Rel      string `xml:"rel,attr"`
-	HrefLang string `xml:"hreflang,attr"`
-	Href     string `xml:"href,attr"`
-}
-
-// sitemap writes /sitemap.xml: every page in every language, each with
-// its alternates in all languages (hreflang), as search engines expect.
-func (r *Renderer) sitemap(emit Emit) error {
-	var b bytes.Buffer
-	b.WriteString(xml.Header)
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
-	// group is a page in every language, each listing all of them.
-	def := r.bundle.Default().Tag
-	group := func(loc urls.Loc, lastmod string) (string, error) {
-		var alts []xhtmlLink
-		for _, l := range r.bundle.Langs {
-			alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: l.Tag, Href: r.urls.Abs(loc.InLang(l.Tag))})
-		}
-		alts = append(alts, xhtmlLink{Rel: "alternate", HrefLang: "x-default", Href: r.urls.Abs(loc.InLang(def))})
-		var entries []sitemapURL
-		for _, l := range r.bundle.Langs {
-			entries = append(entries, sitemapURL{Loc: r.urls.Abs(loc.InLang(l.Tag)), LastMod: lastmod, Alternates: alts})
-		}
-		out, err := xml.MarshalIndent(entries, "", "  ")
-		return string(out) + "\n", err
-	}
-	add := func(loc urls.Loc) error {
-		s, err := group(loc, "")
-		b.WriteString(s)
-		return err
-	}
-	if err := add(urls.ListLoc(def)); err != nil {
-		return fmt.Errorf("sitemap: %w", err)
-	}
-	if err := add(urls.TimelineLoc(def)); err != nil {
-		return fmt.Errorf("sitemap: %w", err)
-	}
-	for _, y := range yearSummaries(r.archive.Incidents) {
-		if err := add(urls.YearLoc(def, y.Year)); err != nil {
-			return fmt.Errorf("sitemap: %w", err)
-		}
-		for _, m := range y.months() {
-			if err := add(urls.MonthLoc(def, y.Year, m)); err != nil {
-				return fmt.Errorf("sitemap: %w", err)
-			}
-		}
-	}
-	for _, inc := range r.archive.Incidents {
-		s, err := r.fragments.get(fragmentKey{inc.ID, "", partSitemap}, r.born, func() (string, error) {
-			return group(urls.IncidentLoc(def, inc.ID), inc.Through.Format("2006-01-02"))
-		})
-		if err != nil {
-			return fmt.Errorf("sitemap: %w", err)
-		}
-		b.WriteString(s)
-	}
-	for _, tax := range archive.Taxonomies {
-		if err := add(urls.TermsLoc(def, string(tax))); err != nil {
-			return fmt.Errorf("sitemap: %w", err)
-		}
-		for _, t := range r.archive.Terms[tax] {
-			if err := add(urls.TermLoc(def, string(tax), t.Slug)); err != nil {
-				return fmt.Errorf("sitemap: %w", err)
-			}
-		}
-	}
-	b.WriteString("</urlset>\n")
-	return emit(urls.SitemapLoc().File(), b.Bytes())
-}
-
 // IncidentJSON is one incident in /incidents.json.
 type IncidentJSON struct {
 	ID              string                 `json:"id"`
@@ -229,26 +151,33 @@ type EventJSON struct {
 	Text    string    `json:"text"`
 }
 
-// exportJSON writes /incidents.json: every incident with its facts, UTC
-// times and per-language titles and URLs.
-func (r *Renderer) exportJSON(emit Emit) error {
-	var b bytes.Buffer
-	b.WriteString("[")
+// exportJSON writes /incidents.json to w: every incident with its facts,
+// UTC times and per-language titles and URLs, a record at a time.
+func (r *Renderer) exportJSON(w io.Writer) error {
+	if _, err := io.WriteString(w, "["); err != nil {
+		return err
+	}
 	for i, inc := range r.archive.Incidents {
 		rec, err := r.fragments.get(fragmentKey{inc.ID, "", partJSON}, r.born, func() (string, error) {
 			data, err := json.Marshal(r.incidentJSON(inc))
 			return string(data), err
 		})
 		if err != nil {
-			return fmt.Errorf("incidents.json: %w", err)
+			return err
 		}
-		if i > 0 {
-			b.WriteString(",\n")
+		sep := ",\n"
+		if i == 0 {
+			sep = ""
 		}
-		b.WriteString(rec)
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, rec); err != nil {
+			return err
+		}
 	}
-	b.WriteString("]\n")
-	return emit(urls.ExportLoc().File(), b.Bytes())
+	_, err := io.WriteString(w, "]\n")
+	return err
 }
 
 func (r *Renderer) incidentJSON(inc *archive.Incident) IncidentJSON {

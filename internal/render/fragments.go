@@ -9,9 +9,9 @@ import (
 
 // Fragments caches what an incident contributes to pages that list many:
 // its entry in lists, its line on the timeline, its record in the JSON
-// export and its URLs in the sitemap. Each depends only on its own
-// incident (and the language), yet a list entry appears on many pages, so
-// it is made once. The authoring server keeps the cache across rebuilds
+// export and its URLs in the sitemap (and the sitemap's URLs of the other
+// pages, by path). Each depends only on its own incident (and the
+// language), yet a list entry appears on many pages, so it is made once. The authoring server keeps the cache across rebuilds
 // and forgets only the incidents a change touches.
 //
 // A renderer made before a Forget of an incident (an older build, still
@@ -39,7 +39,7 @@ type fragmentKey struct {
 const (
 	partItem    = -1 // list entry
 	partJSON    = -2 // incidents.json record
-	partSitemap = -3 // sitemap <url> elements
+	partSitemap = -3 // sitemap <url> elements; of an incident, or by path of another page
 	partLine    = -4 // line on the archive-wide timeline
 )
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"github.com/yuin/goldmark/ast"
 	"html/template"
+	"io"
 	"io/fs"
 	"path"
 	"runtime"
@@ -33,6 +34,12 @@ import (
 // forward slashes, and its bytes. It may be called from several goroutines.
 type Emit func(path string, data []byte) error
 
+// Stream receives one output file too large to hold whole (the sitemap
+// and its parts, the JSON export: hundreds of megabytes at 100,000
+// incidents) as it is made: write writes it to w, and its error is
+// returned as it is. It is called from one goroutine, after the pages.
+type Stream func(path string, write func(w io.Writer) error) error
+
 // Options configure a render.
 type Options struct {
 	BaseURL   string // absolute site URL, e.g. https://example.org/archive/
@@ -48,6 +55,9 @@ type Options struct {
 	// language in the bundle's order (Bundle.Tags), each language the
 	// archive's incidents in order.
 	Parsed func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error)
+	// Sitemap bounds each file of the sitemap; the zero value is the
+	// protocol's limits.
+	Sitemap SitemapLimits
 }
 
 // Renderer renders one archive.
@@ -60,6 +70,8 @@ type Renderer struct {
 	tmpl      map[string]*template.Template
 	layouts   *Layouts
 	fragments *Fragments
+	// sitemapLimits bound each file of the sitemap (sitemap.go).
+	sitemapLimits SitemapLimits
 
 	born uint64 // the fragments' epoch when the renderer was made
 }
@@ -76,7 +88,8 @@ func New(a *archive.Archive, bundle *locale.Bundle, layouts *Layouts, opts Optio
 	if err != nil {
 		return nil, err
 	}
-	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments, urls: scheme, parsed: opts.Parsed}
+	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments, urls: scheme, parsed: opts.Parsed,
+		sitemapLimits: opts.Sitemap.orDefault()}
 	if r.fragments == nil {
 		r.fragments = NewFragments()
 		r.fragments.once = true
@@ -167,11 +180,14 @@ type pass struct {
 	want func(file string) bool
 	// only, when set, is where the one file wanted is: the parts of the
 	// site that cannot hold it are not gone through.
-	only  *urls.Loc
-	emit  Emit
-	mu    sync.Mutex
-	errs  diag.List
-	pages int
+	only *urls.Loc
+	emit Emit
+	// stream, when set, writes the files too large to hold whole;
+	// without it they are made in memory and emitted.
+	stream Stream
+	mu     sync.Mutex
+	errs   diag.List
+	pages  int
 }
 
 func (ps *pass) wants(file string) bool { return ps.want == nil || ps.want(file) }
@@ -187,6 +203,26 @@ func (ps *pass) emitFile(file string, make func(Emit) error) {
 		if err := make(ps.emit); err != nil {
 			ps.fail(err)
 		}
+	}
+}
+
+// writeFile makes a file too large to hold whole, when wanted: through
+// the pass's stream as it is made, or in memory for its emit.
+func (ps *pass) writeFile(file string, write func(io.Writer) error) {
+	if !ps.wants(file) {
+		return
+	}
+	var err error
+	if ps.stream != nil {
+		err = ps.stream(file, write)
+	} else {
+		var b bytes.Buffer
+		if err = write(&b); err == nil {
+			err = ps.emit(file, b.Bytes())
+		}
+	}
+	if err != nil {
+		ps.fail(fmt.Errorf("%s: %w", file, err))
 	}
 }
 
@@ -237,7 +273,18 @@ func (r *Renderer) RenderScope(scope *Scope, emit Emit) (int, error) {
 // done (the authoring server gives up a build when the sources change
 // again) and then returns ctx's error.
 func (r *Renderer) RenderScopeContext(ctx context.Context, scope *Scope, emit Emit) (int, error) {
-	ps := &pass{ctx: ctx, r: r, scope: scope, emit: emit}
+	return r.render(&pass{ctx: ctx, r: r, scope: scope, emit: emit})
+}
+
+// RenderScopeStreamed is RenderScope that writes the files too large to
+// hold whole (the sitemap, the JSON export) through stream as they are
+// made, and emits the others.
+func (r *Renderer) RenderScopeStreamed(scope *Scope, emit Emit, stream Stream) (int, error) {
+	return r.render(&pass{ctx: context.Background(), r: r, scope: scope, emit: emit, stream: stream})
+}
+
+func (r *Renderer) render(ps *pass) (int, error) {
+	ctx := ps.ctx
 	ps.run()
 	if err := ctx.Err(); err != nil {
 		return ps.pages, err
@@ -318,8 +365,8 @@ func (ps *pass) run() {
 		ps.siteWide()
 	}
 	<-done
-	ps.emitFile(urls.SitemapLoc().File(), r.sitemap)
-	ps.emitFile(urls.ExportLoc().File(), r.exportJSON)
+	ps.sitemap()
+	ps.writeFile(urls.ExportLoc().File(), r.exportJSON)
 	ps.emitFile(urls.AssetLoc("chart.css").File(), chartCSS)
 	static, err := r.staticFiles()
 	if err != nil {

@@ -22,22 +22,23 @@ type Kind uint8
 
 // The kinds of location, with the path each has (base path aside).
 const (
-	Unknown   Kind = iota
-	Home           // "/": the choice of language
-	List           // "/en/", "/en/page/2/": every incident
-	Incident       // "/en/incidents/<id>/"
-	Timeline       // "/en/timeline/": the overview and its years
-	Year           // "/en/timeline/2017/": one year's months
-	Month          // "/en/timeline/2017/03/": one month's incidents
-	Terms          // "/en/products/": a taxonomy's terms
-	Term           // "/en/products/<slug>/", "/en/products/<slug>/page/2/"
-	Search         // "/en/search/"
-	Feed           // "/en/feed.xml"
-	NotFound       // "/404.html", "/en/404.html"
-	Sitemap        // "/sitemap.xml"
-	Export         // "/incidents.json"
-	SearchAPI      // "/api/search"
-	Asset          // "/style.css": a file of the theme
+	Unknown     Kind = iota
+	Home             // "/": the choice of language
+	List             // "/en/", "/en/page/2/": every incident
+	Incident         // "/en/incidents/<id>/"
+	Timeline         // "/en/timeline/": the overview and its years
+	Year             // "/en/timeline/2017/": one year's months
+	Month            // "/en/timeline/2017/03/": one month's incidents
+	Terms            // "/en/products/": a taxonomy's terms
+	Term             // "/en/products/<slug>/", "/en/products/<slug>/page/2/"
+	Search           // "/en/search/"
+	Feed             // "/en/feed.xml"
+	NotFound         // "/404.html", "/en/404.html"
+	Sitemap          // "/sitemap.xml": every page's URLs, or past a file's limits the index of its parts
+	SitemapPart      // "/sitemap-1.xml", "/sitemap-2.xml": a part of a sitemap too large for one file
+	Export           // "/incidents.json"
+	SearchAPI        // "/api/search"
+	Asset            // "/style.css": a file of the theme
 )
 
 // The fixed names of the scheme.
@@ -49,6 +50,8 @@ const (
 	feedFile     = "feed.xml"
 	notFoundFile = "404.html"
 	sitemapFile  = "sitemap.xml"
+	partPrefix   = "sitemap-" // a sitemap part: partPrefix, its number, partSuffix
+	partSuffix   = ".xml"
 	exportFile   = "incidents.json"
 	apiPath      = "/api/search"
 	indexFile    = "index.html"
@@ -63,7 +66,7 @@ type Loc struct {
 	Term     string // Term: the slug, not escaped
 	Year     int    // Year, Month
 	Month    int    // Month: 1 to 12
-	Page     int    // List, Term: the page of the list; 0 and 1 are the first
+	Page     int    // List, Term: the page of the list; 0 and 1 are the first. SitemapPart: the part, from 1
 	Name     string // Asset: the file name
 	Fragment string // the #fragment, without "#"
 }
@@ -109,6 +112,10 @@ func NotFoundLoc(lang string) Loc { return Loc{Kind: NotFound, Lang: lang} }
 
 // SitemapLoc is the sitemap of every page.
 func SitemapLoc() Loc { return Loc{Kind: Sitemap} }
+
+// SitemapPartLoc is part n, from 1, of a sitemap split into several
+// files: /sitemap.xml is then their index.
+func SitemapPartLoc(n int) Loc { return Loc{Kind: SitemapPart, Page: n} }
 
 // ExportLoc is the JSON export of every incident.
 func ExportLoc() Loc { return Loc{Kind: Export} }
@@ -189,6 +196,8 @@ func (l Loc) segments() (segs []string, dir bool) {
 		return append(lang, notFoundFile), false
 	case Sitemap:
 		return []string{sitemapFile}, false
+	case SitemapPart:
+		return []string{partPrefix + strconv.Itoa(l.Page) + partSuffix}, false
 	case Export:
 		return []string{exportFile}, false
 	case SearchAPI:
@@ -387,6 +396,13 @@ func (s Scheme) parse(p string) Loc {
 			return SitemapLoc()
 		case exportFile:
 			return ExportLoc()
+		}
+		if n, ok := strings.CutPrefix(segs[0], partPrefix); ok {
+			if n, ok := strings.CutSuffix(n, partSuffix); ok {
+				if k, err := strconv.Atoi(n); err == nil && k >= 1 {
+					return SitemapPartLoc(k)
+				}
+			}
 		}
 		if strings.Contains(segs[0], ".") {
 			return AssetLoc(segs[0])

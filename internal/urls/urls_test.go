@@ -45,6 +45,8 @@ var cases = []struct {
 	{NotFoundLoc(""), "/404.html", "404.html"},
 	{NotFoundLoc("de"), "/de/404.html", "de/404.html"},
 	{SitemapLoc(), "/sitemap.xml", "sitemap.xml"},
+	{SitemapPartLoc(1), "/sitemap-1.xml", "sitemap-1.xml"},
+	{SitemapPartLoc(12), "/sitemap-12.xml", "sitemap-12.xml"},
 	{ExportLoc(), "/incidents.json", "incidents.json"},
 	{SearchAPILoc(), "/api/search", "api/search"},
 	{AssetLoc("style.css"), "/style.css", "style.css"},
@@ -126,6 +128,7 @@ func TestParseRejects(t *testing.T) {
 		"/en/page/1/", "/en/page/x/", "/en/products/x/page/01/",
 		"/en/unknown/", "/en/unknown/x/", "/en/regions/x/", // not a taxonomy of this site
 		"/en/feed.xml/", "/en/style.css", "/a.b/", "/api/search/x",
+		"/sitemap-01.xml", "/sitemap-+1.xml", "/sitemap-1.xml/", "/en/sitemap-1.xml",
 	} {
 		if got := s.Parse(p); got.Kind != Unknown {
 			t.Errorf("Parse(%q) = %+v, want Unknown", p, got)
