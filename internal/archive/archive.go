@@ -82,13 +82,18 @@ type Incident struct {
 	Draft    bool
 	Sources  []content.Source
 	Terms    map[Taxonomy][]*Term // in the order the original lists them
+	// Products, Regions and Causes are the original's lists as written
+	// (a term's Name is as the archive first wrote it), which the search
+	// index and incidents.json give: kept here, as a build lets the
+	// pages' front matter go once linked.
+	Products, Regions, Causes []string
 
-	// Events are the original's timeline; Timelines holds each
-	// translation's, which have the same instants (checked) but their own
-	// text: a list, not a map, as every incident of a large archive keeps
-	// it for the whole build.
-	Events    []content.Event
-	Timelines []Timeline
+	// timeline is the original's events and translations holds each
+	// translation's texts (the same instants, checked): kept for every
+	// incident for the whole build, they hold no pointers but one string
+	// each, and Events and Timeline make events from them when asked.
+	timeline     timeline
+	translations []translation
 
 	Related     []*Incident // stated in either direction, by begin time
 	Overlapping []*Incident // impact windows intersect, by begin time
@@ -124,30 +129,27 @@ func (inc *Incident) Page(lang string) (p *content.Page, translated bool) {
 	return inc.Original, false
 }
 
-// Timeline returns the events as written in lang, falling back like Page.
-// A translation's events are made on each call from the original's and
-// the translation's texts.
+// Events returns the original's timeline.
+func (inc *Incident) Events() []content.Event { return inc.timeline.events() }
+
+// EventCount is the number of events of the timeline.
+func (inc *Incident) EventCount() int { return len(inc.timeline.at) }
+
+// Timeline returns the events as written in lang, falling back like Page:
+// the original's instants, with a translation's own texts.
 func (inc *Incident) Timeline(lang string) []content.Event {
-	for _, t := range inc.Timelines {
-		if t.Lang == lang {
-			out := slices.Clone(inc.Events)
+	out := inc.timeline.events()
+	for _, t := range inc.translations {
+		if t.lang == lang {
+			start := 0
 			for i := range out {
-				out[i].Text, out[i].NewDay = t.Texts[i], slices.Contains(t.NewDays, i)
+				out[i].Text, out[i].NewDay = t.texts[start:t.ends[i]], slices.Contains(t.newDays, uint32(i))
+				start = int(t.ends[i])
 			}
-			return out
+			break
 		}
 	}
-	return inc.Events
-}
-
-// Timeline is a translation's timeline: the original's instants and
-// anchors (checked the same) with the translation's own texts, and the
-// items it wrote a date on. Kept for every incident for the whole build,
-// it holds no more than that.
-type Timeline struct {
-	Lang    string
-	Texts   []string
-	NewDays []int // indexes of the events that start a day, ascending
+	return out
 }
 
 // Term is one organization, product, region or cause and the incidents it

@@ -149,6 +149,7 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 	inc := &Incident{
 		ID: id, Original: orig, Versions: map[string]*content.Page{},
 		Severity: m.Severity.V, Draft: m.Draft, Sources: m.Sources,
+		Products: m.Products.Values(), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
 	}
 	for _, p := range pages {
 		inc.Versions[p.Lang] = p
@@ -200,7 +201,7 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 	if !good || orig.TimelineUnread > 0 {
 		return nil // the original's timeline is wrong or incomplete: nothing to compare with
 	}
-	inc.Events = events
+	inc.timeline = newTimeline(events)
 	inc.Through = inc.End
 	if !inc.EndStated() {
 		// What is known is a lower bound: the incident lasted at least
@@ -217,23 +218,10 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 		}
 		tev, good := placed(p)
 		if good && p.TimelineUnread == 0 && compareTimelines(orig, events, p, tev, errs) {
-			inc.Timelines = append(inc.Timelines, translated(p.Lang, tev))
+			inc.translations = append(inc.translations, translated(p.Lang, tev))
 		}
 	}
 	return inc
-}
-
-// translated is the timeline of a translation whose events are the
-// original's instants: what of them is its own.
-func translated(lang string, events []content.Event) Timeline {
-	t := Timeline{Lang: lang, Texts: make([]string, len(events))}
-	for i, e := range events {
-		t.Texts[i] = e.Text
-		if e.NewDay {
-			t.NewDays = append(t.NewDays, i)
-		}
-	}
-	return t
 }
 
 // linkWindow reads begin and the optional end in the incident's zone and

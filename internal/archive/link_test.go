@@ -570,13 +570,13 @@ func TestTranslations(t *testing.T) {
 		t.Errorf("Page(ja) does not fall back to the original")
 	}
 	zh := i.Timeline("zh-TW")
-	if len(zh) != 2 || zh[1].Text != "結束。" || zh[1].Anchor != "t-20210601T0130Z" || !zh[1].Instant.Equal(i.Events[1].Instant) {
+	if len(zh) != 2 || zh[1].Text != "結束。" || zh[1].Anchor != "t-20210601T0130Z" || !zh[1].Instant.Equal(i.Events()[1].Instant) {
 		t.Errorf("zh-TW timeline %+v", zh)
 	}
-	if len(zh) == 2 && (!zh[0].NewDay || !zh[1].NewDay || !i.Events[0].NewDay || i.Events[1].NewDay) {
-		t.Errorf("days started: zh-TW %v %v, en %v %v; want true true, true false", zh[0].NewDay, zh[1].NewDay, i.Events[0].NewDay, i.Events[1].NewDay)
+	if len(zh) == 2 && (!zh[0].NewDay || !zh[1].NewDay || !i.Events()[0].NewDay || i.Events()[1].NewDay) {
+		t.Errorf("days started: zh-TW %v %v, en %v %v; want true true, true false", zh[0].NewDay, zh[1].NewDay, i.Events()[0].NewDay, i.Events()[1].NewDay)
 	}
-	if len(zh) > 0 && zh[0].Text == i.Events[0].Text {
+	if len(zh) > 0 && zh[0].Text == i.Events()[0].Text {
 		t.Errorf("zh-TW's first event has the original's text %q", zh[0].Text)
 	}
 	if ja := i.Timeline("ja"); len(ja) != 2 || ja[1].Text != "Something happened." {

@@ -33,7 +33,7 @@ func describe(a *archive.Archive) string {
 	}
 	for _, inc := range a.Incidents {
 		fmt.Fprintf(&b, "%s %s..%s %v related[%s] overlapping[%s] similar[%s] prev %s next %s events %d\n",
-			inc.ID, inc.Begin, inc.Through, inc.Duration, ids(inc.Related), ids(inc.Overlapping), ids(inc.Similar), id(inc.Prev), id(inc.Next), len(inc.Events))
+			inc.ID, inc.Begin, inc.Through, inc.Duration, ids(inc.Related), ids(inc.Overlapping), ids(inc.Similar), id(inc.Prev), id(inc.Next), inc.EventCount())
 		for _, tax := range archive.Taxonomies {
 			for _, t := range inc.Terms[tax] {
 				fmt.Fprintf(&b, "  %s/%s\n", tax, t.Slug)
@@ -181,7 +181,7 @@ func TestLinkWithPrevEqualsLink(t *testing.T) {
 	// written by hand points at, and which is then deleted.
 	unlinked := ""
 	for i := 150; unlinked == ""; i++ {
-		if inc := byID(prev, pick(i)); len(inc.Related) == 0 && len(inc.Events) > 0 {
+		if inc := byID(prev, pick(i)); len(inc.Related) == 0 && inc.EventCount() > 0 {
 			unlinked = pick(i)
 		}
 	}
@@ -281,7 +281,7 @@ func TestLinkWithPrevEqualsLink(t *testing.T) {
 		{"a link to an event of another incident", func() []string {
 			f := file(pick(60), "en")
 			data := must(os.ReadFile(f))
-			link := fmt.Sprintf("\nSee [the other one](../%s/#%s).\n", unlinked, byID(prev, unlinked).Events[0].Anchor)
+			link := fmt.Sprintf("\nSee [the other one](../%s/#%s).\n", unlinked, byID(prev, unlinked).Events()[0].Anchor)
 			if err := os.WriteFile(f, append(data, link...), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -225,13 +225,16 @@ func isNil(err error) bool { return err == nil }
 
 // dropLinkInputs lets go what only the link stage reads: the timeline
 // items as written (placed as events), the link destinations and the
-// section ids (checked), as a build links once. Loaded without a cache,
-// the pages hold no Markdown either (content.Page.Source reads it again),
-// so what lasts as long as the archive is what its pages show.
+// section ids (checked), and the front matter but each page's title and
+// summary (the incident holds the facts pages show), as a build links
+// once. Loaded without a cache, the pages hold no Markdown either
+// (content.Page.Source reads it again), so what lasts as long as the
+// archive is what its pages show.
 func dropLinkInputs(a *archive.Archive) {
 	for _, inc := range a.Incidents {
 		for _, p := range inc.Versions {
 			p.Timeline, p.Links, p.Sections = nil, nil, nil
+			p.Meta.Facts = nil
 		}
 	}
 }

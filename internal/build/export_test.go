@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
 )
 
@@ -15,3 +16,6 @@ func (s *Session) ContentCache() *content.Cache { return s.cache }
 func (s *Session) IndexFolders() (all, current string) {
 	return s.indexes, filepath.Join(s.indexes, strconv.Itoa(s.built))
 }
+
+// DropLinkInputs lets go what a build no longer needs once linked.
+func DropLinkInputs(a *archive.Archive) { dropLinkInputs(a) }

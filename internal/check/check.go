@@ -145,14 +145,15 @@ func completeness(inc *archive.Incident) []*diag.Error {
 			out = append(out, &diag.Error{File: p.File, Line: p.BodyLine, Col: 1, Msg: "postmortem has no " + strings.TrimPrefix(strings.SplitN(s.name, " {", 2)[0], "## ") + " section; add `" + s.name + "`"})
 		}
 	}
-	if len(inc.Events) == 0 {
+	events := inc.Events()
+	if len(events) == 0 {
 		if slices.Contains(p.Sections, "timeline") {
 			out = append(out, &diag.Error{File: p.File, Line: p.TimelinePos.Line, Col: p.TimelinePos.Col, Msg: "timeline has no events; list them as `- YYYY-MM-DD HH:MM — what happened`"})
 		}
 		return out
 	}
-	first, last := inc.Events[0], inc.Events[len(inc.Events)-1]
-	firstAt, lastAt := markPos(p, 0), markPos(p, len(inc.Events)-1)
+	first, last := events[0], events[len(events)-1]
+	firstAt, lastAt := markPos(p, 0), markPos(p, len(events)-1)
 	if inc.Begin.Before(first.Instant) {
 		out = append(out, &diag.Error{File: p.File, Line: firstAt.Line, Col: firstAt.Col, Msg: "timeline starts after the incident began (" + local(inc, inc.Begin) + "); add the event that began it"})
 	}

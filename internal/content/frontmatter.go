@@ -51,15 +51,23 @@ type Source struct {
 // (everything but Title and Summary); a translation holds only words and
 // inherits the facts.
 type Meta struct {
-	Title    String
-	Summary  String
+	Title   String
+	Summary String
+	// Facts are the rest, read through Meta (m.Begin is m.Facts.Begin).
+	// A build lets them go once the archive is linked (what pages show of
+	// them is the incident's), so that every page of a large archive is
+	// not kept whole: its Facts are nil then.
+	*Facts
+}
+
+// Facts is the front matter but the title and summary.
+type Facts struct {
 	Timezone String
 	Begin    String
 	// End is optional: without it the incident is ongoing (Ongoing) or its
 	// end was not stated.
 	End String
-	// Ongoing and Draft sit together: one word for both keeps a page
-	// within a smaller allocation (every page lasts the whole build).
+	// Ongoing and Draft sit together, in one word.
 	Ongoing bool
 	Draft   bool
 	// OngoingPos is where `ongoing:` was written; zero when it was not.
@@ -108,7 +116,7 @@ func ParseMeta(file string, src []byte, errs *diag.List) (m Meta, ok bool) {
 	yamlText, _, _, ok := splitFrontMatter(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")))
 	if !ok {
 		errs.Add(file, 1, 1, "no front matter; the file must start with a `---` line")
-		return m, false
+		return Meta{Facts: &Facts{}}, false
 	}
 	return decodeMeta(file, yamlText, 2, errs)
 }
@@ -151,6 +159,7 @@ func splitFrontMatter(src []byte) (yamlText, body []byte, bodyLine int, ok bool)
 // firstLine is the file line on which the YAML text starts. ok is false
 // when the text is not YAML at all, so that nothing else is said of it.
 func decodeMeta(file string, yamlText []byte, firstLine int, errs *diag.List) (m Meta, ok bool) {
+	m.Facts = &Facts{}
 	root, ok := parseMetaYAML(file, yamlText, firstLine, errs)
 	if root == nil {
 		return m, ok

@@ -52,7 +52,6 @@ func IncidentDocuments(inc *archive.Incident, basePath string) ([]search.Documen
 // document is the search document of the incident's version p in lang,
 // whose body reads as sections without markup.
 func document(inc *archive.Incident, lang string, p *content.Page, sections []content.Section, basePath string) search.Document {
-	m := inc.Original.Meta
 	var timeline []string
 	for _, e := range inc.Timeline(lang) {
 		timeline = append(timeline, e.Text)
@@ -63,7 +62,7 @@ func document(inc *archive.Incident, lang string, p *content.Page, sections []co
 		Title: p.Meta.Title.V, Summary: p.Meta.Summary.V,
 		Impact: impact, RootCause: rootCause, Body: rest,
 		Timeline: strings.Join(timeline, "\n"),
-		Products: productKeys(inc), Regions: m.Regions.Values(), Causes: m.Causes.Values(),
+		Products: productKeys(inc), Regions: inc.Regions, Causes: inc.Causes,
 		Organization: organization(inc), Severity: severity(inc),
 		Begin: inc.Begin, Date: inc.Begin.In(inc.Location).Format(time.DateOnly), Duration: duration(inc),
 		URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),

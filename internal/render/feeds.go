@@ -181,11 +181,10 @@ func (r *Renderer) exportJSON(w io.Writer) error {
 }
 
 func (r *Renderer) incidentJSON(inc *archive.Incident) IncidentJSON {
-	m := inc.Original.Meta
 	j := IncidentJSON{
 		ID: inc.ID, OriginalLang: inc.Original.Lang, Timezone: inc.Location.String(),
-		Begin: inc.Begin, Ongoing: inc.Ongoing, Products: m.Products.Values(), Regions: m.Regions.Values(),
-		Causes: m.Causes.Values(), Related: []string{}, Sources: []SourceJSON{},
+		Begin: inc.Begin, Ongoing: inc.Ongoing, Products: inc.Products, Regions: inc.Regions,
+		Causes: inc.Causes, Related: []string{}, Sources: []SourceJSON{},
 		Versions: map[string]VersionJSON{}, Events: []EventJSON{},
 	}
 	// Unknown is null, never a made-up value: no end, no duration.
@@ -214,7 +213,7 @@ func (r *Renderer) incidentJSON(inc *archive.Incident) IncidentJSON {
 		v := r.incident(inc, l)
 		j.Versions[l.Tag] = VersionJSON{Title: v.Title(), Summary: v.Summary(), URL: r.urls.Abs(urls.IncidentLoc(l.Tag, inc.ID)), Translated: v.Translated()}
 	}
-	for _, e := range inc.Events {
+	for _, e := range inc.Events() {
 		j.Events = append(j.Events, EventJSON{Anchor: e.Anchor, Instant: e.Instant, Text: e.Text})
 	}
 	return j

@@ -76,7 +76,7 @@ func yearSummaries(incidents []*archive.Incident) []YearSummary {
 		}
 		s := &out[len(out)-1]
 		s.Incidents++
-		s.Events += len(inc.Events)
+		s.Events += inc.EventCount()
 		s.incidents = append(s.incidents, inc)
 	}
 	return out
