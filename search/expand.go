@@ -4,7 +4,9 @@ package search
 // the last word matches the words it begins (completions, "certifica" →
 // "certificate", "certification"); a word that finds nothing matches the
 // words one or two letters away (corrections, "certifcate" →
-// "certificate"), and the response suggests the query corrected. Both
+// "certificate"), a Chinese or Japanese word that finds nothing its
+// respelling of the same sound (respell.go: 資料褲 → 資料庫), and the
+// response suggests the query corrected. Both
 // come from the vocabularies of the language indexes (package vocab): the
 // words as written, before stemming, so that a prefix finds a word even
 // where it is no prefix of the word's stem. Each word found is then
@@ -13,6 +15,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"unicode"
@@ -75,15 +78,38 @@ func expandable(c query.Clause) bool {
 }
 
 // expand sets the alternatives and the suggestion of a plan.
-func (ix *Index) expand(ctx context.Context, p *plan) error {
+func (ix *Index) expand(ctx context.Context, p *plan) (err error) {
 	last := len(p.query.Clauses) - 1
 	suggestion := p.query
 	corrected := false
+	var rs *respeller // opened for the first CJK word
+	defer func() {
+		if rs != nil {
+			err = errors.Join(err, rs.close())
+		}
+	}()
 	for i, c := range p.query.Clauses {
 		if c.Kind == query.Text && !c.Neg {
 			// Words the other side of the strait writes otherwise
 			// (analysis.OtherWordings).
 			p.alternatives[i] = append(p.alternatives[i], analysis.OtherWordings(c.Value)...)
+		}
+		if respellable(c) {
+			if rs == nil {
+				if rs, err = ix.newRespeller(ctx, p.reader); err != nil {
+					return err
+				}
+			}
+			word, err := rs.respell(c.Value)
+			if err != nil {
+				return err
+			}
+			if word != "" {
+				p.alternatives[i] = append(p.alternatives[i], word)
+				suggestion = withWord(suggestion, i, word)
+				corrected = true
+			}
+			continue
 		}
 		if !expandable(c) {
 			continue

@@ -218,7 +218,7 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 	if err != nil {
 		return nil, err
 	}
-	if b.kind == analysis.Chinese {
+	if b.kind.Bigrams() {
 		more, err := b.phraseAlternatives(alternatives, fields, nodes, queries)
 		if err != nil {
 			return nil, err
@@ -264,7 +264,8 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 }
 
 // phraseAlternatives returns the queries of the alternatives that are
-// phrases here (a Taiwan word for a Mainland one: 記憶體 for 内存), in
+// phrases here (a Taiwan word for a Mainland one: 記憶體 for 内存; a
+// respelling of three characters or more: 伺服器 for 伺服氣), in
 // the fields, at alternativeBoost, and adds them to the highlights.
 func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) ([]blevequery.Query, error) {
 	scaled := make([]fieldBoost, len(fields))

@@ -200,53 +200,68 @@ func TestSearchPageWorksWithoutJavaScript(t *testing.T) {
 }
 
 // A word with a typo finds what the word would, and the API and the
-// search page in each language suggest the corrected query as a link.
+// search page in each language suggest the corrected query as a link:
+// an English word, and a Chinese and a Japanese word typed with a
+// character of the same sound (閱 yuè, 循 じゅん).
 func TestDidYouMean(t *testing.T) {
 	srv := serveSeed(t)
-	res := api(t, srv, url.Values{"q": {"subscripton"}})
-	if res.DidYouMean != "subscription" || res.Total == 0 {
-		t.Fatalf("subscripton: did you mean %q, %d results", res.DidYouMean, res.Total)
-	}
-	if res := api(t, srv, url.Values{"q": {"subscription"}}); res.DidYouMean != "" {
-		t.Errorf("subscription: did you mean %q", res.DidYouMean)
-	}
-	for lang, label := range map[string]string{"en": "Did you mean:", "ja": "もしかして:", "zh-TW": "您是不是要找："} {
-		code, body := get(t, srv, "/"+lang+"/search/", url.Values{"q": {"subscripton"}})
+	for _, tc := range []struct{ lang, q, want, label string }{
+		{"en", "subscripton", "subscription", "Did you mean:"},
+		{"ja", "subscripton", "subscription", "もしかして:"},
+		{"zh-TW", "subscripton", "subscription", "您是不是要找："},
+		{"zh-TW", "訂悅", "訂閱", "您是不是要找："},
+		{"ja", "悪順環", "悪循環", "もしかして:"},
+	} {
+		res := api(t, srv, url.Values{"q": {tc.q}, "lang": {tc.lang}})
+		if res.DidYouMean != tc.want || res.Total == 0 {
+			t.Errorf("%s: %s: did you mean %q, %d results", tc.lang, tc.q, res.DidYouMean, res.Total)
+		}
+		if res := api(t, srv, url.Values{"q": {tc.want}, "lang": {tc.lang}}); res.DidYouMean != "" {
+			t.Errorf("%s: %s: did you mean %q", tc.lang, tc.want, res.DidYouMean)
+		}
+		code, body := get(t, srv, "/"+tc.lang+"/search/", url.Values{"q": {tc.q}})
 		if code != http.StatusOK {
-			t.Fatalf("%s: status %d", lang, code)
+			t.Fatalf("%s: status %d", tc.lang, code)
 		}
-		doc, err := html.Parse(strings.NewReader(string(body)))
-		if err != nil {
-			t.Fatal(err)
+		text, href := suggestion(t, body)
+		u, err := url.Parse(href)
+		if err != nil || u.Query().Get("q") != tc.want || !strings.Contains(text, tc.label+" "+tc.want) {
+			t.Errorf("%s: %s: suggestion %q linking to %q", tc.lang, tc.q, text, href)
 		}
-		p := findID(doc, "did-you-mean")
-		if p == nil {
-			t.Errorf("%s: no suggestion on the page", lang)
-			continue
+	}
+}
+
+// suggestion returns the text of a search page's "Did you mean" and
+// where its link goes.
+func suggestion(t *testing.T, body []byte) (text, href string) {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := findID(doc, "did-you-mean")
+	if p == nil {
+		t.Error("no suggestion on the page")
+		return "", ""
+	}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			text += n.Data
 		}
-		var text, href string
-		var walk func(*html.Node)
-		walk = func(n *html.Node) {
-			if n.Type == html.TextNode {
-				text += n.Data
-			}
-			if n.Type == html.ElementNode && n.Data == "a" {
-				for _, a := range n.Attr {
-					if a.Key == "href" {
-						href = a.Val
-					}
+		if n.Type == html.ElementNode && n.Data == "a" {
+			for _, a := range n.Attr {
+				if a.Key == "href" {
+					href = a.Val
 				}
 			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				walk(c)
-			}
 		}
-		walk(p)
-		u, err := url.Parse(href)
-		if err != nil || u.Query().Get("q") != "subscription" || !strings.Contains(text, label) {
-			t.Errorf("%s: suggestion %q linking to %q", lang, text, href)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
 		}
 	}
+	walk(p)
+	return text, href
 }
 
 // findID returns the element with the id, nil if there is none.
