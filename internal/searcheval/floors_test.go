@@ -23,7 +23,8 @@ var genFloors = map[string]floor{
 	// name their cause in other words.
 	"word":   {recall: 0.96, mrr: 1, zero: 0},
 	"prefix": {recall: 0.94, mrr: 0.95, zero: 0},
-	"typo":   {recall: 0.90, mrr: 0.94, zero: 0},
+	// kubernets: dozens of generated Kubernetes incidents.
+	"typo": {recall: 0.91, mrr: 0.97, zero: 0},
 	// leap second smear: no generated leap second is smeared.
 	"phrase": {recall: 0.94, mrr: 1, zero: 0},
 	"facet":  {recall: 1, mrr: 1, zero: 0},
