@@ -20,7 +20,8 @@
 // in memory), langquery.go (a parsed query as one language's bleve
 // queries), execute.go (Search: plan → collect → collapse → order →
 // page), langsearch.go (the search of one language), order.go, facets.go,
-// results.go, expand.go (completions and corrections), and the phrase
+// results.go, expand.go (completions and corrections), respell.go
+// (corrections of Chinese and Japanese words by sound), and the phrase
 // checks: phrase.go.
 //
 // # Layout
@@ -87,7 +88,9 @@
 //
 // The last word also matches the words it begins, and a word that finds
 // nothing the words one or two letters away, with a suggestion
-// (expand.go). The index holds CJK bigrams, so a single Chinese or
+// (expand.go); a Chinese or Japanese word that finds nothing, its
+// respelling with a character of the same sound, or its kana in kanji
+// (respell.go). The index holds CJK bigrams, so a single Chinese or
 // Japanese character matches the bigrams of the index that hold it
 // (langquery.go).
 //

