@@ -104,6 +104,9 @@ func (rs *respeller) close() error {
 // respell returns the respelling of word of the most documents, "" if
 // word has documents or no respelling has any.
 func (rs *respeller) respell(word string) (string, error) {
+	if len(rs.langs) == 0 {
+		return "", nil // no index has CJK words to respell into
+	}
 	if n, err := rs.docs(word, rs.langs); err != nil || n > 0 {
 		return "", err
 	}
