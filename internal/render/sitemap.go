@@ -109,7 +109,10 @@ func (r *Renderer) sitemapGroup(p sitemapPage) (string, error) {
 // without its reflection: a build makes them twice, to cut the sitemap
 // into files and to write them.
 func (r *Renderer) sitemapURLs(loc urls.Loc, lastmod string) string {
-	def := r.bundle.Default().Tag
+	hrefs := make([]string, len(r.bundle.Langs))
+	for i, l := range r.bundle.Langs {
+		hrefs[i] = r.urls.Abs(loc.InLang(l.Tag))
+	}
 	var alts strings.Builder
 	link := func(lang, href string) {
 		alts.WriteString(`  <xhtml:link rel="alternate" hreflang="`)
@@ -118,14 +121,14 @@ func (r *Renderer) sitemapURLs(loc urls.Loc, lastmod string) string {
 		escapeXML(&alts, href)
 		alts.WriteString(`"></xhtml:link>` + "\n")
 	}
-	for _, l := range r.bundle.Langs {
-		link(l.Tag, r.urls.Abs(loc.InLang(l.Tag)))
+	for i, l := range r.bundle.Langs {
+		link(l.Tag, hrefs[i])
 	}
-	link("x-default", r.urls.Abs(loc.InLang(def)))
+	link("x-default", r.urls.Abs(loc.InLang(r.bundle.Default().Tag)))
 	var b strings.Builder
-	for _, l := range r.bundle.Langs {
+	for _, href := range hrefs {
 		b.WriteString("<url>\n  <loc>")
-		escapeXML(&b, r.urls.Abs(loc.InLang(l.Tag)))
+		escapeXML(&b, href)
 		b.WriteString("</loc>\n")
 		if lastmod != "" {
 			b.WriteString("  <lastmod>")
@@ -142,7 +145,7 @@ func (r *Renderer) sitemapURLs(loc urls.Loc, lastmod string) string {
 // encoding/xml escapes them.
 func escapeXML(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || strings.IndexByte(`"'&<>`, c) >= 0 {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\'' || c == '&' || c == '<' || c == '>' {
 			_ = xml.EscapeText(b, []byte(s)) // a strings.Builder does not fail
 			return
 		}
