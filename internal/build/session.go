@@ -475,8 +475,9 @@ func yearsOf(a *archive.Archive) map[int]bool {
 
 // keep reports whether an output file of the previous build is still
 // current: an incident, list, timeline year or month or term page outside the
-// scope. Everything else (timelines, term indexes, feeds, sitemap, export)
-// is rendered again.
+// scope. Everything else (timelines, term indexes, feeds, the sitemap and
+// its parts, export) is rendered again: a sitemap part is never carried
+// over, so one the archive no longer fills is gone.
 func keep(loc urls.Loc, scope *render.Scope) bool {
 	switch loc.Kind {
 	case urls.Incident:

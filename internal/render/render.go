@@ -1,8 +1,10 @@
 // Package render is the render stage: it turns the linked archive into the
 // site's files — HTML pages through html/template layouts, Atom feeds, the
 // sitemap and the JSON export — in every site language. It hands each file
-// to an emit function as soon as it is made, so nothing holds the whole
-// site in memory.
+// to an emit function as soon as it is made, and the largest (the sitemap,
+// the JSON export) to a stream, when given one, as they are made, so
+// nothing holds the whole site, or the whole of a file that lists it, in
+// memory.
 package render
 
 import (
