@@ -25,14 +25,17 @@ import (
 const fieldsTie = 0.3
 
 // formsTie is the share of the score of the forms of a word other than
-// the best that counts: none. The forms of one word typed (the word, the
-// words it begins or is a typo of, the bigrams of a CJK character) are
-// one word to the reader, and a bleve disjunction of them added up every
-// form a text has and multiplied the sum by the share of forms it has:
-// a long report whose certificate manager (憑證管理) follows thirty
+// the best that counts: a tenth. The forms of one word typed (the word,
+// the words it begins or is a typo of, the bigrams of a CJK character)
+// are one word to the reader, and a bleve disjunction of them added up
+// every form a text has and multiplied the sum by the share of forms it
+// has: a long report whose certificate manager (憑證管理) follows thirty
 // different characters matched thirty of the bigrams of 憑 and ranked far
-// above a short report about an expired certificate (憑證過期).
-const formsTie = 0
+// above a short report about an expired certificate (憑證過期). A tenth
+// of the others lets a report that says two of the words a prefix begins
+// (kubectl and Kubernetes for kube) rank above one that says only one of
+// them as often.
+const formsTie = 0.1
 
 // fieldsQuery matches a document that any of its queries (one per field,
 // or one per form of a word) matches.

@@ -59,7 +59,7 @@ var defaultFields = []fieldBoost{
 }
 
 // bodyFields are the fields of body:, the whole report.
-var bodyFields = []fieldBoost{{fImpact, 1}, {fRootCause, 1}, {fBody, 1}}
+var bodyFields = []fieldBoost{{fImpact, 1}, {fRootCause, 1}, {fBody, 1}, {fTimeline, 1}}
 
 // langBuilder turns a parsedQuery into the bleve query for one language
 // index, analysing every term with that index's analyzers. The leaves are

@@ -19,7 +19,7 @@ import (
 const (
 	fTitle    = query.FieldTitle
 	fSummary  = query.FieldSummary
-	fBody     = query.FieldBody // the report but for its impact and root cause
+	fBody     = query.FieldBody // the report but for its impact, root cause and timeline
 	fTimeline = query.FieldTimeline
 	// The sections of the report weighed apart from the rest.
 	fImpact    = "impact"

@@ -160,7 +160,8 @@ type Document struct {
 	OriginalLang string // tag of the incident's original
 
 	// Plain text (markdown rendered to text, no HTML). Impact and
-	// RootCause are those sections of the report, Body the rest of it.
+	// RootCause are those sections of the report, Timeline the text of
+	// its timeline's items, Body the rest of it.
 	Title, Summary, Impact, RootCause, Body, Timeline string
 
 	Products, Regions, Causes []string // exact-match keyword fields (display names)

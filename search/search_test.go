@@ -197,7 +197,8 @@ func TestPunctuatedNames(t *testing.T) {
 			{"Title:\"streaming inserts\"", []string{idBigQuery}},
 			{"escalated", []string{idBigQuery}},
 			{"timeline:\"tier scaled out\"", []string{idBigQuery}},
-			{"body:escalated", nil},
+			{"body:escalated", []string{idBigQuery}}, // the timeline is part of the report
+			{"body:sudden", nil},                     // the summary is not
 		} {
 			resp := search(t, ix, Request{Query: tc.q, Lang: "en"})
 			got := ids(resp)

@@ -671,7 +671,9 @@ func (p *Page) PlainSections() ([]Section, error) {
 }
 
 // TreeSections is PlainSections of a tree Tree returned, with the source
-// it came with.
+// it came with. The text of each timeline item (Mark.Text) is left out:
+// the search indexes the timeline as a field of its own, and indexing it
+// in the body too cost a tenth of the index's work.
 func TreeSections(doc ast.Node, src []byte) []Section {
 	var out []Section
 	var blocks []string
@@ -694,10 +696,58 @@ func TreeSections(doc ast.Node, src []byte) []Section {
 			}
 			continue
 		}
-		if t := plainText(c, src); t != "" {
+		if t := blockText(c, src); t != "" {
 			blocks = append(blocks, t)
 		}
 	}
 	flush()
 	return out
+}
+
+// blockText is plainText of a block of the body, but for the text of the
+// timeline's items in it. What an item holds after its first paragraph
+// (a nested list, another paragraph) is not the event's text, and stays.
+func blockText(c ast.Node, src []byte) string {
+	if !isTimeline(c) {
+		return plainText(c, src)
+	}
+	var parts []string
+	for item := c.FirstChild(); item != nil; item = item.NextSibling() {
+		for b := item.FirstChild(); b != nil; b = b.NextSibling() {
+			if b == item.FirstChild() && startsEvent(b) {
+				continue
+			}
+			if t := plainText(b, src); t != "" {
+				parts = append(parts, t)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// isTimeline reports whether c is a list with a timeline item.
+func isTimeline(c ast.Node) bool {
+	if _, ok := c.(*ast.List); !ok {
+		return false
+	}
+	for item := c.FirstChild(); item != nil; item = item.NextSibling() {
+		if startsEvent(item.FirstChild()) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsEvent reports whether the block b is a timeline item's text: it
+// holds the item's time.
+func startsEvent(b ast.Node) bool {
+	if b == nil {
+		return false
+	}
+	for n := b.FirstChild(); n != nil; n = n.NextSibling() {
+		if _, ok := n.(*markdown.EventTime); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -48,17 +48,24 @@ func TestPlainTextLinesAreBlocks(t *testing.T) {
 
 // The sections of a body are cut at its second-level headings, named by
 // their ids; the text before the first heading is a section of its own,
-// and a third-level heading stays in its section.
+// and a third-level heading stays in its section. The timeline's items
+// are not in its section (the search indexes them as the timeline), but
+// what an item holds after its event's text and the text after the list
+// are.
 func TestPlainSections(t *testing.T) {
-	body := "Preamble.\n\n## Impact {#impact}\n\nUploads failed.\n\n" +
-		"## Root cause {#root-cause}\n\nA cleanup job stalled.\n\n### Detail\n\nThe disk filled.\n\n## Timeline {#timeline}\n\n- 10:22 — Fails.\n"
+	body := "Preamble.\n\n- A list.\n\n## Impact {#impact}\n\nUploads failed.\n\n" +
+		"## Root cause {#root-cause}\n\nA cleanup job stalled.\n\n### Detail\n\nThe disk filled.\n\n## Timeline {#timeline}\n\n" +
+		"- 10:22 — Fails.\n- 10:40 — **Paged**.\n\n  Nobody answered.\n\n  - The pager was off.\n- 10:52 — Recovers.\n\nTimes are UTC.\n"
 	var errs diag.List
 	p := Parse("content/2021-01-01-x/en.md", "2021-01-01-x", "en", []byte("---\ntitle: x\n---\n"+body), &errs)
+	if errs.Len() > 0 {
+		t.Fatal(errs.Error())
+	}
 	want := []Section{
-		{Text: "Preamble."},
+		{Text: "Preamble.\nA list."},
 		{ID: "impact", Heading: "Impact", Text: "Uploads failed."},
 		{ID: "root-cause", Heading: "Root cause", Text: "A cleanup job stalled.\nDetail\nThe disk filled."},
-		{ID: "timeline", Heading: "Timeline", Text: "Fails."},
+		{ID: "timeline", Heading: "Timeline", Text: "Nobody answered.\nThe pager was off.\nTimes are UTC."},
 	}
 	if got, err := p.PlainSections(); err != nil || !slices.Equal(got, want) {
 		t.Errorf("sections:\n%q\nwant\n%q", got, want)

@@ -4,7 +4,7 @@ package locate
 // characters from the long fields of a result, centred on the places where
 // the query's words and phrases occur, chosen so that together they show
 // as many different words of the query as they can, and never the same
-// sentence twice (a timeline event is in the body and the timeline). A
+// sentence twice (a report may say one twice). A
 // fragment stays within one line of its field, one block of the page (a
 // heading, a paragraph, a list item, a table row), shown whole when it is
 // short enough; a table row's cells (separated by tabs) are shown apart. Matches are wrapped in <mark>…</mark> (a phrase, and a
