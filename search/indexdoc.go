@@ -102,10 +102,11 @@ func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *d
 		a.flags = analysis.TextFlags(t.All(), analysis.KindOf(d.Lang)) & analysis.FoldHan
 	}
 	sk := &analysis.SketchBuilder{}
-	words := map[string]struct{}{}
+	var words map[string]struct{}
 	var mem *analysis.Terms
 	if fast != nil {
-		mem = fast.NewTerms(len(t.All()) + len(d.Title) + 64)
+		n := len(t.All()) + len(d.Title) + 64
+		mem, words = fast.NewTerms(n), fast.NewWords(n)
 	}
 	for i, f := range doc.Fields {
 		if fast != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {
