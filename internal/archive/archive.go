@@ -81,7 +81,7 @@ type Incident struct {
 	Severity string // "" when not stated: shown as unknown, never guessed
 	Draft    bool
 	Sources  []content.Source
-	Terms    map[Taxonomy][]*Term // in the order the original lists them
+	Terms    TermLists // in the order the original lists them
 	// Products, Regions and Causes are the original's lists as written
 	// (a term's Name is as the archive first wrote it), which the search
 	// index and incidents.json give: kept here, as a build lets the
@@ -114,7 +114,7 @@ func (inc *Incident) EndStated() bool { return !inc.End.IsZero() }
 // Organization is the organization whose incident it is, or nil when the
 // original does not say.
 func (inc *Incident) Organization() *Term {
-	if t := inc.Terms[Organizations]; len(t) > 0 {
+	if t := inc.Terms.Of(Organizations); len(t) > 0 {
 		return t[0]
 	}
 	return nil

@@ -429,7 +429,7 @@ func overlaps(a, b *Incident) bool {
 func linkTerms(incs []*Incident, errs *diag.List) map[Taxonomy][]*Term {
 	out := map[Taxonomy][]*Term{}
 	for _, inc := range incs {
-		inc.Terms = map[Taxonomy][]*Term{}
+		inc.Terms = TermLists{}
 	}
 	for _, tax := range Taxonomies {
 		bySlug := map[string]*Term{}
@@ -451,8 +451,7 @@ func linkTerms(incs []*Incident, errs *diag.List) map[Taxonomy][]*Term {
 						name, ofOrganization(org), slug, t.Name, ofOrganization(t.Organization), t.Incidents[0].Original.File)
 					continue
 				}
-				if !slices.Contains(inc.Terms[tax], t) {
-					inc.Terms[tax] = append(inc.Terms[tax], t)
+				if inc.Terms.Add(t) {
 					t.Incidents = append(t.Incidents, inc)
 				}
 			}
@@ -526,7 +525,7 @@ func linkSimilar(incs []*Incident) {
 	}
 	for _, inc := range incs {
 		score := map[*Incident]int{}
-		for tax, list := range inc.Terms {
+		for tax, list := range inc.Terms.All() {
 			if similarWeight[tax] == 0 {
 				continue
 			}

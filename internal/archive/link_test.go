@@ -362,13 +362,13 @@ func TestTerms(t *testing.T) {
 	// Each incident's own terms keep the order its original lists them in.
 	newest := find(t, a, "2021-01-01-new")
 	var slugs []string
-	for _, tm := range newest.Terms[archive.Products] {
+	for _, tm := range newest.Terms.Of(archive.Products) {
 		slugs = append(slugs, tm.Slug)
 	}
 	if want := []string{"virtual-private-cloud-vpc", "cloud-pub-sub"}; !slices.Equal(slugs, want) {
 		t.Errorf("new's products %v, want %v", slugs, want)
 	}
-	if got := len(find(t, a, "2020-01-01-mid").Terms[archive.Causes]); got != 0 {
+	if got := len(find(t, a, "2020-01-01-mid").Terms.Of(archive.Causes)); got != 0 {
 		t.Errorf("mid has %d causes, want 0", got)
 	}
 }

@@ -154,15 +154,7 @@ func copyUnchanged(prev *Archive, changed map[string]bool) *unchanged {
 		inc := &copies[i]
 		u.incidents[i] = inc
 		inc.Related, inc.Overlapping, inc.Similar = remap(inc.Related), remap(inc.Overlapping), remap(inc.Similar)
-		terms := make(map[Taxonomy][]*Term, len(inc.Terms))
-		for tax, list := range inc.Terms {
-			mapped := make([]*Term, len(list))
-			for j, t := range list {
-				mapped[j] = termOf[t]
-			}
-			terms[tax] = mapped
-		}
-		inc.Terms = terms
+		inc.Terms = inc.Terms.mapped(func(t *Term) *Term { return termOf[t] })
 	}
 	return u
 }
@@ -191,7 +183,7 @@ func merge(carried, fresh []*Incident) []*Incident {
 // names a product whose page another's product has.
 func (a *Archive) termsOf(fresh []*Incident, touched map[*Term]bool) (gone map[string]bool, ok bool) {
 	for _, inc := range fresh {
-		inc.Terms = map[Taxonomy][]*Term{}
+		inc.Terms = TermLists{}
 	}
 	products := false // a product term made or gone
 	for _, tax := range Taxonomies {
@@ -212,8 +204,7 @@ func (a *Archive) termsOf(fresh []*Incident, touched map[*Term]bool) (gone map[s
 				} else if t.Organization != org || Slug(t.Name) != Slug(v.V) {
 					return nil, false
 				}
-				if !slices.Contains(inc.Terms[tax], t) {
-					inc.Terms[tax] = append(inc.Terms[tax], t)
+				if inc.Terms.Add(t) {
 					i, _ := slices.BinarySearchFunc(t.Incidents, inc, func(o, inc *Incident) int { return order(inc, o) })
 					t.Incidents = slices.Insert(t.Incidents, i, inc)
 					touched[t] = true
@@ -340,7 +331,7 @@ func nearChanged(prev, a *Archive, changed map[string]bool) map[string]bool {
 			return
 		}
 		redo[inc.ID] = true
-		for tax, list := range inc.Terms {
+		for tax, list := range inc.Terms.All() {
 			if similarWeight[tax] == 0 {
 				continue
 			}

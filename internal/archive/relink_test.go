@@ -35,7 +35,7 @@ func describe(a *archive.Archive) string {
 		fmt.Fprintf(&b, "%s %s..%s %v related[%s] overlapping[%s] similar[%s] prev %s next %s events %d\n",
 			inc.ID, inc.Begin, inc.Through, inc.Duration, ids(inc.Related), ids(inc.Overlapping), ids(inc.Similar), id(inc.Prev), id(inc.Next), inc.EventCount())
 		for _, tax := range archive.Taxonomies {
-			for _, t := range inc.Terms[tax] {
+			for _, t := range inc.Terms.Of(tax) {
 				fmt.Fprintf(&b, "  %s/%s\n", tax, t.Slug)
 			}
 		}

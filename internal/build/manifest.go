@@ -81,7 +81,7 @@ func newManifest(a *archive.Archive, inputs string, content map[string]string) *
 			ID: inc.ID, Begin: inc.Begin.In(inc.Location), Prev: id(inc.Prev), Next: id(inc.Next),
 			Related: ids(inc.Related), Overlapping: ids(inc.Overlapping), Similar: ids(inc.Similar),
 		}
-		for tax, terms := range inc.Terms {
+		for tax, terms := range inc.Terms.All() {
 			if mi.Terms == nil {
 				mi.Terms = map[string][]string{}
 			}
@@ -109,7 +109,7 @@ func (m *manifest) skeleton() *archive.Archive {
 	a := &archive.Archive{Terms: map[archive.Taxonomy][]*archive.Term{}}
 	byID := map[string]*archive.Incident{}
 	for _, mi := range m.Incidents {
-		inc := &archive.Incident{ID: mi.ID, Begin: mi.Begin, Location: mi.Begin.Location(), Terms: map[archive.Taxonomy][]*archive.Term{}}
+		inc := &archive.Incident{ID: mi.ID, Begin: mi.Begin, Location: mi.Begin.Location()}
 		byID[mi.ID] = inc
 		a.Incidents = append(a.Incidents, inc)
 	}
@@ -140,7 +140,7 @@ func (m *manifest) skeleton() *archive.Archive {
 		for tax, slugs := range mi.Terms {
 			for _, slug := range slugs {
 				if t := terms[tax+"/"+slug]; t != nil {
-					inc.Terms[archive.Taxonomy(tax)] = append(inc.Terms[archive.Taxonomy(tax)], t)
+					inc.Terms.Add(t)
 				}
 			}
 		}

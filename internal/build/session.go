@@ -359,7 +359,7 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 			}
 			scope.Years[render.LocalYear(inc)] = true
 			scope.Months[render.LocalMonth(inc)] = true
-			for tax, terms := range inc.Terms {
+			for tax, terms := range inc.Terms.All() {
 				for _, t := range terms {
 					scope.Terms[string(tax)+"/"+t.Slug] = true
 				}

@@ -93,7 +93,7 @@ func reportText(sections []content.Section) (impact, rootCause, rest string) {
 // both, since the names are analysed as text too.
 func productKeys(inc *archive.Incident) []string {
 	var out []string
-	for _, t := range inc.Terms[archive.Products] {
+	for _, t := range inc.Terms.Of(archive.Products) {
 		out = append(out, t.Key())
 	}
 	return out

@@ -289,8 +289,8 @@ func (v *IncidentView) Events() []content.Event { return v.Timeline(v.L.Tag) }
 // incident's organization its products cannot be confused with another's,
 // so they are labelled by their own names.
 func (v *IncidentView) TermLinks(tax archive.Taxonomy) ([]*TermView, error) {
-	out := make([]*TermView, len(v.Terms[tax]))
-	for i, t := range v.Terms[tax] {
+	out := make([]*TermView, len(v.Terms.Of(tax)))
+	for i, t := range v.Terms.Of(tax) {
 		var err error
 		if out[i], err = v.r.termIn(t, v.L, false); err != nil {
 			return nil, err
@@ -314,7 +314,7 @@ type TermsShown struct {
 // ListedTerms are the incident's terms of one taxonomy as a list entry
 // names them: the first few, then how many more.
 func (v *IncidentView) ListedTerms(tax archive.Taxonomy) (*TermsShown, error) {
-	all := v.Terms[tax]
+	all := v.Terms.Of(tax)
 	if len(all) == 0 {
 		return nil, nil
 	}
