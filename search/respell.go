@@ -55,6 +55,7 @@ type respeller struct {
 	ctx    context.Context
 	ix     *Index
 	langs  []cjkIndex
+	reader string // the reader's language
 	sounds analysis.Sounds
 	tried  int
 	// follows keeps, for a kanji, the characters after it in the
@@ -73,7 +74,7 @@ type cjkIndex struct {
 // newRespeller opens the CJK language indexes for a reader of lang; it
 // has none when the site has no CJK language.
 func (ix *Index) newRespeller(ctx context.Context, reader string) (*respeller, error) {
-	rs := &respeller{ctx: ctx, ix: ix, sounds: analysis.SoundsOf(reader), follows: map[rune][]rune{}}
+	rs := &respeller{ctx: ctx, ix: ix, reader: reader, sounds: analysis.SoundsOf(reader), follows: map[rune][]rune{}}
 	for _, lang := range sortedKeys(ix.subs) {
 		kind := analysis.KindOf(lang)
 		if !kind.Bigrams() {
@@ -107,7 +108,7 @@ func (rs *respeller) respell(word string) (string, error) {
 	if len(rs.langs) == 0 {
 		return "", nil // no index has CJK words to respell into
 	}
-	if n, err := rs.docs(word, rs.langs); err != nil || n > 0 {
+	if n, err := rs.docs(word, rs.langs); err != nil || n.all > 0 {
 		return "", err
 	}
 	if analysis.IsHiragana(word) {
@@ -122,21 +123,25 @@ func (rs *respeller) respell(word string) (string, error) {
 // candidate is a respelling with its number of documents.
 type candidate struct {
 	word   string
-	docs   int
+	docs   docCounts
 	script bool // its new character is of the script of the word typed
 	native bool // and of the reader's language's characters
 }
 
-// better reports whether c is to be preferred to best: more documents,
-// then a character of the script typed (庫 for 褲 in Traditional, 库
+// better reports whether c is to be preferred to best: more documents
+// in the reader's language, then in all (a pair of characters that
+// straddles two words of another language, 复正 of 恢复正常, is no
+// Japanese reader's word), then a character of the script typed (庫 for 褲 in Traditional, 库
 // for 裤 in Simplified: the two fold alike), then one of the reader's
 // language (證 for a Chinese reader, not Japanese's 証, which folds
 // alike too), then the first found.
 func (c candidate) better(best candidate) bool {
 	switch {
-	case c.docs != best.docs:
-		return c.docs > best.docs
-	case c.docs == 0:
+	case c.docs.reader != best.docs.reader:
+		return c.docs.reader > best.docs.reader
+	case c.docs.all != best.docs.all:
+		return c.docs.all > best.docs.all
+	case c.docs.all == 0:
 		return false
 	case c.script != best.script:
 		return c.script
@@ -197,7 +202,7 @@ func (rs *respeller) suspects(word []rune) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n == 0 {
+		if n.all == 0 {
 			weight[j]++
 			weight[j+1]++
 		}
@@ -312,18 +317,22 @@ func intersect(a, b []rune) []rune {
 	return out
 }
 
+// docCounts are the documents of a word: in the reader's language, and
+// in all.
+type docCounts struct{ reader, all int }
+
 // docs estimates the documents of langs that have word: in each
 // language, the fewest of any of its terms (a term's documents are those
 // of its field that has it most), 0 if a term is in no field; added up.
-func (rs *respeller) docs(word string, langs []cjkIndex) (int, error) {
-	total := 0
+func (rs *respeller) docs(word string, langs []cjkIndex) (docCounts, error) {
+	var total docCounts
 	for _, l := range langs {
 		toks := l.b.text.Analyze([]byte(word))
 		least := -1
 		for _, t := range toks {
 			n, err := rs.count(l, string(t.Term))
 			if err != nil {
-				return 0, err
+				return total, err
 			}
 			if least < 0 || n < least {
 				least = n
@@ -332,7 +341,10 @@ func (rs *respeller) docs(word string, langs []cjkIndex) (int, error) {
 				break
 			}
 		}
-		total += max(least, 0)
+		total.all += max(least, 0)
+		if l.lang == rs.reader {
+			total.reader += max(least, 0)
+		}
 	}
 	return total, nil
 }

@@ -91,3 +91,21 @@ func TestRespellingsBounded(t *testing.T) {
 		t.Errorf("tried %d candidates, want the bound, %d", rs.tried, maxRespellings)
 	}
 }
+
+// A respelling in the reader's language comes before one found only in
+// another's: 複正 of Chinese 恢復正常 is in more reports than 複製, but a
+// pair that straddles two words there, and no Japanese reader's word.
+func TestRespellingInReadersLanguage(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("2023-01-01-tw-a", "zh-TW", "zh-TW", "服務中斷", "服務於一小時後恢復正常。", "工程師重新啟動後恢復正常。", "2023-01-01", nil, nil, nil),
+		doc("2023-01-02-tw-b", "zh-TW", "zh-TW", "延遲升高", "延遲於兩小時後恢復正常。", "流量回落後恢復正常。", "2023-01-02", nil, nil, nil),
+		doc("2023-01-03-ja-c", "ja", "ja", "データの複製が遅延", "レプリカへの複製が遅れました。", "複製を再開しました。", "2023-01-03", nil, nil, nil),
+	}
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+		resp := search(t, ix, Request{Query: "複成", Lang: "ja"})
+		if resp.DidYouMean != "複製" || !slices.Equal(ids(resp), []string{docs[2].ID}) {
+			t.Errorf("%s: 複成 (ja): did you mean %q, found %v; want 複製 and %s", name, resp.DidYouMean, ids(resp), docs[2].ID)
+		}
+	}
+}
