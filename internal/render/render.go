@@ -603,14 +603,11 @@ func (r *Renderer) term(t *archive.Term, l *locale.Lang) (*TermView, error) {
 // termIn is term; qualify false leaves a product's organization out of
 // its label, where the organization is named beside it.
 func (r *Renderer) termIn(t *archive.Term, l *locale.Lang, qualify bool) (*TermView, error) {
-	v := &TermView{Term: t, L: l, Label: readable(t), r: r}
-	if key := "term." + string(t.Taxonomy) + "." + t.Slug; l.HasKey(key) {
-		label, err := l.T(key)
-		if err != nil {
-			return nil, err
-		}
-		v.Label = label
+	label, err := termLabel(t.Taxonomy, t.Name, t.Slug, l)
+	if err != nil {
+		return nil, err
 	}
+	v := &TermView{Term: t, L: l, Label: label, r: r}
 	if qualify && t.Shared && t.Organization != nil {
 		org, err := r.term(t.Organization, l)
 		if err != nil {
@@ -623,14 +620,25 @@ func (r *Renderer) termIn(t *archive.Term, l *locale.Lang, qualify bool) (*TermV
 	return v, nil
 }
 
+// termLabel is a term's display name in l: the i18n file's translation
+// (key "term.<taxonomy>.<slug>") when there is one, else its readable
+// name. Term pages and the search page's cause and region filters show
+// the same words.
+func termLabel(tax archive.Taxonomy, name, slug string, l *locale.Lang) (string, error) {
+	if key := "term." + string(tax) + "." + slug; l.HasKey(key) {
+		return l.T(key)
+	}
+	return readable(tax, name), nil
+}
+
 // readable is a term's name as a reader would write it when no i18n file
 // names it: a cause is written as a slug ("load-spike"), which reads as
 // "Load spike"; other names are shown as written.
-func readable(t *archive.Term) string {
-	if t.Taxonomy != archive.Causes || strings.ContainsFunc(t.Name, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
-		return t.Name
+func readable(tax archive.Taxonomy, name string) string {
+	if tax != archive.Causes || strings.ContainsFunc(name, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
+		return name
 	}
-	words := strings.ReplaceAll(t.Name, "-", " ")
+	words := strings.ReplaceAll(name, "-", " ")
 	r, size := utf8.DecodeRuneInString(words)
 	return string(unicode.ToUpper(r)) + words[size:]
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
@@ -147,8 +148,8 @@ func (s *Search) Active(facet, term string) bool {
 }
 
 // Label is how a facet value reads on the page: severities and duration
-// bands in words, languages by their names in the page's language, the
-// others as they are.
+// bands in words, languages by their names in the page's language, causes
+// and regions as their term pages name them, the others as they are.
 func (s *Search) Label(facet, term string) (string, error) {
 	switch facet {
 	case "severity":
@@ -160,6 +161,10 @@ func (s *Search) Label(facet, term string) (string, error) {
 		return s.l.T("bucket_" + strings.ReplaceAll(term, "-", "_"))
 	case "lang":
 		return s.l.LanguageName(term), nil
+	case "cause":
+		return termLabel(archive.Causes, term, archive.Slug(term), s.l)
+	case "region":
+		return termLabel(archive.Regions, term, archive.Slug(term), s.l)
 	}
 	return term, nil
 }

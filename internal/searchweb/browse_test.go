@@ -112,6 +112,22 @@ func TestBrowseWithoutWords(t *testing.T) {
 	if !slices.Contains(langs, "英語") || !slices.Contains(langs, "日本語") {
 		t.Errorf("language facet on the Japanese page: %q", langs)
 	}
+	// Causes too, as their term pages name them: the i18n file's name,
+	// else the slug in words; in the facet and in the filter's chip.
+	causes := map[string]string{}
+	walk(getPage(t, get, "/ja/search/", nil).doc, func(n *html.Node) {
+		if u, err := url.Parse(attrOf(n, "href")); n.Data == "a" && err == nil && u.Query().Has("cause") {
+			causes[u.Query().Get("cause")] = textOfNode(n)
+		}
+	})
+	walk(getPage(t, get, "/ja/search/", url.Values{"cause": {"load-spike"}}).doc, func(n *html.Node) {
+		if n.Data == "a" && attrOf(n, "class") == "chip" {
+			causes["chip"] = textOfNode(n)
+		}
+	})
+	if causes["load-spike"] != "負荷の急増" || causes["queue-backlog"] != "Queue backlog" || !strings.Contains(causes["chip"], "負荷の急増") {
+		t.Errorf("causes on the Japanese page: %q", causes)
+	}
 }
 
 // TestEveryFilterShowsAChipAndClears: each facet value filters the page
