@@ -27,7 +27,8 @@ type SitemapLimits struct {
 }
 
 // The protocol's limits (sitemaps.org/protocol.html: "no more than 50,000
-// URLs and must not exceed 50MB (52,428,800 bytes)").
+// URLs and must not exceed 50MB (52,428,800 bytes)"); an index lists at
+// most 50,000 files.
 const (
 	maxSitemapURLs  = 50_000
 	maxSitemapBytes = 52_428_800
@@ -177,7 +178,10 @@ func (r *Renderer) sitemapParts() ([]int, error) {
 		}
 		n, count, size = n+1, count+perPage, size+len(group)
 	}
-	return append(parts, n), nil
+	if parts = append(parts, n); len(parts) > maxSitemapURLs {
+		return nil, fmt.Errorf("%d files, more than the %d an index may list: raise the limits of a file", len(parts), maxSitemapURLs)
+	}
+	return parts, nil
 }
 
 // writeSitemap writes a <urlset> of the n pages of the sitemap after the
