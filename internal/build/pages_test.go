@@ -280,6 +280,9 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 		{"2021-03-01-tokyo", "Asia/Tokyo", "2021-03-01 05:00", "2021", "03", "2021-03-01"},
 		// 2021-01-01 04:00 UTC: still December 2020 in Los Angeles.
 		{"2020-12-31-la", "America/Los_Angeles", "2020-12-31 20:00", "2020", "12", "2020-12-31"},
+		// 2021-01-01 00:00 UTC: 2021 in Tokyo, before Los Angeles's
+		// 2020 incident in time.
+		{"2021-01-01-tokyo", "Asia/Tokyo", "2021-01-01 09:00", "2021", "01", "2021-01-01"},
 		// 2021-05-01 03:30 UTC: April in New York.
 		{"2021-04-30-ny", "America/New_York", "2021-04-30 23:30", "2021", "04", "2021-04-30"},
 		// 2021-06-30 18:30 UTC: July in Kolkata.
@@ -303,9 +306,9 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 		return ""
 	}
 	for lang, want := range map[string][2]string{
-		"en":    {"4 incidents began in 2021", "One incident began in March 2021"},
-		"ja":    {"2021年に始まったインシデントは 4 件", "2021年3月に始まったインシデントは 1 件"},
-		"zh-TW": {"2021 年開始的事故共 4 件", "2021年3月開始的事故共 1 件"},
+		"en":    {"5 incidents began in 2021", "One incident began in March 2021"},
+		"ja":    {"2021年に始まったインシデントは 5 件", "2021年3月に始まったインシデントは 1 件"},
+		"zh-TW": {"2021 年開始的事故共 5 件", "2021年3月開始的事故共 1 件"},
 	} {
 		// A year or month page says what it holds, not the overview's sentence.
 		year, overview := lead(filepath.Join(dir, "public", lang, "timeline", "2021", "index.html")), lead(filepath.Join(dir, "public", lang, "timeline", "index.html"))
@@ -369,6 +372,15 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 	// Only months with incidents have a page.
 	if _, err := os.Stat(filepath.Join(dir, "public", "en", "timeline", "2021", "02", "index.html")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("February 2021, with no incident, has a page (%v)", err)
+	}
+	// Each year and month is in the sitemap once.
+	_, entries := readSitemap(t, filepath.Join(dir, "public"), "")
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if seen[e.Loc] {
+			t.Errorf("the sitemap lists %s twice", e.Loc)
+		}
+		seen[e.Loc] = true
 	}
 }
 

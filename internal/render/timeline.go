@@ -1,6 +1,8 @@
 package render
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
@@ -65,20 +67,27 @@ func LocalMonth(inc *archive.Incident) YearMonth {
 func LocalYear(inc *archive.Incident) int { return inc.Begin.In(inc.Location).Year() }
 
 // yearSummaries groups incidents (newest first, as the archive keeps
-// them) by the local year of their begin, oldest year first.
+// them) by the local year of their begin, oldest year first. The archive
+// is in the order of their instants, not of their local dates: around a
+// new year an incident of the old year in its zone can follow one of the
+// new year in another, so a year is found, not assumed to be the last.
 func yearSummaries(incidents []*archive.Incident) []YearSummary {
 	var out []YearSummary
+	at := map[int]int{} // a year's place in out
 	for i := len(incidents) - 1; i >= 0; i-- {
 		inc := incidents[i]
 		y := LocalYear(inc)
-		if len(out) == 0 || out[len(out)-1].Year != y {
+		k, ok := at[y]
+		if !ok {
+			k, at[y] = len(out), len(out)
 			out = append(out, YearSummary{Year: y})
 		}
-		s := &out[len(out)-1]
+		s := &out[k]
 		s.Incidents++
 		s.Events += inc.EventCount()
 		s.incidents = append(s.incidents, inc)
 	}
+	slices.SortFunc(out, func(a, b YearSummary) int { return cmp.Compare(a.Year, b.Year) })
 	return out
 }
 
