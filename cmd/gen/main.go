@@ -28,8 +28,8 @@ import (
 var version = "dev"
 
 // Soft memory limits. A build keeps what its pages show of every
-// incident (70 MB live once 10,000 incidents in two languages are linked,
-// 700 MB at 100,000) and makes short-lived garbage: it lets the heap grow
+// incident (44 MB live once 10,000 incidents in two languages are linked,
+// 440 MB at 100,000) and makes short-lived garbage: it lets the heap grow
 // to three times what is live (buildGCPercent), fewer collections for
 // more memory, up to 1.75 GiB (1.9 GB, reached at 100,000 incidents).
 // The authoring server keeps a site in memory (its search index is on

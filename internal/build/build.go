@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -195,7 +196,9 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	var errs diag.List
 	errs.AddError(err)
 	if stream != nil {
+		restore := leanHeap()
 		indexErr = stream.Close()
+		restore()
 	}
 	if indexErr != nil {
 		if stage.Cause(indexErr) {
@@ -222,6 +225,29 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 }
 
 func isNil(err error) bool { return err == nil }
+
+// mergePercent is how far the heap may grow past what is live while the
+// index's segments are merged (the GOGC percentage).
+const mergePercent = 100
+
+// leanHeap readies the process for the index's final merge, which maps
+// the segments it merges beside the heap: at 100,000 incidents hundreds
+// of megabytes of them resident, while the heap the render left (grown
+// to the soft limit around the archive, which is let go by then) would
+// stay resident too, and could grow to three times what is live again
+// (gen build sets 200 %). The heap is given back to the system and held
+// to mergePercent, unless a lower percentage is set, until restore. It
+// sets the process's percentage: builds running at once in one process
+// may leave the lower one set.
+func leanHeap() (restore func()) {
+	debug.FreeOSMemory()
+	old := debug.SetGCPercent(mergePercent)
+	if old < mergePercent {
+		debug.SetGCPercent(old) // lower already, or off
+		return func() {}
+	}
+	return func() { debug.SetGCPercent(old) }
+}
 
 // dropLinkInputs lets go what only the link stage reads: the timeline
 // items as written (placed as events), the link destinations and the

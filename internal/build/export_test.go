@@ -19,3 +19,6 @@ func (s *Session) IndexFolders() (all, current string) {
 
 // DropLinkInputs lets go what a build no longer needs once linked.
 func DropLinkInputs(a *archive.Archive) { dropLinkInputs(a) }
+
+// LeanHeap readies the process for the index's final merge.
+func LeanHeap() (restore func()) { return leanHeap() }
