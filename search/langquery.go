@@ -631,19 +631,9 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 		if err != nil {
 			return err
 		}
-		for {
-			e, err := d.Next()
-			if err != nil || e == nil {
-				if cerr := d.Close(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return err
-				}
-				break
-			}
+		err = eachTerm(d, func(e *index.DictEntry) error {
 			if utf8.RuneCountInString(e.Term) != 2 {
-				continue
+				return nil
 			}
 			n := e.Count
 			if live || n == 0 {
@@ -652,16 +642,16 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 				// gives 0) is looked up, since it weighs the bigram
 				// (bigramsWith).
 				m, err := termCount(context.Background(), r, []byte(e.Term), field)
-				if err != nil {
-					d.Close()
+				if err != nil || m == 0 {
 					return err
-				}
-				if m == 0 {
-					continue
 				}
 				n = m
 			}
 			counts[e.Term] += n
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -672,4 +662,21 @@ func term(field, value string, boost float64) *blevequery.TermQuery {
 	q.SetField(field)
 	q.SetBoost(boost)
 	return q
+}
+
+// eachTerm calls fn with each of d's entries, then closes d; it returns
+// the first error of the dictionary, of fn or of closing it.
+func eachTerm(d index.FieldDict, fn func(e *index.DictEntry) error) error {
+	for {
+		e, err := d.Next()
+		if err == nil && e != nil {
+			err = fn(e)
+		}
+		if err != nil || e == nil {
+			if cerr := d.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}
+	}
 }

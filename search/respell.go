@@ -283,20 +283,14 @@ func (rs *respeller) after(c rune, langs []cjkIndex) ([]rune, error) {
 			if err != nil {
 				return nil, err
 			}
-			for {
-				e, err := d.Next()
-				if err != nil || e == nil {
-					if cerr := d.Close(); err == nil {
-						err = cerr
-					}
-					if err != nil {
-						return nil, err
-					}
-					break
-				}
+			err = eachTerm(d, func(e *index.DictEntry) error {
 				if t := []rune(e.Term); len(t) == 2 {
 					out = append(out, t[1])
 				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
 	}
