@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -351,11 +350,8 @@ func linkRelated(incs []*Incident, byID map[string]*Incident, hidden map[string]
 				// A draft is not published; its links appear when it is.
 				// An incident with errors has them reported already.
 			default:
-				hint := "check the folder name under content/"
-				if near := diag.Nearest(r.V, allIDs); near != "" {
-					hint = fmt.Sprintf("did you mean %q?", near)
-				}
-				errs.Add(inc.Original.File, r.Line, r.Col, "related incident %q does not exist; %s", r.V, hint)
+				errs.Add(inc.Original.File, r.Line, r.Col, "related incident %q does not exist; %s", r.V,
+					diag.Suggest(r.V, allIDs, "check the folder name under content/"))
 			}
 		}
 	}

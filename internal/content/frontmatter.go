@@ -2,7 +2,6 @@ package content
 
 import (
 	"bytes"
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -232,9 +231,7 @@ func (d *metaDecoder) unknown(k *yaml.Node) {
 	d.unknownKeys++
 	hint := "remove it"
 	if d.unknownKeys <= suggestedKeys {
-		if near := diag.Nearest(k.Value, knownKeys); near != "" {
-			hint = fmt.Sprintf("did you mean %q?", near)
-		}
+		hint = diag.Suggest(k.Value, knownKeys, hint)
 	}
 	kp := d.at(k)
 	d.errs.Add(d.file, kp.Line, kp.Col, "unknown front-matter key %q; %s (known keys: %s)", k.Value, hint, knownKeyList)

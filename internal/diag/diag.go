@@ -100,6 +100,15 @@ func (l *List) Error() string {
 	return b.String()
 }
 
+// Suggest is the hint for word, which is not among candidates: "did you
+// mean" the nearest (Nearest), or otherwise when none is close.
+func Suggest(word string, candidates []string, otherwise string) string {
+	if near := Nearest(word, candidates); near != "" {
+		return fmt.Sprintf("did you mean %q?", near)
+	}
+	return otherwise
+}
+
 // Nearest returns the candidate closest to word by edit distance, for
 // "did you mean" suggestions, or "" when none is reasonably close.
 //

@@ -110,20 +110,14 @@ func parseQueries(file string, data []byte, incidents []string) ([]Query, error)
 		}
 		for _, id := range q.Relevant {
 			if !slices.Contains(incidents, id) {
-				hint := "judge one of the incidents in testdata/site/content"
-				if near := diag.Nearest(id, incidents); near != "" {
-					hint = fmt.Sprintf("did you mean %q?", near)
-				}
-				errs.Add(file, n.Line, n.Column, "query %s: relevant incident %q is not in the judged site; %s", q.ID, id, hint)
+				errs.Add(file, n.Line, n.Column, "query %s: relevant incident %q is not in the judged site; %s", q.ID, id,
+					diag.Suggest(id, incidents, "judge one of the incidents in testdata/site/content"))
 			}
 		}
 		for _, slug := range q.Causes {
 			if !slices.Contains(causes, slug) {
-				hint := "name one of the generator's causes (internal/corpus)"
-				if near := diag.Nearest(slug, causes); near != "" {
-					hint = fmt.Sprintf("did you mean %q?", near)
-				}
-				errs.Add(file, n.Line, n.Column, "query %s: unknown cause %q; %s", q.ID, slug, hint)
+				errs.Add(file, n.Line, n.Column, "query %s: unknown cause %q; %s", q.ID, slug,
+					diag.Suggest(slug, causes, "name one of the generator's causes (internal/corpus)"))
 			}
 		}
 		seen[q.ID] = true
