@@ -1,0 +1,145 @@
+package chart
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pageIncident is drawn as an incident page draws its chart: tick labels
+// with the zone's abbreviation, dates for the midnight lines, a legend,
+// and events labelled "n. time — text" that link to the timeline.
+func pageIncident(prefix string, loc *time.Location, begin, end time.Time, open bool, events []time.Time, texts ...string) IncidentTimeline {
+	c := IncidentTimeline{
+		IDPrefix: prefix, Title: "Incident timeline",
+		Desc:  "Impact from " + begin.Format("15:04 MST") + " for " + end.Sub(begin).String(),
+		Begin: begin, End: end, Open: open, Location: loc,
+		LocalTick:     func(t time.Time) string { return t.Format("15:04 MST") },
+		UTCTick:       func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
+		MidnightLabel: func(t time.Time) string { return t.Format("Mon Jan 2") },
+		Legend:        IncidentLegend{Impact: "Impact", Events: "Event, numbered as in the timeline below", Midnight: "Midnight, local time"},
+	}
+	for i, at := range events {
+		text := texts[i%len(texts)]
+		c.Events = append(c.Events, Event{
+			At:    at,
+			Label: fmt.Sprintf("%d. %s — %s", i+1, at.In(loc).Format("15:04 MST"), text),
+			Href:  "#t-" + at.UTC().Format("20060102T1504Z"),
+		})
+	}
+	return c
+}
+
+// goldenIncidents are varied incident pictures: a closed and an open
+// window, a window over several days and another over months, a burst of
+// events, a zone half an hour off the hour, one kept in UTC, CJK and
+// markup in labels, default labels, ten thousand years, and nothing at
+// all.
+func goldenIncidents(t testing.TB) map[string]IncidentTimeline {
+	la, berlin, kolkata, taipei := mustLoc(t, "America/Los_Angeles"), mustLoc(t, "Europe/Berlin"), mustLoc(t, "Asia/Kolkata"), mustLoc(t, "Asia/Taipei")
+	every := func(from time.Time, n int, step time.Duration) []time.Time {
+		var out []time.Time
+		for i := range n {
+			out = append(out, from.Add(time.Duration(i)*step))
+		}
+		return out
+	}
+	texts := []string{"Error rate jumps", "Mitigation <rolled back> & \"drained\"", "Resolved", "Postmortem started"}
+	b := time.Date(2017, 3, 13, 10, 22, 0, 0, la)
+	out := map[string]IncidentTimeline{
+		"closed": pageIncident("incident-chart", la, b, b.Add(30*time.Minute), false,
+			[]time.Time{b, b.Add(18 * time.Minute), b.Add(30 * time.Minute), b.Add(68 * time.Minute)}, texts...),
+		"open": pageIncident("incident-chart", la, b, b.Add(5*time.Hour), true, every(b, 7, 47*time.Minute), texts...),
+		// Over two DST-free midnights and then the spring change.
+		"multi-day": pageIncident("incident-chart", berlin, time.Date(2021, 3, 26, 21, 5, 0, 0, berlin), time.Date(2021, 3, 29, 6, 40, 0, 0, berlin), false,
+			every(time.Date(2021, 3, 26, 21, 5, 0, 0, berlin), 12, 5*time.Hour+13*time.Minute), texts...),
+		"months": pageIncident("incident-chart", berlin, time.Date(2019, 11, 2, 8, 0, 0, 0, berlin), time.Date(2020, 4, 20, 8, 0, 0, 0, berlin), false,
+			every(time.Date(2019, 11, 2, 8, 0, 0, 0, berlin), 9, 19*24*time.Hour), texts...),
+		// Forty events, bursts of them a minute apart: lanes fill and wrap.
+		"many-events": pageIncident("incident-chart", la, b, b.Add(3*time.Hour), false,
+			append(every(b, 25, time.Minute), every(b.Add(2*time.Hour), 15, 4*time.Minute)...), texts...),
+		"half-hour-zone": pageIncident("incident-chart", kolkata, time.Date(2019, 7, 2, 22, 7, 0, 0, kolkata), time.Date(2019, 7, 3, 1, 52, 0, 0, kolkata), false,
+			every(time.Date(2019, 7, 2, 22, 7, 0, 0, kolkata), 8, 29*time.Minute), texts...),
+		"utc": pageIncident("incident-chart", time.UTC, time.Date(2008, 1, 15, 2, 22, 0, 0, time.UTC), time.Date(2008, 1, 15, 11, 35, 0, 0, time.UTC), false,
+			every(time.Date(2008, 1, 15, 2, 22, 0, 0, time.UTC), 9, time.Hour), texts...),
+		"cjk": pageIncident("事故-圖表", taipei, time.Date(2020, 12, 31, 23, 40, 0, 0, taipei), time.Date(2021, 1, 1, 0, 50, 0, 0, taipei), false,
+			every(time.Date(2020, 12, 31, 23, 40, 0, 0, taipei), 6, 14*time.Minute), "錯誤率上升", "已緩解", "\x00\xff控制字元"),
+		"nothing": {IDPrefix: ""},
+	}
+	cjk := out["cjk"]
+	cjk.Title, cjk.Desc = "事故時間軸", "影響自 23:40 起"
+	cjk.Legend = IncidentLegend{Impact: "影響", Events: "事件，編號同下方時間軸", Midnight: "當地午夜"}
+	out["cjk"] = cjk
+	// Default tick labels over nine days: ticks a day or more apart.
+	out["days-default-labels"] = IncidentTimeline{IDPrefix: "d", Begin: b, End: b.Add(9 * 24 * time.Hour), Location: berlin,
+		Events: []Event{{At: b.Add(time.Hour), Href: "javascript:alert(1)"}, {At: b.Add(100 * time.Hour), Label: "later"}}}
+	// From year 1 to year 9999: no step gives 4–8 ticks.
+	out["millennia"] = IncidentTimeline{IDPrefix: "m", Begin: time.Unix(-62135596800, 0), End: time.Unix(253402300799, 0), Location: la,
+		Events: []Event{{At: time.Unix(1, 0), Label: "epoch", Href: "#e"}}}
+	return out
+}
+
+// goldenSums are the SHA-256 of IncidentResponsive's markup for each of
+// goldenIncidents, and of summaryCharts(manySpans(300)) (which share the
+// markup's writers): drawing them with less memory must not change a
+// byte. A change meant to alter the pictures replaces these (the test
+// prints the new sums).
+var goldenSums = map[string]string{
+	"closed":              "2b3f201fe4a8d76b3f7dd4995be9f5a787a5b61d4409e08f71f25d3e68b03f65",
+	"open":                "c7478c8d98d9eea26f2a96a24f1dcfee8f3eb6f3ef18919e26d374a3b53798ad",
+	"multi-day":           "fc39cd109e8d053f71d278e1bf81b047508b3d088c0df380bc86ca3436f0b54e",
+	"months":              "62d54b83701867e63514ed9714df83c07e56d161ec97d62bb91f36942fa586db",
+	"many-events":         "091169ff0232089bdce86cc5a8b391aa95be57e31a9a69996a2e0c204a5f6efd",
+	"half-hour-zone":      "0191bc96623a14d7b6e3b294176eb7d984c5bf33d40bd51ade52ac6dd58b6d56",
+	"utc":                 "f88492110c859d7734347cca19ca486bef96043f7bea9eab760292ea6d593b4d",
+	"cjk":                 "bce041839e9530951d16b34c9b2b6b06887785b21f6813db6812ef230c15322a",
+	"days-default-labels": "331105b6613b2fd4e05553fbc5fc15050e31886b9a0d38df9168339364204f9e",
+	"nothing":             "5339925d9bbe48b20409ed7fb5ce6244a3c951fb0d4dd24f24cd6b74ed6263b8",
+	"millennia":           "8c07c4879e5f11cc5d943dd8725ad36b944d1e9a77baf6679cab8defa066d821",
+	"summary":             "ceb04f4aad49682750212f9f4e83e745f50443e63259c6fb5577e9641782c941",
+}
+
+func TestMarkupUnchanged(t *testing.T) {
+	markup := map[string]string{"summary": summaryCharts(manySpans(300))}
+	for name, c := range goldenIncidents(t) {
+		markup[name] = IncidentResponsive(c)
+		parse(t, "<div>"+markup[name]+"</div>")
+	}
+	var sums []string
+	for name, out := range markup {
+		sum := sha256.Sum256([]byte(out))
+		got := hex.EncodeToString(sum[:])
+		if got != goldenSums[name] {
+			t.Errorf("%s: the markup (%d bytes) has SHA-256 %s, want %s", name, len(out), got, goldenSums[name])
+		}
+		sums = append(sums, fmt.Sprintf("%q: %q,", name, got))
+	}
+	if t.Failed() {
+		t.Logf("the sums now:\n%s", strings.Join(sums, "\n"))
+	}
+}
+
+// typicalIncident is drawn as a generated archive's incident page draws
+// its chart: nine events over a window of a few hours, in a zone with
+// daylight saving time.
+func typicalIncident(t testing.TB) IncidentTimeline {
+	la := mustLoc(t, "America/Los_Angeles")
+	b := time.Date(2017, 3, 13, 10, 22, 0, 0, la)
+	var at []time.Time
+	for _, m := range []int{0, 6, 19, 33, 58, 95, 140, 172, 190} {
+		at = append(at, b.Add(time.Duration(m)*time.Minute))
+	}
+	return pageIncident("incident-chart", la, b, b.Add(172*time.Minute), false, at,
+		"Error rate jumps", "Engineers paged", "Mitigation rolled out to the first region", "Resolved")
+}
+
+func BenchmarkIncidentResponsive(b *testing.B) {
+	c := typicalIncident(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = IncidentResponsive(c)
+	}
+}
