@@ -135,7 +135,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	// with the changed incidents' documents replaced.
 	var stream *index.Stream
 	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
-		BaseURL: opts.BaseURL, Generator: opts.Generator, Sitemap: opts.Sitemap, Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
+		BaseURL: opts.BaseURL, Generator: opts.Generator, Sitemap: opts.Sitemap, Recycle: true, Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
 			if stream != nil {
 				stream.Parsed(inc, lang, doc, src, err)
 			}
@@ -166,7 +166,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 	// Files that cannot be written are collected by the staging: a full
 	// disk is one message with a count, not one per page. The sitemap and
 	// the JSON export are written as they are made, never whole in memory.
-	w := newWriters(writerCount, 256, stage.Collect)
+	w := newWriters(writerCount, 256, stage.Collect, r.Recycle)
 	pages, err := r.RenderScopeStreamed(scope, w.emit, stage.CollectStream)
 	w.wait()
 	phases.mark("render")

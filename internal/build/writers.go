@@ -22,8 +22,8 @@ type file struct {
 }
 
 // newWriters starts n goroutines passing files to write, which must be
-// safe for concurrent use.
-func newWriters(n, queue int, write render.Emit) *writers {
+// safe for concurrent use, then to done, once written.
+func newWriters(n, queue int, write render.Emit, done func(data []byte)) *writers {
 	w := &writers{jobs: make(chan file, queue)}
 	for range n {
 		w.wg.Go(func() {
@@ -31,6 +31,7 @@ func newWriters(n, queue int, write render.Emit) *writers {
 				// Errors are the writer's to collect (output.Folder.Collect
 				// records them for the staging's Err).
 				_ = write(f.path, f.data)
+				done(f.data)
 			}
 		})
 	}

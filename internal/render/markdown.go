@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"io"
 
 	"github.com/postmortem-archive/gen/internal/markdown"
 	"github.com/postmortem-archive/gen/internal/urls"
@@ -17,6 +18,16 @@ var md = markdown.NewMarkdown()
 // to the same moment on the archive-wide timeline. Raw HTML written in
 // the Markdown is shown as text.
 func (v *IncidentView) Body() (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := v.writeBody(&buf); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil // #nosec G203: goldmark output with raw HTML escaped
+}
+
+// writeBody writes Body to w: the native incident page writes it into
+// the page as it is made, not through a string of its own.
+func (v *IncidentView) writeBody(w io.Writer) error {
 	p, _ := v.page()
 	doc, src, err := p.Tree()
 	if v.parsed != nil {
@@ -25,14 +36,14 @@ func (v *IncidentView) Body() (template.HTML, error) {
 		v.parsed = nil
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
 	events := v.Events()
 	self := urls.IncidentLoc(v.L.Tag, v.ID)
 	timeline := urls.Rel(self, urls.TimelineEventLoc(v.L.Tag, v.ID, v.LocalBegin()))
 	anchorLabel, err := v.L.T("event_link")
 	if err != nil {
-		return "", err
+		return err
 	}
 	markdown.Place(doc, func(i int) (markdown.Placement, bool) {
 		if i >= len(events) {
@@ -46,9 +57,8 @@ func (v *IncidentView) Body() (template.HTML, error) {
 		}
 		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, Href: timeline, AnchorLabel: anchorLabel}, true
 	})
-	var buf bytes.Buffer
-	if err := md.Renderer().Render(&buf, src, doc); err != nil {
-		return "", fmt.Errorf("%s: rendering Markdown: %w", p.File, err)
+	if err := md.Renderer().Render(w, src, doc); err != nil {
+		return fmt.Errorf("%s: rendering Markdown: %w", p.File, err)
 	}
-	return template.HTML(buf.String()), nil // #nosec G203: goldmark output with raw HTML escaped
+	return nil
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -59,12 +60,13 @@ func nativeFor(files fs.FS) nativeParts {
 // incidentPage writes an incident page as base.html with incident.html's
 // blocks.
 func (r *Renderer) incidentPage(p *PageView) ([]byte, error) {
-	w := &htmlw{}
-	w.b.Grow(64 << 10)
+	w := &htmlw{b: *bytes.NewBuffer(r.buffers.get())}
+	w.b.Grow(pageBufferSize)
 	w.base(p, func() { w.text(p.Incident.Summary()) }, func() { w.incidentMain(p) })
 	if w.err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", p.Path, w.err)
 	}
+	r.buffers.lend(w.b.Bytes())
 	return w.b.Bytes(), nil
 }
 
@@ -241,7 +243,9 @@ func (w *htmlw) incidentMain(p *PageView) {
 	w.raw("\" aria-labelledby=\"incident-chart-title\" aria-describedby=\"incident-chart-desc\">\n    <div aria-hidden=\"true\">")
 	w.html(v.Chart())
 	w.raw("</div>\n  </figure>\n  <div class=\"body\">\n  ")
-	w.html(v.Body())
+	if err := v.writeBody(&w.b); err != nil && w.err == nil {
+		w.err = err
+	}
 	w.raw("\n  </div>\n  ")
 	w.sources(v)
 	w.raw("\n</article>\n")

@@ -60,6 +60,10 @@ type Options struct {
 	// Sitemap bounds each file of the sitemap; the zero value is the
 	// protocol's limits.
 	Sitemap SitemapLimits
+	// Recycle says that the Emit hands pages back through
+	// Renderer.Recycle once written: pages are then made in reused
+	// buffers.
+	Recycle bool
 }
 
 // Renderer renders one archive.
@@ -72,6 +76,7 @@ type Renderer struct {
 	tmpl      map[string]*template.Template
 	layouts   *Layouts
 	fragments *Fragments
+	buffers   *pageBuffers // nil unless Options.Recycle
 	// sitemapLimits bound each file of the sitemap (sitemap.go).
 	sitemapLimits SitemapLimits
 
@@ -92,6 +97,9 @@ func New(a *archive.Archive, bundle *locale.Bundle, layouts *Layouts, opts Optio
 	}
 	r := &Renderer{archive: a, bundle: bundle, layouts: layouts, fragments: opts.Fragments, urls: scheme, parsed: opts.Parsed,
 		sitemapLimits: opts.Sitemap.orDefault()}
+	if opts.Recycle {
+		r.buffers = &pageBuffers{lent: map[*byte]struct{}{}}
+	}
 	if r.fragments == nil {
 		r.fragments = NewFragments()
 		r.fragments.once = true
@@ -573,10 +581,11 @@ func (r *Renderer) execute(p *PageView) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("layouts: no template for %s pages (%s.html)", p.Kind, p.Kind)
 	}
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, p.Kind+".html", p); err != nil {
+	buf := bytes.NewBuffer(r.buffers.get())
+	if err := t.ExecuteTemplate(buf, p.Kind+".html", p); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", p.Path, err)
 	}
+	r.buffers.lend(buf.Bytes())
 	return buf.Bytes(), nil
 }
 

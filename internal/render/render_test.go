@@ -120,6 +120,12 @@ func renderSite(t *testing.T, langs fs.FS) (map[string][]byte, error) {
 // languages in langs.
 func newRenderer(t *testing.T, langs fs.FS) *render.Renderer {
 	t.Helper()
+	return newRendererWith(t, langs, render.Options{BaseURL: base, Generator: "gen test"})
+}
+
+// newRendererWith is newRenderer with options.
+func newRendererWith(t *testing.T, langs fs.FS, opts render.Options) *render.Renderer {
+	t.Helper()
 	bundle, err := locale.Load(langs, "i18n")
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +153,7 @@ func newRenderer(t *testing.T, langs fs.FS) *render.Renderer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := render.New(a, bundle, tmpl, render.Options{BaseURL: base, Generator: "gen test"})
+	r, err := render.New(a, bundle, tmpl, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
