@@ -326,7 +326,7 @@ func (ix *Index) indexMem(idx bleve.Index, lang string, docs []*Document, gone [
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
 				texts[i] = newDocText(docs[i], kind)
-				if done[i], errs[i] = analyse(m, fast, docs[i], texts[i]); errs[i] == nil {
+				if done[i], errs[i] = analyse(m, fast, nil, docs[i], texts[i]); errs[i] == nil {
 					done[i].complete(texts[i])
 				}
 			}

@@ -77,9 +77,10 @@ func (analysedField) Analyze() {}
 // store and the vocabulary keep of it.
 type analysed struct {
 	doc    *document.Document
-	sketch []byte   // of its long fields; nil without a fast analysis
-	flags  uint8    // analysis.FoldHan, or 0
-	words  []string // its distinct words as written (package vocab)
+	sketch []byte          // of its long fields; nil without a fast analysis
+	flags  uint8           // analysis.FoldHan, or 0
+	words  []string        // its distinct words as written (package vocab)
+	terms  *analysis.Terms // the memory of its fields' terms, for a TermsPool once its segment is built
 }
 
 // complete gives t, the text a was analysed from, what the analysis found
@@ -91,7 +92,7 @@ func (a *analysed) complete(t *docstore.Text) {
 
 // analyse maps and analyses a document for bleve, whose long fields'
 // text is t.
-func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *docstore.Text) (*analysed, error) {
+func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, pool *analysis.TermsPool, d *Document, t *docstore.Text) (*analysed, error) {
 	doc := document.NewDocument(d.ID)
 	if err := m.MapDocument(doc, bleveDoc(d, t)); err != nil {
 		return nil, fmt.Errorf("search: index %s (%s): %w", d.ID, d.Lang, err)
@@ -106,7 +107,8 @@ func analyse(m *mapping.IndexMappingImpl, fast *analysis.Fast, d *Document, t *d
 	var mem *analysis.Terms
 	if fast != nil {
 		n := len(t.All()) + len(d.Title) + 64
-		mem, words = fast.NewTerms(n), fast.NewWords(n)
+		mem, words = pool.Get(fast, n), fast.NewWords(n)
+		a.terms = mem
 	}
 	for i, f := range doc.Fields {
 		if fast != nil && fastFields[f.Name()] && !f.Options().IncludeTermVectors() {

@@ -96,7 +96,7 @@ func (ix *Index) countBase(m *mapping.IndexMappingImpl, fast *analysis.Fast, lan
 	if t == nil {
 		return fmt.Errorf("search: %s (%s) has no text in the document store", id, lang)
 	}
-	a, err := analyse(m, fast, documentOf(in.docs[lang]), t)
+	a, err := analyse(m, fast, nil, documentOf(in.docs[lang]), t)
 	if err != nil {
 		return err
 	}

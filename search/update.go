@@ -160,7 +160,7 @@ func (u *langUpdate) countOut(store *docstore.Reader, metas []*docstore.Meta, re
 		if err != nil {
 			return nil, err
 		}
-		a, err := analyse(u.m, u.fast, documentOf(mt), t)
+		a, err := analyse(u.m, u.fast, nil, documentOf(mt), t)
 		if err != nil {
 			return nil, err
 		}
@@ -181,7 +181,7 @@ func (u *langUpdate) add(w *docstore.Writer, dict []byte, docs []*Document) ([]*
 	var metas []*docstore.Meta
 	for _, d := range docs {
 		t := newDocText(d, u.kind)
-		a, err := analyse(u.m, u.fast, d, t)
+		a, err := analyse(u.m, u.fast, nil, d, t)
 		if err != nil {
 			return nil, err
 		}

@@ -79,6 +79,7 @@ type analysedDoc struct {
 	id    string
 	words []string
 	doc   *document.Document
+	terms *analysis.Terms // doc's terms, for lw.terms once its segment is built
 	rec   *docstore.Record
 	err   error
 }
@@ -97,6 +98,11 @@ type langWriter struct {
 	sampleBytes int
 	dict        []byte
 	compressors sync.Pool // *docstore.Compressor with dict
+	// terms keeps the memory of the terms of documents whose segment is
+	// built; inSegment are those of the documents of the segment being
+	// filled.
+	terms     analysis.TermsPool
+	inSegment []*analysis.Terms
 
 	seq int
 	// metas are the documents' metadata, in the order added; ids says
@@ -114,6 +120,21 @@ type langWriter struct {
 
 	mu  sync.Mutex
 	err error
+}
+
+// reuseTerms is whether documents' terms are made in memory handed back
+// once their segment is built; false only in the test that compares.
+var reuseTerms = true
+
+// indexed notes that a document with terms was given to the builder,
+// which builds a segment of every builderBatch documents when given the
+// last of them and keeps nothing of their terms after.
+func (lw *langWriter) indexed(terms *analysis.Terms) {
+	lw.inSegment = append(lw.inSegment, terms)
+	if len(lw.inSegment) == builderBatch {
+		lw.terms.Put(lw.inSegment)
+		lw.inSegment = lw.inSegment[:0]
+	}
 }
 
 func (lw *langWriter) setErr(err error) {
@@ -271,7 +292,10 @@ func (w *Writer) work() {
 		lw := j.lw
 		out := analysedDoc{seq: j.seq, id: j.d.ID}
 		if lw.getErr() == nil {
-			out.doc, out.words, out.rec, out.err = lw.prepare(j)
+			var a *analysed
+			if a, out.rec, out.err = lw.prepare(j); a != nil {
+				out.doc, out.words, out.terms = a.doc, a.words, a.terms
+			}
 		}
 		lw.results <- out
 	}
@@ -279,24 +303,28 @@ func (w *Writer) work() {
 
 // prepare analyses a document for bleve and compresses its text with its
 // sketch for the document store.
-func (lw *langWriter) prepare(j *writeJob) (*document.Document, []string, *docstore.Record, error) {
-	a, err := analyse(lw.m, lw.fast, j.d, j.text)
+func (lw *langWriter) prepare(j *writeJob) (*analysed, *docstore.Record, error) {
+	pool := &lw.terms
+	if !reuseTerms {
+		pool = nil
+	}
+	a, err := analyse(lw.m, lw.fast, pool, j.d, j.text)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	a.complete(j.text)
 	c, _ := lw.compressors.Get().(*docstore.Compressor)
 	if c == nil {
 		if c, err = docstore.NewCompressor(lw.dict); err != nil {
-			return nil, nil, nil, fmt.Errorf("search: %s documents: %w", lw.lang, err)
+			return nil, nil, fmt.Errorf("search: %s documents: %w", lw.lang, err)
 		}
 	}
 	defer lw.compressors.Put(c)
 	rec, err := c.Compress(j.text)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("search: compress %s (%s): %w", j.d.ID, lw.lang, err)
+		return nil, nil, fmt.Errorf("search: compress %s (%s): %w", j.d.ID, lw.lang, err)
 	}
-	return a.doc, a.words, rec, nil
+	return a, rec, nil
 }
 
 // newBuilder starts bleve's offline builder for an index in path, the way
@@ -380,6 +408,7 @@ func (lw *langWriter) run() {
 			lw.docs.Add(r.id, r.rec)
 			lw.words.Add(r.words)
 			lw.lengths.add(docLengths(r.doc), 1)
+			lw.indexed(r.terms)
 		}
 	}
 	if err := lw.getErr(); err != nil {
