@@ -415,6 +415,9 @@ func (lw *langWriter) run() {
 		lw.docs.Abort()
 		return
 	}
+	// The segments are merged next, with nothing more to analyse.
+	lw.terms.Drop()
+	lw.inSegment = nil
 	if err := lw.b.Close(); err != nil {
 		lw.setErr(fmt.Errorf("search: finish index for %s: %w", lw.lang, err))
 		lw.docs.Abort()

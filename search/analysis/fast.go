@@ -182,7 +182,7 @@ type TermsPool struct {
 
 // maxFreeTerms bounds the Terms a pool keeps of each size: a segment's
 // worth, and the documents analysed ahead of it.
-const maxFreeTerms = 256
+const maxFreeTerms = 160
 
 // Get returns the memory for the terms of a document of n bytes of text
 // analysed by fa, cleared.
@@ -205,6 +205,13 @@ func (p *TermsPool) Get(fa *Fast, n int) *Terms {
 	t := fa.NewTerms(1 << class)
 	t.class = class
 	return t
+}
+
+// Drop lets go of the kept Terms, once no more documents are to come.
+func (p *TermsPool) Drop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free = [len(p.free)][]*Terms{}
 }
 
 // Put hands back the Terms of documents whose terms nothing refers to any
