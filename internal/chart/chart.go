@@ -38,11 +38,9 @@
 package chart
 
 import (
-	"math"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+	"unicode"
 )
 
 // viewWidth is the width of every chart's viewBox, in user units.
@@ -70,19 +68,12 @@ func seconds(t, t0 time.Time) float64 {
 // num formats a coordinate compactly: rounded to one decimal, without a
 // trailing ".0" and never "-0".
 func num(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "0"
-	}
-	r := math.Round(v*10) / 10
-	if r == 0 {
-		r = 0 // normalise -0
-	}
-	return strconv.FormatFloat(r, 'f', -1, 64)
+	var buf [32]byte
+	return string(appendNum(buf[:0], v))
 }
 
 // esc escapes s for use as XML/HTML text or a double- or single-quoted
-// attribute value. Characters not allowed in XML 1.0 are dropped, and line
-// breaks and tabs become spaces (labels are one line).
+// attribute value, as escTo writes it.
 func esc(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -97,47 +88,37 @@ func esc(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '"':
-			b.WriteString("&#34;")
-		case r == '\'':
-			b.WriteString("&#39;")
-		case r == '\t' || r == '\n' || r == '\r':
-			b.WriteByte(' ')
-		case r < 0x20, r == 0xFFFE, r == 0xFFFF, r >= 0xD800 && r <= 0xDFFF:
-			// not allowed in XML 1.0: drop
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError) // invalid UTF-8 byte
-		default:
-			b.WriteRune(r)
-		}
-	}
+	escTo(&b, s)
 	return b.String()
 }
 
 // safeHref neutralises link targets that would run script.
 func safeHref(h string) string {
-	t := strings.ToLower(strings.Map(func(r rune) rune {
-		if r <= ' ' {
-			return -1
-		}
-		return r
-	}, h))
-	for _, bad := range []string{"javascript:", "vbscript:", "data:"} {
-		if strings.HasPrefix(t, bad) {
+	for _, bad := range [...]string{"javascript:", "vbscript:", "data:"} {
+		if schemeIs(h, bad) {
 			return "#"
 		}
 	}
 	return h
+}
+
+// schemeIs reports whether h begins with scheme, in any case, once
+// spaces and control characters (which browsers skip) are dropped.
+func schemeIs(h, scheme string) bool {
+	i := 0
+	for _, r := range h {
+		if i == len(scheme) {
+			break
+		}
+		if r <= ' ' {
+			continue
+		}
+		if unicode.ToLower(r) != rune(scheme[i]) {
+			return false
+		}
+		i++
+	}
+	return i == len(scheme)
 }
 
 // cleanID turns an id prefix into something safe as an XML id and in an
@@ -146,12 +127,14 @@ func safeHref(h string) string {
 // anything else becomes '_'; an empty prefix becomes "chart", and one not
 // starting with a letter gets a leading "c".
 func cleanID(p string) string {
+	if idClean(p) {
+		return p
+	}
 	var b strings.Builder
 	for _, r := range p {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+		if idByte(r) {
 			b.WriteRune(r)
-		default:
+		} else {
 			b.WriteByte('_')
 		}
 	}
@@ -163,6 +146,24 @@ func cleanID(p string) string {
 		s = "c" + s
 	}
 	return s
+}
+
+// idClean reports whether cleanID would keep p as it is.
+func idClean(p string) bool {
+	if p == "" || !(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z') {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if !idByte(rune(p[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// idByte reports whether an id keeps r.
+func idByte(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_'
 }
 
 // cleanClass reduces a class name fragment to [a-z0-9-].
@@ -217,17 +218,4 @@ func isWide(r rune) bool {
 		r >= 0xFF00 && r <= 0xFF60 ||
 		r >= 0xFFE0 && r <= 0xFFE6 ||
 		r >= 0x20000 && r <= 0x3FFFD
-}
-
-// openSVG writes the root element, <title> and <desc>.
-func openSVG(b *strings.Builder, id, kind string, width, height float64, title, desc string) {
-	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 `)
-	b.WriteString(num(width))
-	b.WriteByte(' ')
-	b.WriteString(num(height))
-	b.WriteString(`" width="100%" role="img" aria-labelledby="`)
-	b.WriteString(id + "-title " + id + "-desc")
-	b.WriteString(`" id="` + id + `-svg" class="chart chart-` + kind + `">`)
-	b.WriteString(`<title id="` + id + `-title">` + esc(title) + `</title>`)
-	b.WriteString(`<desc id="` + id + `-desc">` + esc(desc) + `</desc>`)
 }

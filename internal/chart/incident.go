@@ -1,8 +1,9 @@
 package chart
 
 import (
+	"bytes"
+	"cmp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -56,14 +57,17 @@ type incGeom struct {
 	// font is the size labels are measured at where they must not
 	// collide: the largest they are shown at.
 	font float64
+	// tooltips: the markers hold their events' labels, shown on hover.
+	tooltips bool
 }
 
 // wideGeom is drawn 720 units wide and scaled to the page: on a phone to
 // about half, where the style sheet enlarges its text and markers.
-var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow}
+var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow, tooltips: true}
 
 // phoneGeom is drawn for a phone, 360 units wide, so that a unit is about
-// a CSS pixel: text at its size, markers a 26 px tap target.
+// a CSS pixel: text at its size, markers a 26 px tap target, and no
+// tooltips: a phone has no pointer to hover with.
 var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText}
 
 // Incident draws a horizontal time axis covering the window and all events
@@ -92,7 +96,13 @@ var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, d
 //
 // The marker links have tabindex="-1": inside role="img" they are not
 // announced, and the page's text timeline carries the same links.
-func Incident(c IncidentTimeline) string { return drawIncident(c, wideGeom, "incident") }
+func Incident(c IncidentTimeline) string {
+	var b strings.Builder
+	b.Grow(incidentSize(c, 1))
+	s := &svgw{w: &b}
+	new(incidentLayout).draw(s, c, wideGeom, "incident")
+	return b.String()
+}
 
 // IncidentResponsive draws the picture twice: as Incident does (its root
 // also of class "chart-wide"), and for a phone's width (class
@@ -101,47 +111,69 @@ func Incident(c IncidentTimeline) string { return drawIncident(c, wideGeom, "inc
 // at least 24 CSS px across, and lanes and the legend have room for them.
 // The style sheet shows the one that fits the viewport.
 func IncidentResponsive(c IncidentTimeline) string {
-	phone := c
-	phone.IDPrefix += "-phone"
-	phone.Events = make([]Event, len(c.Events))
-	for i, e := range c.Events {
-		phone.Events[i] = Event{At: e.At, Href: e.Href}
-	}
-	return drawIncident(c, wideGeom, "incident chart-wide") + drawIncident(phone, phoneGeom, "incident chart-phone")
+	var b strings.Builder
+	b.Grow(incidentSize(c, 2))
+	drawResponsive(&b, c)
+	return b.String()
 }
 
-// drawIncident draws c in geometry geo; kind is the root's classes after
-// "chart-".
-func drawIncident(c IncidentTimeline, geo incGeom, kind string) string {
-	g := layoutIncident(c, geo)
-	var b strings.Builder
-	b.Grow(4096 + 400*len(c.Events))
-	openSVG(&b, cleanID(c.IDPrefix), kind, geo.width, g.height, c.Title, c.Desc)
-	g.band(&b)
-	g.midnights(&b)
-	g.localTicks(&b)
-	g.utcTicks(&b)
-	g.markers(&b)
-	g.legend(&b)
-	b.WriteString(`</svg>`)
-	return b.String()
+// WriteIncidentResponsive writes the markup IncidentResponsive returns
+// into b: a page writes its chart in place.
+func WriteIncidentResponsive(b *bytes.Buffer, c IncidentTimeline) {
+	b.Grow(incidentSize(c, 2))
+	drawResponsive(b, c)
+}
+
+func drawResponsive(w markup, c IncidentTimeline) {
+	s, g := &svgw{w: w}, new(incidentLayout)
+	g.draw(s, c, wideGeom, "incident chart-wide")
+	phone := c
+	phone.IDPrefix += "-phone"
+	g.draw(s, phone, phoneGeom, "incident chart-phone") // in the room the wide one's layout leaves
+}
+
+// incidentSize is about the length of c's markup drawn in n geometries,
+// rather over than under: a builder that runs short doubles.
+func incidentSize(c IncidentTimeline, n int) int {
+	size := n * (2600 + len(c.Title) + len(c.Desc) + len(c.Legend.Impact) + len(c.Legend.Events) + len(c.Legend.Midnight))
+	for _, e := range c.Events {
+		size += n*(270+len(e.Href)) + len(e.Label) + 15 // the label: one tooltip
+	}
+	return size + size/8
+}
+
+// draw lays c out in geometry geo and writes it; kind is the root's
+// classes after "chart-".
+func (g *incidentLayout) draw(s *svgw, c IncidentTimeline, geo incGeom, kind string) {
+	g.layout(c, geo)
+	s.root(cleanID(c.IDPrefix), kind, geo.width, g.height, c.Title, c.Desc)
+	g.band(s)
+	g.midnights(s)
+	g.localTicks(s)
+	g.utcTicks(s)
+	g.markers(s)
+	g.legend(s)
+	s.str(`</svg>`)
 }
 
 // incidentLayout is where everything of an incident's picture goes.
 type incidentLayout struct {
-	c                IncidentTimeline
-	geo              incGeom
-	loc              *time.Location
-	begin, end       time.Time // the window, ordered; zero when there is none
-	hasWindow        bool
-	d0, d1           time.Time // the axis
-	scale            float64   // units per second
-	localRow, utcRow tickRow
-	utcSame          bool        // the UTC labels would repeat the local ones: drawn once
-	days             []time.Time // local midnights in view
-	marks            []mark
-	lanes            int
-	axisY, height    float64
+	c             IncidentTimeline
+	geo           incGeom
+	loc           *time.Location
+	begin, end    time.Time // the window, ordered; zero when there is none
+	hasWindow     bool
+	d0, d1        time.Time // the axis
+	scale         float64   // units per second
+	ticks         tickRows
+	utcSame       bool        // the UTC labels would repeat the local ones: drawn once
+	days          []time.Time // local midnights in view
+	marks         []mark
+	laneLast      []float64 // the x of each lane's last marker, while placing them
+	lanes         int
+	keys          []legendItem
+	keyRows       int
+	axisY, height float64
 }
 
 // mark is one event's marker: its event, x and lane.
@@ -157,10 +189,12 @@ func (g *incidentLayout) laneY(l int) float64 {
 	return g.axisY - 8 - g.geo.laneGap/2 - float64(l)*g.geo.laneGap
 }
 
-// layoutIncident orders the window, finds the axis, its ticks, the
-// markers' lanes and the picture's height.
-func layoutIncident(c IncidentTimeline, geo incGeom) *incidentLayout {
-	g := &incidentLayout{c: c, geo: geo, loc: c.Location}
+// layout orders the window, finds the axis, its ticks, the markers'
+// lanes and the picture's height. A layout made before leaves its room
+// for this one's ticks, midnights, markers and legend.
+func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
+	*g = incidentLayout{c: c, geo: geo, loc: c.Location,
+		ticks: g.ticks, days: g.days[:0], marks: g.marks[:0], laneLast: g.laneLast[:0], keys: g.keys[:0]}
 	if g.loc == nil {
 		g.loc = time.UTC
 	}
@@ -183,17 +217,17 @@ func layoutIncident(c IncidentTimeline, geo incGeom) *incidentLayout {
 	}
 	g.d0, g.d1 = lo.Add(-margin), hi.Add(margin)
 	g.scale = (geo.x1 - geo.x0) / seconds(g.d1, g.d0)
-	g.ticks()
-	g.utcSame = slices.Equal(g.localRow.labels, g.utcRow.labels) && slices.EqualFunc(g.localRow.at, g.utcRow.at, time.Time.Equal)
-	g.days = g.localMidnights()
+	g.chooseTicks()
+	local, utc := &g.ticks.local, &g.ticks.utc
+	g.utcSame = slices.Equal(local.labels, utc.labels) && slices.EqualFunc(local.at, utc.at, time.Time.Equal)
+	g.localMidnights()
 	g.placeMarks(lo)
 	g.axisY = incLanesTop + float64(g.lanes)*geo.laneGap + 8
 	g.height = g.axisY + 42
 	if g.hasLegend() {
-		_, rows := g.legendItems()
-		g.height += float64(rows) * geo.legendH
+		g.placeKeys()
+		g.height += float64(g.keyRows) * geo.legendH
 	}
-	return g
 }
 
 // domain is the first and last instant to show: the window and the events.
@@ -227,8 +261,8 @@ func (g *incidentLayout) domain() (lo, hi time.Time) {
 	return lo, hi
 }
 
-// ticks chooses the local and UTC tick rows, with default labels.
-func (g *incidentLayout) ticks() {
+// chooseTicks chooses the local and UTC tick rows, with default labels.
+func (g *incidentLayout) chooseTicks() {
 	localTick, utcTick := g.c.LocalTick, g.c.UTCTick
 	stepIsDay := g.d1.Sub(g.d0) > 5*24*time.Hour
 	def := func(t time.Time) string {
@@ -243,12 +277,13 @@ func (g *incidentLayout) ticks() {
 	if utcTick == nil {
 		utcTick = def
 	}
-	g.localRow, g.utcRow = chooseTicks(g.d0, g.d1, g.geo.x0, g.geo.x1, g.loc, localTick, utcTick)
+	g.ticks.choose(g.d0, g.d1, g.geo.x0, g.geo.x1, g.loc, localTick, utcTick)
 }
 
 // placeMarks puts the markers in time order into lanes, greedily, so that
 // markers closer than the geometry's minGap do not share one.
 func (g *incidentLayout) placeMarks(lo time.Time) {
+	g.marks = slices.Grow(g.marks, len(g.c.Events))
 	for i, e := range g.c.Events {
 		at := e.At
 		if at.IsZero() {
@@ -256,8 +291,8 @@ func (g *incidentLayout) placeMarks(lo time.Time) {
 		}
 		g.marks = append(g.marks, mark{i: i, x: g.sx(at)})
 	}
-	sort.SliceStable(g.marks, func(a, b int) bool { return g.marks[a].x < g.marks[b].x })
-	var laneLast []float64
+	slices.SortStableFunc(g.marks, func(a, b mark) int { return cmp.Compare(a.x, b.x) })
+	laneLast := slices.Grow(g.laneLast, g.geo.maxLanes)
 	for k := range g.marks {
 		x := g.marks[k].x
 		lane := -1
@@ -282,11 +317,12 @@ func (g *incidentLayout) placeMarks(lo time.Time) {
 		laneLast[lane] = x
 		g.marks[k].lane = lane
 	}
+	g.laneLast = laneLast
 	g.lanes = max(len(laneLast), 1)
 }
 
 // band shades the impact window, edged by dashed lines.
-func (g *incidentLayout) band(b *strings.Builder) {
+func (g *incidentLayout) band(s *svgw) {
 	if !g.hasWindow {
 		return
 	}
@@ -297,41 +333,48 @@ func (g *incidentLayout) band(b *strings.Builder) {
 		// instead of stopping at an edge.
 		band, edges[1] = "band open", "band-edge open"
 	}
-	b.WriteString(`<rect class="` + band + `" x="` + num(bx0) + `" y="` + num(incGridTop) + `" width="` + num(bx1-bx0) +
-		`" height="` + num(g.axisY-incGridTop) + `"/>`)
-	for i, x := range []float64{bx0, bx1} {
-		b.WriteString(`<line class="` + edges[i] + `" x1="` + num(x) + `" y1="` + num(incGridTop) + `" x2="` + num(x) + `" y2="` + num(g.axisY) + `"/>`)
+	s.open("rect", band)
+	s.attr("x", bx0)
+	s.attr("y", incGridTop)
+	s.attr("width", bx1-bx0)
+	s.attr("height", g.axisY-incGridTop)
+	s.str("/>")
+	for i, x := range [2]float64{bx0, bx1} {
+		s.line(edges[i], x, incGridTop, x, g.axisY)
 	}
 }
 
 // midnights marks each local midnight on the axis with a line and the
 // date it begins, so that a reader sees where the day changes.
-func (g *incidentLayout) midnights(b *strings.Builder) {
+func (g *incidentLayout) midnights(s *svgw) {
 	for _, day := range g.days {
-		x := num(g.sx(day))
-		label := day.Format("Jan 2")
+		x := g.sx(day)
+		label := ""
 		if g.c.MidnightLabel != nil {
 			label = g.c.MidnightLabel(day)
+		} else {
+			label = day.Format("Jan 2")
 		}
-		b.WriteString(`<g class="midnight"><line x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
-		b.WriteString(`<text class="midnight-label" x="` + num(g.sx(day)+4) + `" y="` + num(incGridTop+12) + `">` + esc(label) + `</text></g>`)
+		s.str(`<g class="midnight">`)
+		s.line("", x, incGridTop, x, g.axisY)
+		s.textAt("midnight-label", x+4, incGridTop+12, label, "")
+		s.str(`</g>`)
 	}
 }
 
-// localMidnights are the starts of the local days that begin in view,
+// localMidnights finds the starts of the local days that begin in view,
 // none when the ticks are days already.
-func (g *incidentLayout) localMidnights() []time.Time {
+func (g *incidentLayout) localMidnights() {
 	if g.d1.Sub(g.d0) > 5*24*time.Hour {
-		return nil
+		return
 	}
-	var days []time.Time
 	y, m, d := g.d0.In(g.loc).Date()
 	for i := 1; ; i++ {
 		day := dayStart(y, m, d+i, g.loc)
 		if !day.Before(g.d1) {
-			return days
+			return
 		}
-		days = append(days, day)
+		g.days = append(g.days, day)
 	}
 }
 
@@ -350,57 +393,75 @@ func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
 }
 
 // localTicks draws grid lines and local labels above the axis.
-func (g *incidentLayout) localTicks(b *strings.Builder) {
-	b.WriteString(`<g class="ticks-local" text-anchor="middle">`)
-	nh := !rowFits(g.localRow, g.scale, g.geo.font, g.geo.font*0.75)
-	for i, t := range g.localRow.at {
-		x := num(g.sx(t))
-		b.WriteString(`<line class="grid" x1="` + x + `" y1="` + num(incGridTop) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
-		b.WriteString(`<text class="tick tick-local` + nhClass(nh, i) + `" x="` + x + `" y="` + num(incLocalY) + `">` + esc(g.localRow.labels[i]) + `</text>`)
+func (g *incidentLayout) localTicks(s *svgw) {
+	s.str(`<g class="ticks-local" text-anchor="middle">`)
+	row := &g.ticks.local
+	crowded := !rowFits(*row, g.scale, g.geo.font, g.geo.font*0.75)
+	for i, t := range row.at {
+		x := g.sx(t)
+		s.line("grid", x, incGridTop, x, g.axisY)
+		class := "tick tick-local"
+		if crowded && i%2 == 1 {
+			class = "tick tick-local nh" // hidden where labels would collide
+		}
+		s.textAt(class, x, incLocalY, row.labels[i], "")
 	}
-	b.WriteString(`</g>`)
+	s.str(`</g>`)
 }
 
 // utcTicks draws the axis and the UTC labels below it.
-func (g *incidentLayout) utcTicks(b *strings.Builder) {
-	b.WriteString(`<line class="axis" x1="` + num(g.geo.x0-20) + `" y1="` + num(g.axisY) + `" x2="` + num(g.geo.x1+20) + `" y2="` + num(g.axisY) + `"/>`)
+func (g *incidentLayout) utcTicks(s *svgw) {
+	s.line("axis", g.geo.x0-20, g.axisY, g.geo.x1+20, g.axisY)
 	if g.utcSame {
 		return // an incident kept in UTC: its times are above
 	}
-	b.WriteString(`<g class="ticks-utc" text-anchor="middle">`)
-	nh := !rowFits(g.utcRow, g.scale, g.geo.font, g.geo.font*0.75)
-	for i, t := range g.utcRow.at {
-		x := num(g.sx(t))
-		b.WriteString(`<line class="tk" x1="` + x + `" y1="` + num(g.axisY) + `" x2="` + x + `" y2="` + num(g.axisY+7) + `"/>`)
-		b.WriteString(`<text class="tick tick-utc muted` + nhClass(nh, i) + `" x="` + x + `" y="` + num(g.axisY+30) + `">` + esc(g.utcRow.labels[i]) + `</text>`)
+	s.str(`<g class="ticks-utc" text-anchor="middle">`)
+	row := &g.ticks.utc
+	crowded := !rowFits(*row, g.scale, g.geo.font, g.geo.font*0.75)
+	for i, t := range row.at {
+		x := g.sx(t)
+		s.line("tk", x, g.axisY, x, g.axisY+7)
+		class := "tick tick-utc muted"
+		if crowded && i%2 == 1 {
+			class = "tick tick-utc muted nh"
+		}
+		s.textAt(class, x, g.axisY+30, row.labels[i], "")
 	}
-	b.WriteString(`</g>`)
+	s.str(`</g>`)
 }
 
 // markers draws the stems, then the numbered markers on top: marker n is
 // event n of the page's timeline.
-func (g *incidentLayout) markers(b *strings.Builder) {
+func (g *incidentLayout) markers(s *svgw) {
 	if len(g.marks) == 0 {
 		return
 	}
-	b.WriteString(`<g class="stems">`)
+	s.str(`<g class="stems">`)
 	for _, m := range g.marks {
-		x := num(m.x)
-		b.WriteString(`<line class="stem" x1="` + x + `" y1="` + num(g.laneY(m.lane)+g.geo.dotR) + `" x2="` + x + `" y2="` + num(g.axisY) + `"/>`)
+		s.line("stem", m.x, g.laneY(m.lane)+g.geo.dotR, m.x, g.axisY)
 	}
-	b.WriteString(`</g><g class="events">`)
+	s.str(`</g><g class="events">`)
 	for _, m := range g.marks {
 		e := g.c.Events[m.i]
-		x, y := num(m.x), num(g.laneY(m.lane))
-		b.WriteString(`<a class="marker" href="` + esc(safeHref(e.Href)) + `" tabindex="-1">`)
-		if e.Label != "" {
-			b.WriteString(`<title>` + esc(e.Label) + `</title>`)
+		y := g.laneY(m.lane)
+		s.str(`<a class="marker" href="`)
+		s.text(safeHref(e.Href))
+		s.str(`" tabindex="-1">`)
+		if e.Label != "" && g.geo.tooltips {
+			s.str(`<title>`)
+			s.text(e.Label)
+			s.str(`</title>`)
 		}
-		b.WriteString(`<circle class="hit" cx="` + x + `" cy="` + y + `" r="` + num(g.geo.hitR) + `"/>`)
-		b.WriteString(`<circle class="dot" cx="` + x + `" cy="` + y + `" r="` + num(g.geo.dotR) + `"/>`)
-		b.WriteString(`<text class="num" x="` + x + `" y="` + num(g.laneY(m.lane)+4) + `" text-anchor="middle">` + strconv.Itoa(m.i+1) + `</text></a>`)
+		s.circle("hit", m.x, y, g.geo.hitR)
+		s.circle("dot", m.x, y, g.geo.dotR)
+		s.open("text", "num")
+		s.attr("x", m.x)
+		s.attr("y", y+4)
+		s.str(` text-anchor="middle">`)
+		s.w.Write(strconv.AppendInt(s.tmp[:0], int64(m.i+1), 10))
+		s.str(`</text></a>`)
 	}
-	b.WriteString(`</g>`)
+	s.str(`</g>`)
 }
 
 func (g *incidentLayout) hasLegend() bool { return g.c.Legend != (IncidentLegend{}) }
@@ -411,13 +472,14 @@ type legendItem struct {
 	x, y       float64
 }
 
-// legendItems places the legend's keys left to right, wrapping to a new
+// placeKeys places the legend's keys left to right, wrapping to a new
 // row where one would pass the right edge (widths are those of the
-// narrow-screen text, the widest); rows is how many rows they take.
-func (g *incidentLayout) legendItems() (items []legendItem, rows int) {
+// narrow-screen text, the widest), and counts the rows they take.
+func (g *incidentLayout) placeKeys() {
 	l := g.c.Legend
+	g.keys = slices.Grow(g.keys, 3)
 	x, rows := 4.0, 1
-	for _, it := range []legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight}} {
+	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight}} {
 		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 {
 			continue // a key for a mark not drawn
 		}
@@ -426,35 +488,39 @@ func (g *incidentLayout) legendItems() (items []legendItem, rows int) {
 			x, rows = 4, rows+1
 		}
 		it.x, it.y = x, float64(rows-1)*g.geo.legendH
-		items = append(items, it)
+		g.keys = append(g.keys, it)
 		x += w + 16
 	}
-	return items, rows
+	g.keyRows = rows
 }
 
 // legend names the marks below the picture: the shaded window, the
 // numbered markers and the midnight line.
-func (g *incidentLayout) legend(b *strings.Builder) {
+func (g *incidentLayout) legend(s *svgw) {
 	if !g.hasLegend() {
 		return
 	}
-	items, rows := g.legendItems()
-	top := g.height - float64(rows)*g.geo.legendH + g.geo.legendH - 14 // the first row's baseline
-	b.WriteString(`<g class="chart-key">`)
-	for _, it := range items {
+	top := g.height - float64(g.keyRows)*g.geo.legendH + g.geo.legendH - 14 // the first row's baseline
+	s.str(`<g class="chart-key">`)
+	for _, it := range g.keys {
 		x, y := it.x, top+it.y
 		switch it.kind {
 		case "band":
-			b.WriteString(`<rect class="band" x="` + num(x) + `" y="` + num(y-14) + `" width="28" height="18"/>`)
+			s.open("rect", "band")
+			s.attr("x", x)
+			s.attr("y", y-14)
+			s.str(` width="28" height="18"/>`)
 		case "dot":
-			b.WriteString(`<circle class="dot" cx="` + num(x+12) + `" cy="` + num(y-5) + `" r="` + num(g.geo.dotR) + `"/>`)
-			b.WriteString(`<text class="num" x="` + num(x+12) + `" y="` + num(y-1) + `" text-anchor="middle">1</text>`)
+			s.circle("dot", x+12, y-5, g.geo.dotR)
+			s.textAt("num", x+12, y-1, "1", ` text-anchor="middle"`)
 		case "midnight":
-			b.WriteString(`<g class="midnight"><line x1="` + num(x+14) + `" y1="` + num(y-16) + `" x2="` + num(x+14) + `" y2="` + num(y+4) + `"/></g>`)
+			s.str(`<g class="midnight">`)
+			s.line("", x+14, y-16, x+14, y+4)
+			s.str(`</g>`)
 		}
-		b.WriteString(`<text x="` + num(x+34) + `" y="` + num(y) + `">` + esc(it.text) + `</text>`)
+		s.textAt("", x+34, y, it.text, "")
 	}
-	b.WriteString(`</g>`)
+	s.str(`</g>`)
 }
 
 // nhClass returns " nh" (hidden on narrow viewports) for every other label

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"slices"
 	"time"
 )
 
@@ -44,13 +45,13 @@ func floorDiv(a, b int64) int64 {
 
 func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
-// ticksIn returns the tick instants of step s in [start, end] whose wall
-// clock in loc is a round multiple of the step. Sub-day steps are computed
-// on instants, one zone period (between offset changes) at a time, so a DST
-// change inside the range keeps every tick on a round local time; the
-// result is strictly increasing.
-func ticksIn(start, end time.Time, s tickStep, loc *time.Location) []time.Time {
-	var out []time.Time
+// ticksIn appends to out the tick instants of step s in [start, end] whose
+// wall clock in loc is a round multiple of the step. Sub-day steps are
+// computed on instants, one zone period (between offset changes) at a
+// time, so a DST change inside the range keeps every tick on a round local
+// time; the ticks appended are strictly increasing. out is empty: its room
+// is reused.
+func ticksIn(out []time.Time, start, end time.Time, s tickStep, loc *time.Location) []time.Time {
 	const maxTicks = 1000
 	switch {
 	case s.d > 0:
@@ -116,57 +117,74 @@ type tickRow struct {
 	labels []string
 }
 
-// chooseTicks picks the tick step for an axis over [start, end] drawn from
-// x0 to x1: the finest "nice" step giving 4–8 ticks in both rows whose
+// place makes the row the ticks of step s in loc, without labels. Room
+// for as many ticks as a step that is tried can give is made once.
+func (r *tickRow) place(start, end time.Time, s tickStep, loc *time.Location) {
+	r.at = ticksIn(slices.Grow(r.at[:0], 48), start, end, s, loc)
+	r.labels = r.labels[:0]
+}
+
+// label names the row's ticks.
+func (r *tickRow) label(name func(time.Time) string) {
+	r.labels = slices.Grow(r.labels[:0], len(r.at))
+	for _, t := range r.at {
+		r.labels = append(r.labels, name(t))
+	}
+}
+
+// tickRows are an axis's ticks: a row in the incident's zone, a row in
+// UTC. Choosing them again reuses their room.
+type tickRows struct {
+	local, utc tickRow
+}
+
+// choose picks the tick step for an axis over [start, end] drawn from x0
+// to x1: the finest "nice" step giving 4–8 ticks in both rows whose
 // labels do not collide; failing that the coarsest step giving 4–8 ticks;
-// failing that the step whose counts come closest.
-func chooseTicks(start, end time.Time, x0, x1 float64, loc *time.Location,
-	localLabel, utcLabel func(time.Time) string) (local, utc tickRow) {
+// failing that the step whose counts come closest. Ticks are counted
+// before they are labelled: only a step giving 4–8 ticks has its labels
+// measured.
+func (r *tickRows) choose(start, end time.Time, x0, x1 float64, loc *time.Location,
+	localLabel, utcLabel func(time.Time) string) {
 	span := end.Sub(start)
 	scale := (x1 - x0) / seconds(end, start) // units per second
-	type cand struct {
-		local, utc tickRow
-		inRange    bool
-		fits       bool
-		penalty    int
+	label := func() {
+		r.local.label(func(t time.Time) string { return localLabel(t.In(loc)) })
+		r.utc.label(func(t time.Time) string { return utcLabel(t.UTC()) })
 	}
-	var cands []cand
-	for _, s := range tickSteps {
+	lastInRange, closest, penalty := -1, -1, 0
+	for i, s := range tickSteps {
 		if span/s.approx() > 40 {
 			continue // far too many ticks; skip without generating them
 		}
-		var c cand
-		c.local = labelRow(ticksIn(start, end, s, loc), func(t time.Time) string { return localLabel(t.In(loc)) })
-		c.utc = labelRow(ticksIn(start, end, s, time.UTC), func(t time.Time) string { return utcLabel(t.UTC()) })
-		nl, nu := len(c.local.at), len(c.utc.at)
-		c.inRange = nl >= 4 && nl <= 8 && nu >= 4 && nu <= 8
-		c.fits = rowFits(c.local, scale, fontText, fontText) && rowFits(c.utc, scale, fontText, fontText)
-		c.penalty = dist(nl) + dist(nu)
-		cands = append(cands, c)
+		r.local.place(start, end, s, loc)
+		r.utc.place(start, end, s, time.UTC)
+		nl, nu := len(r.local.at), len(r.utc.at)
+		if nl >= 4 && nl <= 8 && nu >= 4 && nu <= 8 {
+			label()
+			if rowFits(r.local, scale, fontText, fontText) && rowFits(r.utc, scale, fontText, fontText) {
+				return
+			}
+			lastInRange = i
+		}
+		if p := dist(nl) + dist(nu); closest < 0 || p < penalty {
+			closest, penalty = i, p
+		}
 		if nl < 2 && nu < 2 {
 			break
 		}
 	}
-	if len(cands) == 0 {
-		return tickRow{}, tickRow{}
+	chosen := lastInRange
+	if chosen < 0 {
+		chosen = closest
 	}
-	for _, c := range cands {
-		if c.inRange && c.fits {
-			return c.local, c.utc
-		}
+	if chosen < 0 {
+		*r = tickRows{}
+		return
 	}
-	for i := len(cands) - 1; i >= 0; i-- {
-		if cands[i].inRange {
-			return cands[i].local, cands[i].utc
-		}
-	}
-	best := cands[0]
-	for _, c := range cands[1:] {
-		if c.penalty < best.penalty {
-			best = c
-		}
-	}
-	return best.local, best.utc
+	r.local.place(start, end, tickSteps[chosen], loc)
+	r.utc.place(start, end, tickSteps[chosen], time.UTC)
+	label()
 }
 
 func dist(n int) int {
@@ -177,14 +195,6 @@ func dist(n int) int {
 		return n - 8
 	}
 	return 0
-}
-
-func labelRow(at []time.Time, label func(time.Time) string) tickRow {
-	r := tickRow{at: at, labels: make([]string, len(at))}
-	for i, t := range at {
-		r.labels[i] = label(t)
-	}
-	return r
 }
 
 // rowFits reports whether neighbouring labels of the row, centred on their

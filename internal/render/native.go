@@ -241,7 +241,7 @@ func (w *htmlw) incidentMain(p *PageView) {
 	w.raw("\n  </header>\n  \n  <figure class=\"chart\" lang=\"")
 	w.text(l.Tag)
 	w.raw("\" aria-labelledby=\"incident-chart-title\" aria-describedby=\"incident-chart-desc\">\n    <div aria-hidden=\"true\">")
-	w.html(v.Chart())
+	w.html("", v.WriteChart(&w.b)) // written in place; html keeps its error
 	w.raw("</div>\n  </figure>\n  <div class=\"body\">\n  ")
 	if err := v.writeBody(&w.b); err != nil && w.err == nil {
 		w.err = err

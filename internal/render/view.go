@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"github.com/yuin/goldmark/ast"
 	"html/template"
 	"net/url"
@@ -236,23 +237,43 @@ func (v *IncidentView) Zone() string { return v.Location.String() }
 // Chart is the incident's SVG timeline: the impact window and a marker per
 // event, linking to the event in the text below.
 func (v *IncidentView) Chart() (template.HTML, error) {
-	var events []chart.Event
-	for i, e := range v.Events() {
-		// Numbered as the marker and the timeline item are.
-		events = append(events, chart.Event{At: e.Instant, Label: strconv.Itoa(i+1) + ". " + v.L.Time(e.Instant, v.Location) + " — " + e.Text, Href: "#" + e.Anchor})
-	}
-	words, err := v.chartWords(len(events))
+	c, err := v.chart()
 	if err != nil {
 		return "", err
 	}
-	return template.HTML(chart.IncidentResponsive(chart.IncidentTimeline{ // #nosec G203: chart escapes all text
+	return template.HTML(chart.IncidentResponsive(c)), nil // #nosec G203: chart escapes all text
+}
+
+// WriteChart writes Chart's markup into b, the page being written.
+func (v *IncidentView) WriteChart(b *bytes.Buffer) error {
+	c, err := v.chart()
+	if err != nil {
+		return err
+	}
+	chart.WriteIncidentResponsive(b, c)
+	return nil
+}
+
+// chart is what the incident's timeline shows.
+func (v *IncidentView) chart() (chart.IncidentTimeline, error) {
+	timeline := v.Events()
+	events := make([]chart.Event, len(timeline))
+	for i, e := range timeline {
+		// Numbered as the marker and the timeline item are.
+		events[i] = chart.Event{At: e.Instant, Label: strconv.Itoa(i+1) + ". " + v.L.Time(e.Instant, v.Location) + " — " + e.Text, Href: "#" + e.Anchor}
+	}
+	words, err := v.chartWords(len(events))
+	if err != nil {
+		return chart.IncidentTimeline{}, err
+	}
+	return chart.IncidentTimeline{
 		IDPrefix: "incident-chart", Title: words[0], Desc: words[1],
 		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
 		LocalTick:     func(t time.Time) string { return t.Format("15:04") + " " + locale.ZoneName(t) },
-		UTCTick:       func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
+		UTCTick:       func(t time.Time) string { return t.UTC().Format("15:04 UTC") },
 		MidnightLabel: func(t time.Time) string { return v.L.DateShort(t) },
 		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4]},
-	})), nil
+	}, nil
 }
 
 // chartWords are the incident chart's title, description and legend.
