@@ -52,10 +52,15 @@ func (w *htmlw) text(s string) {
 
 // textErr is text for helpers that may fail.
 func (w *htmlw) textErr(s string, err error) {
+	w.keep(err)
+	w.text(s)
+}
+
+// keep keeps err if it is the page's first.
+func (w *htmlw) keep(err error) {
 	if err != nil && w.err == nil {
 		w.err = err
 	}
-	w.text(s)
 }
 
 // url writes s as a whole URL attribute value: a scheme other than http,

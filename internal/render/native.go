@@ -241,11 +241,9 @@ func (w *htmlw) incidentMain(p *PageView) {
 	w.raw("\n  </header>\n  \n  <figure class=\"chart\" lang=\"")
 	w.text(l.Tag)
 	w.raw("\" aria-labelledby=\"incident-chart-title\" aria-describedby=\"incident-chart-desc\">\n    <div aria-hidden=\"true\">")
-	w.html("", v.WriteChart(&w.b)) // written in place; html keeps its error
+	w.keep(v.WriteChart(&w.b))
 	w.raw("</div>\n  </figure>\n  <div class=\"body\">\n  ")
-	if err := v.writeBody(&w.b); err != nil && w.err == nil {
-		w.err = err
-	}
+	w.keep(v.writeBody(&w.b))
 	w.raw("\n  </div>\n  ")
 	w.sources(v)
 	w.raw("\n</article>\n")
@@ -255,9 +253,7 @@ func (w *htmlw) incidentMain(p *PageView) {
 
 // html writes HTML made by a trusted writer (goldmark, the charts).
 func (w *htmlw) html(h template.HTML, err error) {
-	if err != nil && w.err == nil {
-		w.err = err
-	}
+	w.keep(err)
 	w.raw(string(h))
 }
 
