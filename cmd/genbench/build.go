@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +21,7 @@ type buildResult struct {
 }
 
 // runBuild times gen build and hugo on the same archive, alternately, each
-// into an empty folder, and prints the medians.
+// into a new folder, and prints the medians.
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -44,14 +46,14 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for i := range *runs {
 		for _, step := range []struct {
 			res *buildResult
-			cmd func(dest string) *exec.Cmd
+			cmd func(dest, cache string) *exec.Cmd
 		}{
-			{gen, func(dest string) *exec.Cmd {
+			{gen, func(dest, _ string) *exec.Cmd {
 				return exec.CommandContext(ctx, b.gen, "build", "--source", b.genSite, "--dest", dest)
 			}},
-			{hg, func(dest string) *exec.Cmd {
+			{hg, func(dest, cache string) *exec.Cmd {
 				return exec.CommandContext(ctx, hugo, "--source", b.hugoSite, "--destination", dest,
-					"--cacheDir", filepath.Join(b.work, "hugo-cache"), "--quiet")
+					"--cacheDir", cache, "--quiet")
 			}},
 		} {
 			if err := b.buildOnce(step.res, step.cmd, i); err != nil {
@@ -66,17 +68,23 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// buildOnce runs one build into an empty folder and records it. The
-// previous output and Hugo's cache are removed first, outside the timing,
-// so that every run starts cold in the same way.
-func (b *bench) buildOnce(res *buildResult, cmd func(dest string) *exec.Cmd, i int) error {
-	dest := filepath.Join(b.work, "out", strings.Fields(res.name)[0])
-	for _, d := range []string{dest, dest + ".old", filepath.Join(b.work, "hugo-cache")} {
-		if err := os.RemoveAll(d); err != nil {
-			return err
+// buildOnce runs one build into a folder of its own and records it.
+// Nothing is deleted between runs: ext4 skips inodes freed in the last
+// minutes when it allocates new ones (recently_deleted, up to 5 minutes
+// while their table is unwritten), so a build that follows the deletion
+// of the last one's thousands of files spends seconds of system time
+// scanning past them, more with every run. The outputs go when the
+// working folder does.
+func (b *bench) buildOnce(res *buildResult, cmd func(dest, cache string) *exec.Cmd, i int) error {
+	run := fmt.Sprintf("%s-%d", strings.Fields(res.name)[0], i+1)
+	dest := filepath.Join(b.work, "out", run)
+	cache := filepath.Join(b.work, "cache", run)
+	for _, d := range []string{dest, cache} {
+		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s exists: each run builds into a folder of its own", d)
 		}
 	}
-	u, err := measure(cmd(dest))
+	u, err := measure(cmd(dest, cache))
 	if err != nil {
 		return err
 	}

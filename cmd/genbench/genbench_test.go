@@ -59,6 +59,39 @@ func TestMeasureReportsAFailedCommandWithItsOutput(t *testing.T) {
 	}
 }
 
+// TestBuildRunsDeleteNoEarlierOutput checks that each run builds into a
+// new folder and leaves the last run's files in place: deleting them just
+// before a build makes ext4 scan past the freed inodes while the build
+// creates its own.
+func TestBuildRunsDeleteNoEarlierOutput(t *testing.T) {
+	b := &bench{work: t.TempDir(), log: io.Discard}
+	res := &buildResult{name: "fake build"}
+	var dests []string
+	write := func(dest, cache string) *exec.Cmd {
+		dests = append(dests, dest)
+		return exec.Command("sh", "-c", `mkdir -p "$1" "$2" && echo '<p>' > "$1/index.html"`, "sh", dest, cache)
+	}
+	for i := range 3 {
+		if err := b.buildOnce(res, write, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(res.runs) != 3 || res.out.Files != 1 {
+		t.Fatalf("%d runs recorded, last output %+v; want 3 runs of one file", len(res.runs), res.out)
+	}
+	for _, d := range dests {
+		if _, err := os.Stat(filepath.Join(d, "index.html")); err != nil {
+			t.Errorf("a later run removed an earlier run's output: %v", err)
+		}
+	}
+	if len(slices.Compact(slices.Clone(dests))) != 3 {
+		t.Errorf("runs built into %q; want a folder each", dests)
+	}
+	if err := b.buildOnce(res, write, 0); err == nil {
+		t.Error("a run into an existing folder was not refused")
+	}
+}
+
 func TestMedian(t *testing.T) {
 	if got := median([]int64{9, 1, 5}); got != 5 {
 		t.Errorf("median of 9 1 5 = %d", got)
