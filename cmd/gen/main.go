@@ -210,7 +210,7 @@ func buildOnce(opts build.Options, stdout, stderr io.Writer) int {
 	}
 	carried := ""
 	if res.Carried > 0 {
-		carried = fmt.Sprintf(", %s carried over", count(res.Carried, "file"))
+		carried = fmt.Sprintf(", %s carried over, %s parsed", count(res.Carried, "file"), count(res.Parsed, "content file"))
 	}
 	fmt.Fprintf(stdout, "built %s in %s: %s, %.1f MB in %s (%s%s)\n",
 		count(res.Incidents, "incident"), count(res.Languages, "language"), count(res.Pages, "page"),

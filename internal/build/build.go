@@ -7,6 +7,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -15,6 +18,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/output"
@@ -46,9 +50,12 @@ type Result struct {
 	// Carried is the number of files carried over from the previous
 	// output rather than rendered (0 for a cold build).
 	Carried int
-	Bytes   int64
-	Took    time.Duration
-	Phases  Phases // where the time went
+	// Parsed is the number of content files parsed; the others' pages
+	// were the previous build's (content.Earlier).
+	Parsed int
+	Bytes  int64
+	Took   time.Duration
+	Phases Phases // where the time went
 	// Warnings are problems that did not fail the build, such as a
 	// previous output that could not be removed.
 	Warnings []error
@@ -85,11 +92,17 @@ const writerCount = 8
 func Run(opts Options) (*Result, error) {
 	start := time.Now()
 	phases := startPhases()
-	site, err := source.Load(opts.Source, opts.Drafts, nil)
+	parser, parserErr := executableHash()
+	var earlier *content.Earlier
+	var earlierNote string
+	if !opts.Cold && parserErr == nil {
+		earlier, earlierNote = readEarlier(opts.Dest, parser)
+	}
+	site, err := source.LoadAfter(opts.Source, opts.Drafts, earlier)
 	if err != nil {
 		return nil, err
 	}
-	dropLinkInputs(site.Archive)
+	parsed := len(site.Pages) - earlier.Taken()
 	phases.mark("load+link")
 	inputs, err := inputsHash(site, opts)
 	var note string
@@ -104,19 +117,28 @@ func Run(opts Options) (*Result, error) {
 		plan, note = planCarry(opts.Dest, site, m)
 	}
 	phases.mark("plan")
+	// The pages are saved for the next build by the first write, which
+	// then drops what only linking read of them.
+	save := &savedPages{key: parser, pages: site.Pages}
+	if parserErr != nil {
+		save.pages = nil
+	}
 	var res *Result
 	if plan == nil {
 		// m's last use: write lets it go before the render.
-		res, err = write(site, opts, m, nil, &phases)
-	} else if res, err = write(site, opts, m, plan, &phases); errors.Is(err, errCarry) {
+		res, err = write(site, opts, m, nil, save, &phases)
+	} else if res, err = write(site, opts, m, plan, save, &phases); errors.Is(err, errCarry) {
 		note = fmt.Sprintf("cold build: %v", err)
-		res, err = write(site, opts, m, nil, &phases)
+		res, err = write(site, opts, m, nil, save, &phases)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if note != "" {
-		res.Warnings = append([]error{errors.New(note)}, res.Warnings...)
+	res.Parsed = parsed
+	for _, n := range []string{earlierNote, note} {
+		if n != "" {
+			res.Warnings = append([]error{errors.New(n)}, res.Warnings...)
+		}
 	}
 	res.Took, res.Phases = time.Since(start), phases
 	return res, nil
@@ -124,8 +146,9 @@ func Run(opts Options) (*Result, error) {
 
 // write renders the site into a staging folder, with its bundle, and
 // swaps it in: every page, or with a plan the pages it names and the
-// previous output's other files carried over.
-func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases *Phases) (*Result, error) {
+// previous output's other files carried over. The bundle gets the pages
+// of save, unless an earlier write took them.
+func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save *savedPages, phases *Phases) (*Result, error) {
 	layouts, err := render.ParseLayouts(site.Layouts)
 	if err != nil {
 		return nil, err
@@ -154,6 +177,11 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, phases
 		stage.Abort()
 		return nil, err
 	}
+	if err := save.write(stage.Bundle()); err != nil {
+		stage.Abort()
+		return nil, err
+	}
+	dropLinkInputs(site.Archive)
 	indexDir := filepath.Join(stage.Bundle().Dir(), bundle.IndexDir)
 	var indexErr, indexNote error
 	var scope *render.Scope
@@ -263,6 +291,51 @@ func dropLinkInputs(a *archive.Archive) {
 			p.Meta.Facts = nil
 		}
 	}
+}
+
+// savedPages are the pages of a build's content, whole, to be saved in
+// its bundle for the next build (content.Earlier), by the gen key names.
+type savedPages struct {
+	key   string
+	pages []*content.Page // nil: saved already, or not to be saved
+}
+
+// write saves the pages into b, once.
+func (s *savedPages) write(b *output.Folder) error {
+	if s.pages == nil {
+		return nil
+	}
+	pages := s.pages
+	s.pages = nil // dropLinkInputs takes what only linking read
+	return b.CollectStream(bundle.PagesFile, func(w io.Writer) error {
+		return content.WriteEarlier(w, s.key, pages)
+	})
+}
+
+// readEarlier reads the pages the build of the output at dest saved, if
+// gen parser made them; a note says why there are none when it is not
+// simply a first build or another gen's output.
+func readEarlier(dest, parser string) (*content.Earlier, string) {
+	prev, err := output.FindPrevious(dest)
+	if err != nil {
+		return nil, ""
+	}
+	f, err := os.Open(filepath.Join(prev.Bundle, bundle.PagesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ""
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("every file parsed: the previous build's pages cannot be read (%v)", err)
+	}
+	defer f.Close()
+	earlier, err := content.ReadEarlier(f, parser)
+	switch {
+	case errors.Is(err, content.ErrOtherParser):
+		return nil, ""
+	case err != nil:
+		return nil, fmt.Sprintf("every file parsed: the previous build's pages cannot be read (%s: %v)", f.Name(), err)
+	}
+	return earlier, ""
 }
 
 // newRenderer prepares the render stage; layouts may be nil, to parse the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -118,45 +119,46 @@ func TestWarmBuildEqualsColdBuild(t *testing.T) {
 		change  func()
 		carries bool // most files carried over
 		split   bool // the sitemap is an index of parts
+		parsed  int  // content files parsed: the others' pages are the last build's
 	}{
 		{"a line of the body", func() {
 			data, _ := os.ReadFile(first)
 			writeFile(t, first, string(data)+"\nOne more line about the rollback.\n")
-		}, true, false},
-		{"the title", func() { frontMatter(t, first, "title", `"Edited: the rollback that failed"`) }, true, false},
+		}, true, false, 1},
+		{"the title", func() { frontMatter(t, first, "title", `"Edited: the rollback that failed"`) }, true, false, 1},
 		{"a term", func() {
 			frontMatter(t, originalFile(t, src, generated(60), folderName(t, src, 10)), "causes", "[config-push, brand-new-cause]")
-		}, true, false},
+		}, true, false, 1},
 		{"the date, which moves it in every list", func() {
 			f := originalFile(t, src, generated(60), folderName(t, src, 20))
 			frontMatter(t, f, "begin", filepath.Base(filepath.Dir(f))[:len("2006-01-02")]+" 00:01")
-		}, true, false},
+		}, true, false, 1},
 		{"a translation removed", func() {
 			if err := os.Remove(filepath.Join(filepath.Dir(incidentFile(t, src, 30)), "zh-TW.md")); err != nil {
 				t.Fatal(err)
 			}
-		}, true, false},
+		}, true, false, 0},
 		{"an incident removed", func() {
 			if err := os.RemoveAll(filepath.Dir(incidentFile(t, src, 40))); err != nil {
 				t.Fatal(err)
 			}
-		}, true, false},
+		}, true, false, 0},
 		{"an incident added, past the sitemap's limit of a file", func() {
 			_, entries := readSitemap(t, warm, opts(warm).BaseURL)
 			limits.URLs = len(entries) + 1
 			if err := os.CopyFS(added, os.DirFS(copied)); err != nil {
 				t.Fatal(err)
 			}
-		}, true, true},
-		{"nothing", func() {}, true, true},
+		}, true, true, mdFiles(t, copied)},
+		{"nothing", func() {}, true, true, 0},
 		{"the added incident removed: one sitemap file again", func() {
 			if err := os.RemoveAll(added); err != nil {
 				t.Fatal(err)
 			}
-		}, true, false},
+		}, true, false, 0},
 		{"a language's strings: cold", func() {
 			edit(t, filepath.Join(src, "i18n", "en.yaml"), "site_title: Incident archive", "site_title: Outage archive")
-		}, false, false},
+		}, false, false, 0}, // the same gen parses the same files alike
 	}
 	for _, st := range steps {
 		before := inodes(t, warm)
@@ -193,6 +195,10 @@ func TestWarmBuildEqualsColdBuild(t *testing.T) {
 		}
 		if res.Pages != want.Pages {
 			t.Errorf("%s: %d pages, a cold build %d", st.name, res.Pages, want.Pages)
+		}
+		if res.Parsed != st.parsed || want.Parsed != mdFiles(t, filepath.Join(src, "content")) {
+			t.Errorf("%s: the build parsed %d content files, want %d; a first build %d of %d", st.name, res.Parsed, st.parsed,
+				want.Parsed, mdFiles(t, filepath.Join(src, "content")))
 		}
 		shared := sharedInodes(t, before, warm)
 		if st.carries && (res.Carried < len(before)*8/10 || shared < len(before)*8/10) {
@@ -260,6 +266,50 @@ func TestWarmBuildWithoutGoodManifestIsCold(t *testing.T) {
 	}
 }
 
+// TestDamagedSavedPagesAreParsedAgain: when the pages the last build
+// saved cannot be read, every file is parsed, the build says why, and its
+// output is a cold build's; --cold parses every file.
+func TestDamagedSavedPagesAreParsedAgain(t *testing.T) {
+	src := generatedSite(t, 12)
+	dest := filepath.Join(t.TempDir(), "public")
+	if _, err := build.Run(buildOpts(src, dest)); err != nil {
+		t.Fatal(err)
+	}
+	files := mdFiles(t, filepath.Join(src, "content"))
+	b, err := output.BundleOf(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(b, bundle.PagesFile)
+	data, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatalf("the build saved no pages: %v", err)
+	}
+	if err := os.WriteFile(saved, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := build.Run(buildOpts(src, dest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Parsed != files || len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0].Error(), "every file parsed") {
+		t.Errorf("pages cut short: %d of %d files parsed, warnings %v; want every file, and why", res.Parsed, files, res.Warnings)
+	}
+	cold := filepath.Join(t.TempDir(), "public")
+	if _, err := build.Run(buildOpts(src, cold)); err != nil {
+		t.Fatal(err)
+	}
+	sameBuild(t, "pages cut short", dest, cold)
+	opts := buildOpts(src, dest)
+	opts.Cold = true
+	if res, err = build.Run(opts); err != nil {
+		t.Fatal(err)
+	}
+	if res.Parsed != files {
+		t.Errorf("--cold parsed %d of %d files", res.Parsed, files)
+	}
+}
+
 // indexOf is the search index of the output at dest.
 func indexOf(t *testing.T, dest string) string {
 	t.Helper()
@@ -319,6 +369,22 @@ func sharedInodes(t *testing.T, before map[string]os.FileInfo, dir string) int {
 		if b, ok := before[rel]; ok && os.SameFile(b, info) {
 			n++
 		}
+	}
+	return n
+}
+
+// mdFiles counts the Markdown files under dir.
+func mdFiles(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			n++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return n
 }

@@ -39,7 +39,7 @@ func TestCacheDropsAStaleParse(t *testing.T) {
 	})
 	load := func() *Page {
 		var errs diag.List
-		return c.load(abs, "content/x/en.md", "x", "en", &errs)
+		return c.load(abs, "content/x/en.md", "x", "en", nil, &errs)
 	}
 	write("Old")
 	var wg sync.WaitGroup

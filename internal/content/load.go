@@ -131,6 +131,17 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 // not waited for (a goldmark parse cannot be interrupted; it finishes on
 // its own and its result is dropped).
 func LoadContext(ctx context.Context, dir string, langs []string, cache *Cache) ([]*Page, error) {
+	return load(ctx, dir, langs, cache, nil)
+}
+
+// LoadAfter is LoadContext for a build that follows an earlier one: a
+// file whose bytes are those the earlier build parsed is not parsed
+// again, its page is taken from earlier (which may be nil).
+func LoadAfter(ctx context.Context, dir string, langs []string, earlier *Earlier) ([]*Page, error) {
+	return load(ctx, dir, langs, nil, earlier)
+}
+
+func load(ctx context.Context, dir string, langs []string, cache *Cache, earlier *Earlier) ([]*Page, error) {
 	var errs diag.List
 	root := filepath.Join(dir, "content")
 	entries, err := os.ReadDir(root)
@@ -150,7 +161,7 @@ func LoadContext(ctx context.Context, dir string, langs []string, cache *Cache) 
 	for _, e := range entries {
 		jobs = append(jobs, folderJobs(root, e, siteLangs, langs, &errs)...)
 	}
-	out, err := cache.parseJobs(ctx, jobs, &errs)
+	out, err := cache.parseJobs(ctx, jobs, earlier, &errs)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +194,7 @@ func Reload(ctx context.Context, dir string, langs []string, cache *Cache, prev 
 		}
 		jobs = append(jobs, folderJobs(root, fs.FileInfoToDirEntry(info), siteLangs, langs, &errs)...)
 	}
-	fresh, err := cache.parseJobs(ctx, jobs, &errs)
+	fresh, err := cache.parseJobs(ctx, jobs, nil, &errs)
 	if err != nil {
 		return nil, err
 	}
@@ -260,14 +271,15 @@ func folderJobs(root string, e fs.DirEntry, siteLangs map[string]bool, langs []s
 	return jobs
 }
 
-// parseJobs parses the files of jobs (from the cache when unchanged) and
-// returns the pages that could be read, adding problems to errs.
-func (c *Cache) parseJobs(ctx context.Context, jobs []job, errs *diag.List) ([]*Page, error) {
+// parseJobs parses the files of jobs (from the cache or earlier when
+// unchanged) and returns the pages that could be read, adding problems to
+// errs.
+func (c *Cache) parseJobs(ctx context.Context, jobs []job, earlier *Earlier, errs *diag.List) ([]*Page, error) {
 	pages := make([]*Page, len(jobs))
 	perPage := make([]diag.List, len(jobs))
 	if err := parseAll(ctx, len(jobs), func(i int) {
 		j := jobs[i]
-		pages[i] = c.load(j.abs, j.file, j.id, j.lang, &perPage[i])
+		pages[i] = c.load(j.abs, j.file, j.id, j.lang, earlier, &perPage[i])
 	}); err != nil {
 		return nil, err
 	}
@@ -327,7 +339,7 @@ func unwrapPath(err error) error {
 
 // load parses a file, or returns the page parsed before when the file has
 // not changed since.
-func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
+func (c *Cache) load(abs, file, id, lang string, earlier *Earlier, errs *diag.List) *Page {
 	var gen uint64
 	if c != nil {
 		c.mu.Lock()
@@ -340,7 +352,7 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 		return nil
 	}
 	if c == nil {
-		return c.loadFile(abs, info, file, id, lang, errs)
+		return c.loadFile(abs, info, file, id, lang, earlier, errs)
 	}
 	c.mu.Lock()
 	hit, ok := c.files[abs]
@@ -350,7 +362,7 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 		return hit.page
 	}
 	var own diag.List
-	page := c.loadFile(abs, info, file, id, lang, &own)
+	page := c.loadFile(abs, info, file, id, lang, nil, &own)
 	c.mu.Lock()
 	if c.forgotten[abs] == gen {
 		c.files[abs] = cachedFile{mod: info.ModTime(), size: info.Size(), page: page, errs: own}
@@ -361,9 +373,10 @@ func (c *Cache) load(abs, file, id, lang string, errs *diag.List) *Page {
 }
 
 // loadFile reads and parses one file, whose size info has already been
-// taken. It returns nil when the file cannot be used at all; otherwise the
-// page, with any problems recorded in errs.
-func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, errs *diag.List) *Page {
+// taken, or takes its page from earlier. It returns nil when the file
+// cannot be used at all; otherwise the page, with any problems recorded
+// in errs.
+func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, earlier *Earlier, errs *diag.List) *Page {
 	if info.Size() > MaxFileSize {
 		errs.Add(file, 1, 1, "file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(info.Size())/(1<<20), MaxFileSize>>20)
 		return nil
@@ -377,6 +390,13 @@ func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, er
 		c.onParse(file, src)
 	}
 	sum := sha256.Sum256(src)
+	if p := earlier.take(file, sum); p != nil {
+		// Parsed without errors from these bytes, which normalize.
+		src, _ = normalize(src)
+		_, body, _, _ := splitFrontMatter(src)
+		p.abs, p.bodySum = abs, maphash.Bytes(bodySeed, body)
+		return p
+	}
 	p := Parse(file, id, lang, src, errs)
 	if p != nil {
 		p.Sum = sum

@@ -43,13 +43,29 @@ func Load(dir string, drafts bool, cache *content.Cache) (*Site, error) {
 // LoadContext is Load that gives up, returning ctx's error, when ctx is
 // done while the content is read or before it is linked.
 func LoadContext(ctx context.Context, dir string, drafts bool, cache *content.Cache) (*Site, error) {
+	return load(ctx, dir, drafts, func(langs []string) ([]*content.Page, error) {
+		return content.LoadContext(ctx, dir, langs, cache)
+	})
+}
+
+// LoadAfter is Load for a build that follows an earlier one, whose pages
+// of unchanged files it takes instead of parsing them (content.LoadAfter).
+func LoadAfter(dir string, drafts bool, earlier *content.Earlier) (*Site, error) {
+	ctx := context.Background()
+	return load(ctx, dir, drafts, func(langs []string) ([]*content.Page, error) {
+		return content.LoadAfter(ctx, dir, langs, earlier)
+	})
+}
+
+// load reads the site in dir, its content with loadContent.
+func load(ctx context.Context, dir string, drafts bool, loadContent func(langs []string) ([]*content.Page, error)) (*Site, error) {
 	var errs diag.List
 	bundle, langFS, err := Languages(dir)
 	errs.AddError(err)
 	if bundle == nil || len(bundle.Langs) == 0 {
 		return nil, errs.Err()
 	}
-	pages, err := content.LoadContext(ctx, dir, bundle.Tags(), cache)
+	pages, err := loadContent(bundle.Tags())
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -30,6 +30,10 @@ const (
 	// ManifestFile records what the build was made from, for the next
 	// build to tell what changed (package build).
 	ManifestFile = "manifest.json"
+	// PagesFile holds what the build parsed of each content file, for
+	// the next build to parse only the files that changed (package
+	// content, Earlier).
+	PagesFile = "pages.gob"
 )
 
 // Info is what a server needs to know of a build it serves.
