@@ -95,8 +95,13 @@ func Run(opts Options) (*Result, error) {
 	parser, parserErr := executableHash()
 	var earlier *content.Earlier
 	var earlierNote string
-	if !opts.Cold && parserErr == nil {
-		earlier, earlierNote = readEarlier(opts.Dest, parser)
+	var previous <-chan previousBuild
+	if !opts.Cold {
+		// Read while the pages are read back and the sources load.
+		previous = readPrevious(opts.Dest)
+		if parserErr == nil {
+			earlier, earlierNote = readEarlier(opts.Dest, parser)
+		}
 	}
 	site, err := source.LoadAfter(opts.Source, opts.Drafts, earlier)
 	if err != nil {
@@ -114,7 +119,7 @@ func Run(opts Options) (*Result, error) {
 	if opts.Cold {
 		note = ""
 	} else if inputs != "" {
-		plan, note = planCarry(opts.Dest, site, m)
+		plan, note = planCarry(<-previous, site, m)
 	}
 	phases.mark("plan")
 	// The pages are saved for the next build by the first write, which
@@ -171,13 +176,13 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save *
 	if err != nil {
 		return nil, err
 	}
-	// The manifest goes first, so that what it records of the archive
-	// (120 MB at 100,000 incidents) is not kept through the render.
-	if err := writeManifest(stage.Bundle(), m); err != nil {
-		stage.Abort()
-		return nil, err
-	}
-	if err := save.write(stage.Bundle()); err != nil {
+	// The manifest and the pages go first, side by side, so that what
+	// they record of the archive (120 MB at 100,000 incidents for the
+	// manifest) is not kept through the render.
+	saved := make(chan error, 1)
+	go func() { saved <- save.write(stage.Bundle()) }()
+	err = writeManifest(stage.Bundle(), m)
+	if err := cmp.Or(<-saved, err); err != nil {
 		stage.Abort()
 		return nil, err
 	}
@@ -185,11 +190,19 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save *
 	indexDir := filepath.Join(stage.Bundle().Dir(), bundle.IndexDir)
 	var indexErr, indexNote error
 	var scope *render.Scope
+	updated := make(chan struct{}) // closed when the index is updated, or being built with the render
 	if plan == nil {
 		stream, indexErr = index.NewStream(indexDir, site.Archive, site.Bundle.Tags(), r.BasePath())
+		close(updated)
 	} else {
+		// The previous index is updated while the pages are rendered and
+		// carried over: a warm build renders few pages, and the two only
+		// read the archive.
 		scope = plan.scope
-		indexNote, indexErr = index.Update(filepath.Join(plan.prev.Bundle, bundle.IndexDir), indexDir, site.Archive, plan.touched, site.Bundle.Tags(), r.BasePath())
+		go func() {
+			defer close(updated)
+			indexNote, indexErr = index.Update(filepath.Join(plan.prev.Bundle, bundle.IndexDir), indexDir, site.Archive, plan.touched, site.Bundle.Tags(), r.BasePath())
+		}()
 	}
 	// Files that cannot be written are collected by the staging: a full
 	// disk is one message with a count, not one per page. The sitemap and
@@ -218,6 +231,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save *
 		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
 		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
 	}
+	<-updated
 	// Nothing below reads the site: the archive can go while the index's
 	// segments are merged (at 100,000 incidents, most of what is live).
 	incidents, languages := len(site.Archive.Incidents), len(site.Bundle.Langs)

@@ -36,25 +36,49 @@ type carryPlan struct {
 // cold.
 var errCarry = errors.New("carrying the previous output over")
 
+// previousBuild is the output a build may carry files over from, with
+// its manifest and the archive it records.
+type previousBuild struct {
+	out    *output.Previous // nil: there is none, a first build
+	old    *manifest
+	before *archive.Archive // old's
+	err    error            // reading old
+}
+
+// readPrevious reads the previous build of the output at dest in the
+// background, while the sources load.
+func readPrevious(dest string) <-chan previousBuild {
+	c := make(chan previousBuild, 1)
+	go func() {
+		var p previousBuild
+		if out, err := output.FindPrevious(dest); err == nil {
+			p.out = out
+			if p.old, p.err = readManifest(filepath.Join(out.Bundle, bundle.ManifestFile)); p.err == nil {
+				p.before = p.old.skeleton()
+			}
+		}
+		c <- p
+	}()
+	return c
+}
+
 // planCarry decides whether the build can carry files over from the
-// output at dest, and which. A nil plan means a cold build; note then
+// previous output, and which. A nil plan means a cold build; note then
 // says why, when there was a previous output.
-func planCarry(dest string, site *source.Site, m *manifest) (plan *carryPlan, note string) {
-	prev, err := output.FindPrevious(dest)
-	if err != nil {
-		return nil, "" // a first build
-	}
-	old, err := readManifest(filepath.Join(prev.Bundle, bundle.ManifestFile))
+func planCarry(prev previousBuild, site *source.Site, m *manifest) (plan *carryPlan, note string) {
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case prev.out == nil:
+		return nil, "" // a first build
+	case errors.Is(prev.err, fs.ErrNotExist):
 		return nil, "cold build: the previous build has no manifest (an older gen made it)"
-	case err != nil:
-		return nil, fmt.Sprintf("cold build: the previous build's manifest cannot be used (%v)", err)
+	case prev.err != nil:
+		return nil, fmt.Sprintf("cold build: the previous build's manifest cannot be used (%v)", prev.err)
 	case m.Inputs == "":
 		return nil, "cold build: the running gen cannot be identified"
-	case old.Inputs != m.Inputs:
+	case prev.old.Inputs != m.Inputs:
 		return nil, "cold build: gen, its options, the layouts or the languages changed"
 	}
+	old, before := prev.old, prev.before
 	touched := map[string]bool{}
 	for _, ids := range []map[string]string{old.Content, m.Content} {
 		for id := range ids {
@@ -63,14 +87,13 @@ func planCarry(dest string, site *source.Site, m *manifest) (plan *carryPlan, no
 			}
 		}
 	}
-	before := old.skeleton()
 	scope := affected(touched, before, site.Archive)
 	// Whatever the scope's reasoning, a page whose links changed is
 	// rendered again.
 	for id := range linksChanged(before, site.Archive) {
 		scope.Incidents[id] = true
 	}
-	return &carryPlan{prev: prev, scope: scope, touched: touched}, ""
+	return &carryPlan{prev: prev.out, scope: scope, touched: touched}, ""
 }
 
 // linksChanged lists the incidents whose neighbours, related,
