@@ -65,7 +65,11 @@ func ReadEarlier(r io.Reader, key string) (*Earlier, error) {
 	if h.Format != earlierFormat || h.Key != key {
 		return nil, ErrOtherParser
 	}
-	e := &Earlier{pages: make(map[string]*Page, h.Pages)}
+	if h.Pages < 0 {
+		return nil, fmt.Errorf("%d pages saved", h.Pages)
+	}
+	// A damaged count is not trusted with memory: the pages run out first.
+	e := &Earlier{pages: make(map[string]*Page, min(h.Pages, 1<<16))}
 	for range h.Pages {
 		p := new(Page)
 		if err := dec.Decode(p); err != nil {

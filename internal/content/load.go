@@ -131,17 +131,18 @@ func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
 // not waited for (a goldmark parse cannot be interrupted; it finishes on
 // its own and its result is dropped).
 func LoadContext(ctx context.Context, dir string, langs []string, cache *Cache) ([]*Page, error) {
-	return load(ctx, dir, langs, cache, nil)
+	return loadPages(ctx, dir, langs, cache, nil)
 }
 
 // LoadAfter is LoadContext for a build that follows an earlier one: a
 // file whose bytes are those the earlier build parsed is not parsed
 // again, its page is taken from earlier (which may be nil).
 func LoadAfter(ctx context.Context, dir string, langs []string, earlier *Earlier) ([]*Page, error) {
-	return load(ctx, dir, langs, nil, earlier)
+	return loadPages(ctx, dir, langs, nil, earlier)
 }
 
-func load(ctx context.Context, dir string, langs []string, cache *Cache, earlier *Earlier) ([]*Page, error) {
+// loadPages is LoadContext, taking unchanged files' pages from earlier.
+func loadPages(ctx context.Context, dir string, langs []string, cache *Cache, earlier *Earlier) ([]*Page, error) {
 	var errs diag.List
 	root := filepath.Join(dir, "content")
 	entries, err := os.ReadDir(root)
