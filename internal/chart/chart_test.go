@@ -887,3 +887,30 @@ func TestOpenIncidents(t *testing.T) {
 		t.Errorf("an open incident's band is not open at its end only:\n%s", inc)
 	}
 }
+
+// TestMidnightLabelClearOfMarkers: where a midnight is labelled, the top
+// lane's markers (their hit area) stay below the label's line, on the
+// phone and the wide picture, however many lanes a burst of events just
+// after midnight fills.
+func TestMidnightLabelClearOfMarkers(t *testing.T) {
+	taipei := mustLoc(t, "Asia/Taipei")
+	midnight := time.Date(2024, 4, 3, 0, 0, 0, 0, taipei)
+	for _, n := range []int{1, 3, 8} {
+		var at []time.Time
+		for i := range n {
+			at = append(at, midnight.Add(time.Duration(2+i)*time.Minute))
+		}
+		c := pageIncident("incident-chart", taipei, midnight.Add(-3*time.Hour), midnight.Add(time.Hour), false, at, "Error rate jumps")
+		for name, geo := range map[string]incGeom{"phone": phoneGeom, "wide": wideGeom} {
+			var g incidentLayout
+			g.layout(c, geo)
+			if len(g.days) == 0 {
+				t.Fatalf("%d events, %s: no midnight in view", n, name)
+			}
+			labelBottom := incGridTop + 12 + 4 // the baseline, and descenders
+			if top := g.laneY(g.lanes-1) - geo.hitR; top < labelBottom {
+				t.Errorf("%d events, %s: the top lane's markers reach up to %.0f, over the midnight label's line (down to %.0f)", n, name, top, labelBottom)
+			}
+		}
+	}
+}

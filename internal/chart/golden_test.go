@@ -91,14 +91,14 @@ func goldenIncidents(t testing.TB) map[string]IncidentTimeline {
 var goldenSums = map[string]string{
 	"closed":              "2b3f201fe4a8d76b3f7dd4995be9f5a787a5b61d4409e08f71f25d3e68b03f65",
 	"open":                "c7478c8d98d9eea26f2a96a24f1dcfee8f3eb6f3ef18919e26d374a3b53798ad",
-	"multi-day":           "fc39cd109e8d053f71d278e1bf81b047508b3d088c0df380bc86ca3436f0b54e",
+	"multi-day":           "e2508a334c361f653f72100fce2892a24fb95ab37faebfcf8f6eeef1c82ef1f2",
 	"months":              "62d54b83701867e63514ed9714df83c07e56d161ec97d62bb91f36942fa586db",
 	"many-events":         "091169ff0232089bdce86cc5a8b391aa95be57e31a9a69996a2e0c204a5f6efd",
-	"half-hour-zone":      "0191bc96623a14d7b6e3b294176eb7d984c5bf33d40bd51ade52ac6dd58b6d56",
+	"half-hour-zone":      "8ad0ade16b7a7260bfe02a55641ba1e4faafacd192753b619c96c03892451717",
 	"utc":                 "f88492110c859d7734347cca19ca486bef96043f7bea9eab760292ea6d593b4d",
-	"cjk":                 "bce041839e9530951d16b34c9b2b6b06887785b21f6813db6812ef230c15322a",
+	"cjk":                 "611d3e5174a3c2132e17031380a2c7dd7510fa428e193f7d5e593b7cbfb5e313",
 	"days-default-labels": "331105b6613b2fd4e05553fbc5fc15050e31886b9a0d38df9168339364204f9e",
-	"nothing":             "5339925d9bbe48b20409ed7fb5ce6244a3c951fb0d4dd24f24cd6b74ed6263b8",
+	"nothing":             "2050abb37d5a0b911f16759426fe1704933b0cc9eb29ce072af8a35943205209",
 	"millennia":           "8c07c4879e5f11cc5d943dd8725ad36b944d1e9a77baf6679cab8defa066d821",
 	"summary":             "ceb04f4aad49682750212f9f4e83e745f50443e63259c6fb5577e9641782c941",
 }

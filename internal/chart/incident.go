@@ -44,6 +44,10 @@ const (
 	incLocalY   = 30.0 // baseline of local tick labels
 	incGridTop  = 38.0 // top of grid lines and impact band
 	incLanesTop = 46.0 // top of the marker lanes
+	// incDayRoom lowers the lanes where a midnight is labelled, so that
+	// the label's line is clear of the top lane's markers (on a phone a
+	// marker minutes after midnight hid the date).
+	incDayRoom = 8.0
 )
 
 // incGeom is the geometry of an incident's picture, in user units.
@@ -223,6 +227,9 @@ func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 	g.localMidnights()
 	g.placeMarks(lo)
 	g.axisY = incLanesTop + float64(g.lanes)*geo.laneGap + 8
+	if len(g.days) > 0 {
+		g.axisY += incDayRoom
+	}
 	g.height = g.axisY + 42
 	if g.hasLegend() {
 		g.placeKeys()
