@@ -97,10 +97,11 @@ func Run(opts Options) (*Result, error) {
 	var earlierNote string
 	var previous <-chan previousBuild
 	if !opts.Cold {
+		prev, _ := output.FindPrevious(opts.Dest) // nil: a first build
 		// Read while the pages are read back and the sources load.
-		previous = readPrevious(opts.Dest)
+		previous = readPrevious(prev)
 		if parserErr == nil {
-			earlier, earlierNote = readEarlier(opts.Dest, parser)
+			earlier, earlierNote = readEarlier(prev, parser)
 		}
 	}
 	site, err := source.LoadAfter(opts.Source, opts.Drafts, earlier)
@@ -123,18 +124,15 @@ func Run(opts Options) (*Result, error) {
 	}
 	phases.mark("plan")
 	// The pages are saved for the next build by the first write, which
-	// then drops what only linking read of them.
-	save := &savedPages{key: parser, pages: site.Pages}
-	if parserErr != nil {
-		save.pages = nil
-	}
+	// then drops what only linking read of them: a write done again
+	// cold has none to save.
 	var res *Result
 	if plan == nil {
 		// m's last use: write lets it go before the render.
-		res, err = write(site, opts, m, nil, save, &phases)
-	} else if res, err = write(site, opts, m, plan, save, &phases); errors.Is(err, errCarry) {
+		res, err = write(site, opts, m, nil, site.Pages, &phases)
+	} else if res, err = write(site, opts, m, plan, site.Pages, &phases); errors.Is(err, errCarry) {
 		note = fmt.Sprintf("cold build: %v", err)
-		res, err = write(site, opts, m, nil, save, &phases)
+		res, err = write(site, opts, m, nil, nil, &phases)
 	}
 	if err != nil {
 		return nil, err
@@ -152,8 +150,8 @@ func Run(opts Options) (*Result, error) {
 // write renders the site into a staging folder, with its bundle, and
 // swaps it in: every page, or with a plan the pages it names and the
 // previous output's other files carried over. The bundle gets the pages
-// of save, unless an earlier write took them.
-func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save *savedPages, phases *Phases) (*Result, error) {
+// of save, if any, for the next build.
+func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save []*content.Page, phases *Phases) (*Result, error) {
 	layouts, err := render.ParseLayouts(site.Layouts)
 	if err != nil {
 		return nil, err
@@ -176,13 +174,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save *
 	if err != nil {
 		return nil, err
 	}
-	// The manifest and the pages go first, side by side, so that what
-	// they record of the archive (120 MB at 100,000 incidents for the
-	// manifest) is not kept through the render.
-	saved := make(chan error, 1)
-	go func() { saved <- save.write(stage.Bundle()) }()
-	err = writeManifest(stage.Bundle(), m)
-	if err := cmp.Or(<-saved, err); err != nil {
+	if err := writeRecords(stage.Bundle(), m, save); err != nil {
 		stage.Abort()
 		return nil, err
 	}
@@ -215,16 +207,8 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save *
 	var carryErr error
 	if err == nil && plan != nil {
 		var carriedPages int
-		carriedFiles, carriedPages, carryErr = carry(stage, plan, site.Archive)
+		carriedFiles, carriedPages, carryErr = carryOver(stage, plan, site.Archive, opts.Dest)
 		pages += carriedPages
-		if carryErr == nil {
-			if err := stage.Prune(); err != nil {
-				carryErr = fmt.Errorf("%w: %w", errCarry, err)
-			}
-		}
-		if carryErr == nil && !plan.prev.Current() {
-			carryErr = fmt.Errorf("%w: %s was replaced by another build meanwhile", errCarry, opts.Dest)
-		}
 		phases.mark("carry")
 	}
 	if err == nil {
@@ -307,49 +291,49 @@ func dropLinkInputs(a *archive.Archive) {
 	}
 }
 
-// savedPages are the pages of a build's content, whole, to be saved in
-// its bundle for the next build (content.Earlier), by the gen key names.
-type savedPages struct {
-	key   string
-	pages []*content.Page // nil: saved already, or not to be saved
+// writeRecords writes what the bundle records of the archive for the
+// next build, the manifest and the pages (none when nil), side by side,
+// first, so that it is not kept through the render (the manifest is
+// 120 MB at 100,000 incidents).
+func writeRecords(b *output.Folder, m *manifest, pages []*content.Page) error {
+	saved := make(chan error, 1)
+	go func() {
+		// Pages that cannot say which gen parsed them are not saved.
+		parser, err := executableHash()
+		if pages == nil || err != nil {
+			saved <- nil
+			return
+		}
+		saved <- b.CollectStream(bundle.PagesFile, func(w io.Writer) error {
+			return content.WriteEarlier(w, parser, pages)
+		})
+	}()
+	return cmp.Or(writeManifest(b, m), <-saved)
 }
 
-// write saves the pages into b, once.
-func (s *savedPages) write(b *output.Folder) error {
-	if s.pages == nil {
-		return nil
-	}
-	pages := s.pages
-	s.pages = nil // dropLinkInputs takes what only linking read
-	return b.CollectStream(bundle.PagesFile, func(w io.Writer) error {
-		return content.WriteEarlier(w, s.key, pages)
-	})
-}
-
-// readEarlier reads the pages the build of the output at dest saved, if
-// gen parser made them; a note says why there are none when it is not
-// simply a first build or another gen's output.
-func readEarlier(dest, parser string) (*content.Earlier, string) {
-	prev, err := output.FindPrevious(dest)
-	if err != nil {
+// readEarlier reads the pages the previous build prev (nil: none) saved,
+// if gen parser made them; a note says why there are none when it is
+// not simply a first build or another gen's output.
+func readEarlier(prev *output.Previous, parser string) (*content.Earlier, string) {
+	if prev == nil {
 		return nil, ""
 	}
 	f, err := os.Open(filepath.Join(prev.Bundle, bundle.PagesFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ""
+	var earlier *content.Earlier
+	if err == nil {
+		earlier, err = content.ReadEarlier(f, parser)
+		f.Close()
+		if err != nil {
+			err = fmt.Errorf("%s: %w", f.Name(), err)
+		}
 	}
-	if err != nil {
-		return nil, fmt.Sprintf("every file parsed: the previous build's pages cannot be read (%v)", err)
-	}
-	defer f.Close()
-	earlier, err := content.ReadEarlier(f, parser)
 	switch {
-	case errors.Is(err, content.ErrOtherParser):
+	case err == nil:
+		return earlier, ""
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, content.ErrOtherParser):
 		return nil, ""
-	case err != nil:
-		return nil, fmt.Sprintf("every file parsed: the previous build's pages cannot be read (%s: %v)", f.Name(), err)
 	}
-	return earlier, ""
+	return nil, fmt.Sprintf("every file parsed: the previous build's pages cannot be read (%v)", err)
 }
 
 // newRenderer prepares the render stage; layouts may be nil, to parse the

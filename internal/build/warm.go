@@ -45,14 +45,13 @@ type previousBuild struct {
 	err    error            // reading old
 }
 
-// readPrevious reads the previous build of the output at dest in the
-// background, while the sources load.
-func readPrevious(dest string) <-chan previousBuild {
+// readPrevious reads the manifest of the previous build out (nil: none)
+// in the background, while the sources load.
+func readPrevious(out *output.Previous) <-chan previousBuild {
 	c := make(chan previousBuild, 1)
 	go func() {
-		var p previousBuild
-		if out, err := output.FindPrevious(dest); err == nil {
-			p.out = out
+		p := previousBuild{out: out}
+		if out != nil {
 			if p.old, p.err = readManifest(filepath.Join(out.Bundle, bundle.ManifestFile)); p.err == nil {
 				p.before = p.old.skeleton()
 			}
@@ -127,6 +126,23 @@ func linksChanged(before, after *archive.Archive) map[string]bool {
 		}
 	}
 	return out
+}
+
+// carryOver carries the previous output's files over (carry), removes
+// what the staging folder kept of an older output and neither wrote nor
+// carried, and checks that the previous output is still the one at
+// dest; an error wraps errCarry when a cold build can do without it.
+func carryOver(stage *output.Staging, plan *carryPlan, a *archive.Archive, dest string) (files, pages int, err error) {
+	if files, pages, err = carry(stage, plan, a); err != nil {
+		return files, pages, err
+	}
+	if err := stage.Prune(); err != nil {
+		return files, pages, fmt.Errorf("%w: %w", errCarry, err)
+	}
+	if !plan.prev.Current() {
+		return files, pages, fmt.Errorf("%w: %s was replaced by another build meanwhile", errCarry, dest)
+	}
+	return files, pages, nil
 }
 
 // carry links every file of the previous output the plan does not

@@ -35,9 +35,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var errs diag.List
 		p := Parse("content/2021-01-01-x/en.md", "2021-01-01-x", "en", src, &errs)
-		// Lines end as Parse ends them: CRLF, LF or a lone CR.
-		text := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-		lines := 1 + bytes.Count(text, []byte("\n")) + bytes.Count(text, []byte("\r"))
+		// Lines end as Parse ends them (normalize).
+		text, _ := normalize(src)
+		lines := 1 + bytes.Count(text, []byte("\n"))
 		for _, e := range errs.Errors() {
 			if e.Line < 0 || e.Line > lines+1 || e.Col < 0 {
 				t.Fatalf("error outside the file (%d lines): %v", lines, e)

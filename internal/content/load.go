@@ -392,10 +392,9 @@ func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, ea
 	}
 	sum := sha256.Sum256(src)
 	if p := earlier.take(file, sum); p != nil {
-		// Parsed without errors from these bytes, which normalize.
-		src, _ = normalize(src)
-		_, body, _, _ := splitFrontMatter(src)
-		p.abs, p.bodySum = abs, maphash.Bytes(bodySeed, body)
+		// Parsed without errors from these bytes.
+		p.abs = abs
+		p.bodySum, _, _ = bodyHash(src)
 		return p
 	}
 	p := Parse(file, id, lang, src, errs)
@@ -412,6 +411,17 @@ func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, ea
 // and render.
 var bodySeed = maphash.MakeSeed()
 
+// bodyHash is the hash of the Markdown body of a file's bytes, and the
+// body; ok is false for bytes that are not UTF-8.
+func bodyHash(src []byte) (sum uint64, body []byte, ok bool) {
+	src, err := normalize(src)
+	if err != nil {
+		return 0, nil, false
+	}
+	_, body, _, _ = splitFrontMatter(src)
+	return maphash.Bytes(bodySeed, body), body, true
+}
+
 // Source is the page's Markdown body: Body, or for a page loaded without
 // a Cache, the body read again from its file. It is an error for the file
 // to have changed since it was loaded: its timeline and links were read
@@ -424,11 +434,8 @@ func (p *Page) Source() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read: %w", p.File, unwrapPath(err))
 	}
-	if src, err = normalize(src); err == nil {
-		_, body, _, _ := splitFrontMatter(src)
-		if maphash.Bytes(bodySeed, body) == p.bodySum {
-			return body, nil
-		}
+	if sum, body, ok := bodyHash(src); ok && sum == p.bodySum {
+		return body, nil
 	}
 	return nil, fmt.Errorf("%s: changed while the site was built; build again", p.File)
 }
