@@ -133,9 +133,16 @@ func updateLang(prev, dir, lang string, replace map[string]bool, docs []*Documen
 		w.Abort()
 		return err
 	}
-	metas = append(kept, added...)
-	slices.SortFunc(metas, func(a, b *docstore.Meta) int { return strings.Compare(a.ID, b.ID) })
-	if err := w.Finish(metas); err != nil {
+	var records []docstore.MetaRecord
+	for _, m := range append(kept, added...) {
+		r, err := docstore.EncodeMeta(m)
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		records = append(records, r)
+	}
+	if err := w.Finish(records); err != nil {
 		return err
 	}
 	if err := vocab.Write(filepath.Join(dir, vocab.FileName), u.words.Vocab()); err != nil {

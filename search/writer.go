@@ -4,18 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"github.com/postmortem-archive/gen/search/vocab"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/document"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/util"
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
@@ -58,13 +56,14 @@ type Writer struct {
 	siteLangs []string
 	langs     map[string]*langWriter
 	closed    bool
+	seed      maphash.Seed // of the languages' ids
 
 	jobs    chan *writeJob
 	workers sync.WaitGroup
-
-	// values holds one copy of each facet value and date the documents'
-	// metadata name: thousands of documents share each.
-	values map[string]string
+	// building holds the place of the segment being built, of any
+	// language: one at a time, beside the analysis and the render (two
+	// at once took more memory for no less time).
+	building chan struct{}
 }
 
 type writeJob struct {
@@ -89,7 +88,7 @@ type langWriter struct {
 	m    *mapping.IndexMappingImpl
 	fast *analysis.Fast // nil: bleve analyses
 	kind analysis.Kind
-	b    *scorch.Builder
+	b    *segmentBuilder
 	docs *docstore.Writer
 
 	// Until the dictionary of the document store is made, documents are
@@ -99,18 +98,16 @@ type langWriter struct {
 	dict        []byte
 	compressors sync.Pool // *docstore.Compressor with dict
 	// terms keeps the memory of the terms of documents whose segment is
-	// built; inSegment are those of the documents of the segment being
-	// filled.
-	terms     analysis.TermsPool
-	inSegment []*analysis.Terms
+	// built.
+	terms analysis.TermsPool
 
 	seq int
 	// metas are the documents' metadata, in the order added; ids says
 	// which were added. Nothing else of a document is kept once it is
 	// written: at 100,000 incidents a record per document is what
 	// grows.
-	metas   []*docstore.Meta
-	ids     map[string]struct{}
+	metas   []docstore.MetaRecord
+	ids     map[uint64]struct{} // hashes (pointers would cost the collector more)
 	words   vocab.Builder
 	lengths fieldLengths // of the documents indexed, for BM25
 	dir     string       // of the language's index
@@ -125,17 +122,6 @@ type langWriter struct {
 // reuseTerms is whether documents' terms are made in memory handed back
 // once their segment is built; false only in the test that compares.
 var reuseTerms = true
-
-// indexed notes that a document with terms was given to the builder,
-// which builds a segment of every builderBatch documents when given the
-// last of them and keeps nothing of their terms after.
-func (lw *langWriter) indexed(terms *analysis.Terms) {
-	lw.inSegment = append(lw.inSegment, terms)
-	if len(lw.inSegment) == builderBatch {
-		lw.terms.Put(lw.inSegment)
-		lw.inSegment = lw.inSegment[:0]
-	}
-}
 
 func (lw *langWriter) setErr(err error) {
 	lw.mu.Lock()
@@ -167,9 +153,10 @@ func Create(dir string, langs []string) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: create: %w", err)
 	}
-	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, values: map[string]string{}}
+	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, seed: maphash.MakeSeed()}
 	n := runtime.GOMAXPROCS(0)
 	w.jobs = make(chan *writeJob, 4*n)
+	w.building = make(chan struct{}, 1)
 	for range n {
 		w.workers.Add(1)
 		go w.work()
@@ -233,11 +220,14 @@ func (w *Writer) Add(d Document) error {
 	if err := lw.getErr(); err != nil {
 		return err
 	}
-	if _, ok := lw.ids[d.ID]; ok {
+	if lw.added(maphash.String(w.seed, d.ID), d.ID) {
 		return fmt.Errorf("search: document %s (%s) added twice", d.ID, d.Lang)
 	}
-	lw.ids[d.ID] = struct{}{}
-	lw.metas = append(lw.metas, w.shared(newDocMeta(&d)))
+	meta, err := docstore.EncodeMeta(newDocMeta(&d))
+	if err != nil {
+		return err
+	}
+	lw.metas = append(lw.metas, meta)
 	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.kind)}
 	lw.seq++
 	if lw.dict != nil {
@@ -252,21 +242,19 @@ func (w *Writer) Add(d Document) error {
 	return nil
 }
 
-// shared makes m's products and date the copies other documents' metadata
-// hold, so that the metadata kept until Close holds each value once.
-func (w *Writer) shared(m *docstore.Meta) *docstore.Meta {
-	one := func(v string) string {
-		if c, ok := w.values[v]; ok {
-			return c
+// added reports whether the document id, whose hash is h, was added
+// already, and notes it.
+func (lw *langWriter) added(h uint64, id string) bool {
+	if _, ok := lw.ids[h]; ok {
+		// Another id with the same hash is possible, if unlikely.
+		for _, m := range lw.metas {
+			if m.ID == id {
+				return true
+			}
 		}
-		w.values[v] = v
-		return v
 	}
-	for i, p := range m.Products {
-		m.Products[i] = one(p)
-	}
-	m.Date = one(m.Date)
-	return m
+	lw.ids[h] = struct{}{}
+	return false
 }
 
 // flushSample makes the dictionary of a language from the documents held
@@ -327,52 +315,24 @@ func (lw *langWriter) prepare(j *writeJob) (*analysed, *docstore.Record, error) 
 	return a, rec, nil
 }
 
-// newBuilder starts bleve's offline builder for an index in path, the way
-// bleve.NewBuilder does, but handing it documents that are already mapped
-// and analysed.
-func newBuilder(path, tmp string, m *mapping.IndexMappingImpl) (*scorch.Builder, error) {
-	mb, err := util.MarshalJSON(m)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(path, 0o755); err != nil {
-		return nil, err
-	}
-	// What bleve.Open expects of a scorch index.
-	if err := os.WriteFile(filepath.Join(path, "index_meta.json"), []byte(`{"storage":"scorch","index_type":"scorch"}`), 0o644); err != nil {
-		return nil, err
-	}
-	return scorch.NewBuilder(map[string]interface{}{
-		"path": filepath.Join(path, "store"),
-		// Temporary segments go under tmp, on the same file system as
-		// the result, which is renamed into place.
-		"buildPathPrefix": tmp,
-		"batchSize":       builderBatch,
-		"mergeMax":        builderMergeMax,
-		"internal":        map[string][]byte{string(util.MappingInternalKey): mb},
-	})
-}
-
 func (w *Writer) startLang(lang string) (*langWriter, error) {
 	m, err := newMapping(lang)
 	if err != nil {
 		return nil, fmt.Errorf("search: mapping for %s: %w", lang, err)
 	}
 	path := filepath.Join(w.dir, lang)
-	b, err := newBuilder(path, w.dir, m)
-	if err != nil {
-		return nil, fmt.Errorf("search: index for %s: %w", lang, err)
-	}
-	docs, err := docstore.Create(filepath.Join(path, docstore.FileName))
-	if err != nil {
-		return nil, err
-	}
 	lw := &langWriter{
-		lang: lang, m: m, kind: analysis.KindOf(lang), b: b, docs: docs, dir: path,
+		lang: lang, m: m, kind: analysis.KindOf(lang), dir: path,
 		fast:    analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))),
-		ids:     map[string]struct{}{},
+		ids:     map[uint64]struct{}{},
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
+	}
+	if lw.b, err = newSegmentBuilder(path, w.dir, m, w.building, &lw.terms); err != nil {
+		return nil, fmt.Errorf("search: index for %s: %w", lang, err)
+	}
+	if lw.docs, err = docstore.Create(filepath.Join(path, docstore.FileName)); err != nil {
+		return nil, err
 	}
 	w.langs[lang] = lw
 	go lw.run()
@@ -401,30 +361,25 @@ func (lw *langWriter) run() {
 				lw.setErr(r.err)
 				continue
 			}
-			if err := lw.b.Index(r.doc); err != nil {
-				lw.setErr(fmt.Errorf("search: index %s (%s): %w", r.id, lw.lang, err))
+			lw.lengths.add(docLengths(r.doc), 1)
+			if err := lw.b.Index(r.doc, r.terms); err != nil {
+				lw.setErr(fmt.Errorf("search: index for %s: %w", lw.lang, err))
 				continue
 			}
 			lw.docs.Add(r.id, r.rec)
 			lw.words.Add(r.words)
-			lw.lengths.add(docLengths(r.doc), 1)
-			lw.indexed(r.terms)
 		}
 	}
 	if err := lw.getErr(); err != nil {
+		lw.b.Abort()
 		lw.docs.Abort()
 		return
 	}
-	// The segments are merged next, with nothing more to analyse.
-	lw.terms.Drop()
-	lw.inSegment = nil
 	if err := lw.b.Close(); err != nil {
 		lw.setErr(fmt.Errorf("search: finish index for %s: %w", lw.lang, err))
 		lw.docs.Abort()
 		return
 	}
-	// The store lists metadata by id, as documents are looked up.
-	slices.SortFunc(lw.metas, func(a, b *docstore.Meta) int { return strings.Compare(a.ID, b.ID) })
 	if err := lw.docs.Finish(lw.metas); err != nil {
 		lw.setErr(err)
 		return

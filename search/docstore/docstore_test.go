@@ -53,9 +53,19 @@ func writeStore(t *testing.T, n int) (string, map[string]*Text, []*Meta) {
 		}
 		w.Add(id, rec)
 	}
-	if err := w.Finish(metas); err != nil {
+	var records []MetaRecord
+	for _, m := range metas {
+		r, err := EncodeMeta(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		records = append(records, r)
+	}
+	if err := w.Finish(records); err != nil {
 		t.Fatal(err)
 	}
+	// The store lists them by id.
+	slices.SortFunc(metas, func(a, b *Meta) int { return strings.Compare(a.ID, b.ID) })
 	return path, texts, metas
 }
 

@@ -69,8 +69,27 @@ func (dw *Writer) Add(id string, rec *Record) {
 	dw.entries = append(dw.entries, e)
 }
 
-// Finish writes dictionary, meta and table and closes the file.
-func (dw *Writer) Finish(metas []*Meta) error {
+// MetaRecord is a document's metadata as the store writes it, its JSON:
+// a build holds every document's until Finish, and a slice of bytes is
+// one object without pointers where a Meta holds a dozen pointers for the
+// collector to follow.
+type MetaRecord struct {
+	ID   string
+	json []byte
+}
+
+// EncodeMeta makes m's record.
+func EncodeMeta(m *Meta) (MetaRecord, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return MetaRecord{}, fmt.Errorf("search: metadata of %s: %w", m.ID, err)
+	}
+	return MetaRecord{ID: m.ID, json: b}, nil
+}
+
+// Finish writes dictionary, meta (sorted by id, as they are looked up)
+// and table and closes the file.
+func (dw *Writer) Finish(metas []MetaRecord) error {
 	dictOff := dw.off
 	var tail bytes.Buffer
 	tail.Write(dw.dict)
@@ -129,13 +148,22 @@ func (dw *Writer) Abort() {
 	dw.f.Close() // the store is abandoned: its close error tells nothing more
 }
 
-// encodeMeta appends the compressed JSON of metas to w.
-func encodeMeta(w io.Writer, metas []*Meta) error {
+// encodeMeta appends the compressed JSON list of metas, sorted by id, to
+// w: what json.Encoder writes of the list of their Metas.
+func encodeMeta(w io.Writer, metas []MetaRecord) error {
+	slices.SortFunc(metas, func(a, b MetaRecord) int { return strings.Compare(a.ID, b.ID) })
 	fw, err := flate.NewWriter(w, flate.BestCompression)
 	if err != nil {
 		return err
 	}
-	if err := json.NewEncoder(fw).Encode(metas); err != nil {
+	fw.Write([]byte{'['})
+	for i, m := range metas {
+		if i > 0 {
+			fw.Write([]byte{','})
+		}
+		fw.Write(m.json)
+	}
+	if _, err := fw.Write([]byte("]\n")); err != nil {
 		return err
 	}
 	return fw.Close()

@@ -1,0 +1,259 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/util"
+	index "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zap "github.com/blevesearch/zapx/v17"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+)
+
+// segmentBuilder writes a language's index the way bleve's offline
+// builder (scorch.Builder) does, a segment of every builderBatch
+// documents merged into one at the end, but builds the segments on any
+// free core while the next documents come: bleve's builder builds each
+// segment in the call that hands it the batch's last document, so one
+// language's index took one core at most, and, as the render hands
+// over the pages a language after another, the other core waited.
+//
+// The segments are merged in the order of their documents, whichever
+// was built first, so the index is the same as bleve's builder makes.
+type segmentBuilder struct {
+	path  string // the language's index
+	tmp   string // the segments before they are merged, removed by Close
+	m     *mapping.IndexMappingImpl
+	slots chan struct{} // shared by the writer's languages: segments built at once
+	pool  *analysis.TermsPool
+
+	batch []*document.Document
+	terms []*analysis.Terms // the batch's documents' terms, for pool once built
+	segs  []string          // by batch, the built segments' files
+	built sync.WaitGroup
+
+	mu  sync.Mutex
+	err error // the first failed build
+}
+
+// buildStarted, when not nil, is called as a segment's build starts, and
+// what it returns as it ends (tests watch the builds with it).
+var buildStarted func() (done func())
+
+// segmentPlugin is the segment format the builder writes, given to
+// scorch as the index's, so that the two cannot differ.
+var segmentPlugin = &zap.ZapPlugin{}
+
+func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots chan struct{}, pool *analysis.TermsPool) (*segmentBuilder, error) {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, err
+	}
+	// What bleve.Open expects of a scorch index.
+	if err := os.WriteFile(filepath.Join(path, "index_meta.json"), []byte(`{"storage":"scorch","index_type":"scorch"}`), 0o644); err != nil {
+		return nil, err
+	}
+	// Segments go under tmp, on the same file system as the result,
+	// which is renamed into place.
+	dir, err := os.MkdirTemp(tmp, "segments")
+	if err != nil {
+		return nil, err
+	}
+	return &segmentBuilder{path: path, tmp: dir, m: m, slots: slots, pool: pool}, nil
+}
+
+// Index adds an analysed document, whose terms are kept in terms (nil:
+// memory of its own) until its segment is built. It returns the error
+// of an earlier segment that could not be built.
+func (b *segmentBuilder) Index(doc *document.Document, terms *analysis.Terms) error {
+	b.batch = append(b.batch, doc)
+	if terms != nil {
+		b.terms = append(b.terms, terms)
+	}
+	if len(b.batch) == builderBatch {
+		b.flush()
+	}
+	return b.failed()
+}
+
+// flush starts building the batch's segment once a slot is free.
+func (b *segmentBuilder) flush() {
+	if len(b.batch) == 0 {
+		return
+	}
+	n := len(b.segs)
+	file := filepath.Join(b.tmp, fmt.Sprintf("%08d.zap", n))
+	b.segs = append(b.segs, file)
+	docs, terms := b.batch, b.terms
+	b.batch, b.terms = nil, nil
+	b.slots <- struct{}{}
+	b.built.Go(func() {
+		defer func() { <-b.slots }()
+		if buildStarted != nil {
+			defer buildStarted()()
+		}
+		err := buildSegment(docs, file)
+		b.pool.Put(terms)
+		if err != nil {
+			b.fail(fmt.Errorf("segment %d: %w", n, err))
+		}
+	})
+}
+
+// buildSegment writes the segment of the analysed docs into file, as
+// scorch.Builder does (the _id field added and analysed, the others
+// being analysed already).
+func buildSegment(docs []*document.Document, file string) error {
+	results := make([]index.Document, len(docs))
+	for i, d := range docs {
+		d.AddIDField()
+		d.VisitFields(func(f index.Field) {
+			if f.Options().IsIndexed() {
+				f.Analyze()
+			}
+		})
+		results[i] = d
+	}
+	seg, _, err := segmentPlugin.New(results)
+	if err != nil {
+		return err
+	}
+	unpersisted, ok := seg.(segment.UnpersistedSegment)
+	if !ok {
+		return fmt.Errorf("a %T cannot be written", seg)
+	}
+	return unpersisted.Persist(file)
+}
+
+func (b *segmentBuilder) fail(err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+func (b *segmentBuilder) failed() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// Abort waits for the segments being built and removes them.
+func (b *segmentBuilder) Abort() {
+	b.built.Wait()
+	os.RemoveAll(b.tmp)
+}
+
+// Close builds the last segment, merges all of them into one and writes
+// the index around it.
+func (b *segmentBuilder) Close() error {
+	b.flush()
+	b.built.Wait()
+	// The segments are merged next, with nothing more to analyse.
+	b.pool.Drop()
+	if err := b.failed(); err != nil {
+		b.Abort()
+		return err
+	}
+	final, err := b.merge()
+	if err == nil {
+		err = b.frame(final)
+	}
+	return errors.Join(err, os.RemoveAll(b.tmp))
+}
+
+// merge merges the segments builderMergeMax at a time, from the first,
+// each merge's segment going last, until one is left, as bleve's
+// builder does. It returns the last one's file.
+func (b *segmentBuilder) merge() (string, error) {
+	segs := b.segs
+	for k := 0; len(segs) > 1; k++ {
+		n := min(builderMergeMax, len(segs))
+		out := filepath.Join(b.tmp, fmt.Sprintf("merged-%08d.zap", k))
+		if err := mergeSegments(segs[:n], out); err != nil {
+			return "", err
+		}
+		segs = append(segs[n:], out)
+	}
+	if len(segs) == 0 {
+		return "", errors.New("no documents") // a language's writer starts with one
+	}
+	return segs[0], nil
+}
+
+// mergeSegments merges the segments in files, in order, into out, and
+// removes them.
+func mergeSegments(files []string, out string) (err error) {
+	segs := make([]segment.Segment, 0, len(files))
+	defer func() {
+		for _, s := range segs {
+			err = errors.Join(err, s.Close())
+		}
+		for _, f := range files {
+			err = errors.Join(err, os.Remove(f))
+		}
+	}()
+	for _, f := range files {
+		s, err := segmentPlugin.Open(f)
+		if err != nil {
+			return fmt.Errorf("opening segment %s: %w", f, err)
+		}
+		segs = append(segs, s)
+	}
+	if _, _, err := segmentPlugin.Merge(segs, make([]*roaring.Bitmap, len(segs)), out, nil, nil); err != nil {
+		return fmt.Errorf("merging %d segments: %w", len(segs), err)
+	}
+	return nil
+}
+
+// frame writes the scorch index whose one segment is final. scorch's snapshot record is bleve's to write:
+// its offline builder writes it for a segment of one placeholder
+// document, whose file final then replaces, as the record names the
+// segment by file only.
+func (b *segmentBuilder) frame(final string) error {
+	mb, err := util.MarshalJSON(b.m)
+	if err != nil {
+		return err
+	}
+	store := filepath.Join(b.path, "store")
+	sb, err := scorch.NewBuilder(map[string]interface{}{
+		"path":                store,
+		"buildPathPrefix":     b.tmp,
+		"forceSegmentType":    segmentPlugin.Type(),
+		"forceSegmentVersion": int(segmentPlugin.Version()),
+		"internal":            map[string][]byte{string(util.MappingInternalKey): mb},
+	})
+	if err != nil {
+		return err
+	}
+	if err := sb.Index(document.NewDocument("placeholder")); err != nil {
+		return err
+	}
+	if err := sb.Close(); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(store)
+	if err != nil {
+		return err
+	}
+	var placeholder []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".zap") {
+			placeholder = append(placeholder, e.Name())
+		}
+	}
+	if len(placeholder) != 1 {
+		return fmt.Errorf("bleve wrote %d segments around the placeholder, want 1", len(placeholder))
+	}
+	return os.Rename(final, filepath.Join(store, placeholder[0]))
+}
