@@ -107,6 +107,9 @@ type Incident struct {
 	linksTo []string
 }
 
+// Place is the incident's index in Archive.Incidents.
+func (inc *Incident) Place() int { return inc.n }
+
 // EndStated reports whether the original states the end; when it does not,
 // Duration is only a lower bound.
 func (inc *Incident) EndStated() bool { return !inc.End.IsZero() }

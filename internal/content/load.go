@@ -217,6 +217,29 @@ func Reload(ctx context.Context, dir string, langs []string, cache *Cache, prev 
 // job is one content file to parse.
 type job struct{ id, lang, file, abs string }
 
+// newJob is the job of the file fname of incident id, whose path from
+// the site is file. A build keeps the strings of every page it loads: on
+// Unix the page's file is the end of its absolute path, one string, not
+// two; its language is the site's.
+func newJob(root, id, lang, file, fname string) job {
+	abs := filepath.Join(root, id, fname)
+	if strings.HasSuffix(abs, string(filepath.Separator)+file) {
+		file = abs[len(abs)-len(file):]
+	}
+	return job{id, lang, file, abs}
+}
+
+// siteLang is the site's copy of the language tag: one string for all of
+// a language's pages.
+func siteLang(langs []string, tag string) string {
+	for _, l := range langs {
+		if l == tag {
+			return l
+		}
+	}
+	return tag
+}
+
 // folderJobs checks one entry of content/ and lists the files in it to
 // parse.
 func folderJobs(root string, e fs.DirEntry, siteLangs map[string]bool, langs []string, errs *diag.List) []job {
@@ -267,7 +290,7 @@ func folderJobs(root string, e fs.DirEntry, siteLangs map[string]bool, langs []s
 			errs.Add(frel, 1, 1, "language %q has no i18n file; add i18n/%s.yaml or use one of: %s", tagText, tagText, strings.Join(langs, ", "))
 			continue
 		}
-		jobs = append(jobs, job{name, tagText, frel, filepath.Join(root, name, fname)})
+		jobs = append(jobs, newJob(root, name, siteLang(langs, tagText), frel, fname))
 	}
 	return jobs
 }

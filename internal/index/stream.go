@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/yuin/goldmark/ast"
@@ -25,8 +26,14 @@ var streamWindow = 256
 type Stream struct {
 	w        *search.Writer
 	basePath string
-	seq      map[docKey]int // each document's place in the order; nil once all are added
-	total    int
+	// seq is each document's place in the order, by language (as in
+	// langs) and incident (Incident.Place); -1: none. Numbers, not keys
+	// of a map: a map of 200,000 documents' names is that many more
+	// pointers for the collector to follow at every cycle. nil once all
+	// are added.
+	langs []string
+	seq   [][]int32
+	total int
 
 	mu      sync.Mutex
 	changed *sync.Cond
@@ -37,10 +44,6 @@ type Stream struct {
 	done    chan struct{}
 }
 
-// docKey names a document by id, not by incident: the stream does not
-// keep the archive alive once its documents are added.
-type docKey struct{ id, lang string }
-
 // NewStream starts building the index of a in dir. langs are the site's
 // languages in the order the render prints them; URLs carry basePath.
 func NewStream(dir string, a *archive.Archive, langs []string, basePath string) (*Stream, error) {
@@ -48,15 +51,18 @@ func NewStream(dir string, a *archive.Archive, langs []string, basePath string) 
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{w: w, basePath: basePath, seq: map[docKey]int{}, ready: map[int]search.Document{}, done: make(chan struct{})}
+	s := &Stream{w: w, basePath: basePath, langs: langs, ready: map[int]search.Document{}, done: make(chan struct{})}
 	s.changed = sync.NewCond(&s.mu)
 	for _, lang := range langs {
-		for _, inc := range a.Incidents {
+		seq := make([]int32, len(a.Incidents))
+		for i, inc := range a.Incidents {
+			seq[i] = -1
 			if _, ok := inc.Versions[lang]; ok {
-				s.seq[docKey{inc.ID, lang}] = s.total
+				seq[i] = int32(s.total)
 				s.total++
 			}
 		}
+		s.seq = append(s.seq, seq)
 	}
 	go s.run()
 	return s, nil
@@ -66,9 +72,9 @@ func NewStream(dir string, a *archive.Archive, langs []string, basePath string) 
 // render.Options.Parsed. It is safe for concurrent use.
 func (s *Stream) Parsed(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
 	s.mu.Lock()
-	n, ok := s.seq[docKey{inc.ID, lang}]
+	n := s.place(inc, lang)
 	s.mu.Unlock()
-	if !ok {
+	if n < 0 {
 		return // not a version (the page shows the original), or the index stopped
 	}
 	var d search.Document
@@ -89,6 +95,14 @@ func (s *Stream) Parsed(inc *archive.Incident, lang string, doc ast.Node, src []
 	}
 	s.ready[n] = d
 	s.changed.Broadcast()
+}
+
+// place is the document's place in the order, or -1.
+func (s *Stream) place(inc *archive.Incident, lang string) int {
+	if i := slices.Index(s.langs, lang); i >= 0 && s.seq != nil && inc.Place() < len(s.seq[i]) {
+		return int(s.seq[i][inc.Place()])
+	}
+	return -1
 }
 
 // run adds the documents in order as they arrive.
