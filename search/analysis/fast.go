@@ -140,28 +140,6 @@ type Terms struct {
 	slab0  []index.TokenFreq
 	arena0 []byte
 	class  int
-	// freqs are the fields' frequency maps, in the order analysed; a
-	// pooled Terms hands them out again, emptied (a tenth of what a cold
-	// build allocated was these maps).
-	freqs []index.TokenFrequencies
-	used  int // of freqs, since the Terms was handed out
-}
-
-// newFreqs returns an empty frequency map for about n terms.
-func (t *Terms) newFreqs(n int) index.TokenFrequencies {
-	if t.class == 0 {
-		return make(index.TokenFrequencies, n) // not the pool's: not reused
-	}
-	if t.used < len(t.freqs) {
-		m := t.freqs[t.used]
-		t.used++
-		clear(m)
-		return m
-	}
-	m := make(index.TokenFrequencies, n)
-	t.freqs = append(t.freqs, m)
-	t.used++
-	return m
 }
 
 // Per byte of text, about one distinct term in 13 bytes of English and 5
@@ -220,7 +198,7 @@ func (p *TermsPool) Get(fa *Fast, n int) *Terms {
 		p.free[class] = free[:k-1]
 		p.mu.Unlock()
 		clear(t.slab0)
-		t.slab, t.arena, t.used = t.slab0, t.arena0[:0], 0
+		t.slab, t.arena = t.slab0, t.arena0[:0]
 		return t
 	}
 	p.mu.Unlock()
@@ -392,7 +370,7 @@ func (fa *Fast) Analyze(text []byte, sk *SketchBuilder, words map[string]struct{
 	if fa.bigram {
 		hint = len(text) / bytesPerBigram
 	}
-	c := &freqCounter{m: mem.newFreqs(hint + 1), mem: mem, sk: sk}
+	c := &freqCounter{m: make(index.TokenFrequencies, hint+1), mem: mem, sk: sk}
 	var stems map[string][]byte
 	if fa.stem >= 0 {
 		stems = fa.stems.Get().(map[string][]byte)
