@@ -133,16 +133,13 @@ func updateLang(prev, dir, lang string, replace map[string]bool, docs []*Documen
 		w.Abort()
 		return err
 	}
-	var records []docstore.MetaRecord
 	for _, m := range append(kept, added...) {
-		r, err := docstore.EncodeMeta(m)
-		if err != nil {
+		if err := w.AddMeta(m); err != nil {
 			w.Abort()
 			return err
 		}
-		records = append(records, r)
 	}
-	if err := w.Finish(records); err != nil {
+	if err := w.Finish(); err != nil {
 		return err
 	}
 	if err := vocab.Write(filepath.Join(dir, vocab.FileName), u.words.Vocab()); err != nil {

@@ -102,12 +102,10 @@ type langWriter struct {
 	terms analysis.TermsPool
 
 	seq int
-	// metas are the documents' metadata, in the order added; ids says
-	// which were added. Nothing else of a document is kept once it is
-	// written: at 100,000 incidents a record per document is what
-	// grows.
-	metas   []docstore.MetaRecord
-	ids     map[uint64]struct{} // hashes (pointers would cost the collector more)
+	// ids says which documents were added, by hash (pointers would cost
+	// the collector more); their metadata wait in docs, with the rest
+	// of the store.
+	ids     map[uint64]struct{}
 	words   vocab.Builder
 	lengths fieldLengths // of the documents indexed, for BM25
 	dir     string       // of the language's index
@@ -223,11 +221,9 @@ func (w *Writer) Add(d Document) error {
 	if lw.added(maphash.String(w.seed, d.ID), d.ID) {
 		return fmt.Errorf("search: document %s (%s) added twice", d.ID, d.Lang)
 	}
-	meta, err := docstore.EncodeMeta(newDocMeta(&d))
-	if err != nil {
+	if err := lw.docs.AddMeta(newDocMeta(&d)); err != nil {
 		return err
 	}
-	lw.metas = append(lw.metas, meta)
 	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.kind)}
 	lw.seq++
 	if lw.dict != nil {
@@ -245,13 +241,9 @@ func (w *Writer) Add(d Document) error {
 // added reports whether the document id, whose hash is h, was added
 // already, and notes it.
 func (lw *langWriter) added(h uint64, id string) bool {
-	if _, ok := lw.ids[h]; ok {
-		// Another id with the same hash is possible, if unlikely.
-		for _, m := range lw.metas {
-			if m.ID == id {
-				return true
-			}
-		}
+	// Another id with the same hash is possible, if unlikely.
+	if _, ok := lw.ids[h]; ok && lw.docs.HasMeta(id) {
+		return true
 	}
 	lw.ids[h] = struct{}{}
 	return false
@@ -380,7 +372,7 @@ func (lw *langWriter) run() {
 		lw.docs.Abort()
 		return
 	}
-	if err := lw.docs.Finish(lw.metas); err != nil {
+	if err := lw.docs.Finish(); err != nil {
 		lw.setErr(err)
 		return
 	}

@@ -53,15 +53,12 @@ func writeStore(t *testing.T, n int) (string, map[string]*Text, []*Meta) {
 		}
 		w.Add(id, rec)
 	}
-	var records []MetaRecord
 	for _, m := range metas {
-		r, err := EncodeMeta(m)
-		if err != nil {
+		if err := w.AddMeta(m); err != nil {
 			t.Fatal(err)
 		}
-		records = append(records, r)
 	}
-	if err := w.Finish(records); err != nil {
+	if err := w.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	// The store lists them by id.
@@ -249,5 +246,27 @@ func TestTextCacheBounded(t *testing.T) {
 		if c.get(id) == nil {
 			t.Fatalf("%s: not kept", id)
 		}
+	}
+}
+
+// TestNothingLeftBeside: the rows and metadata a writer holds in files
+// until Finish are gone once the store is finished or abandoned.
+func TestNothingLeftBeside(t *testing.T) {
+	t.Parallel()
+	path, _, _ := writeStore(t, 5)
+	if files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*")); !slices.Equal(files, []string{path}) {
+		t.Errorf("finished: %v, want only %s", files, path)
+	}
+	dir := t.TempDir()
+	w, err := Create(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddMeta(&Meta{ID: "a", Lang: "en"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 1 {
+		t.Errorf("abandoned: %v, want the store alone", files)
 	}
 }

@@ -22,11 +22,14 @@ func Extend(prev *Reader, path string, drop map[string]bool) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("search: copying %s: %w", prev.path, err)
 	}
-	dw := &Writer{path: path, f: f, w: newBuffer(), off: prev.dataEnd, dict: prev.dict}
+	dw, err := newWriter(path, f, prev.dataEnd)
+	if err != nil {
+		return nil, err
+	}
+	dw.dict = prev.dict
 	for id, e := range prev.entries {
 		if !drop[id] {
-			dw.ids = append(dw.ids, id)
-			dw.entries = append(dw.entries, e)
+			dw.rows.add(id, appendRow(nil, id, e))
 		}
 	}
 	return dw, nil

@@ -10,20 +10,23 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
+	"sync"
 )
 
 // Writer writes a document store. Add may be called with records in any
-// order; Finish sorts the table. A Writer is used by one goroutine.
+// order; Finish sorts the table. Add and Finish are called by one
+// goroutine; AddMeta and HasMeta may be called by another, before Finish.
 type Writer struct {
-	path    string
-	f       *os.File
-	w       *bytes.Buffer // pending output, flushed in large writes
-	off     uint64
-	dict    []byte
-	ids     []string
-	entries []entry
-	err     error
+	path string
+	f    *os.File
+	w    *bytes.Buffer // pending output, flushed in large writes
+	off  uint64
+	dict []byte
+	rows *spill // the table's rows, by document
+	err  error
+
+	metaMu sync.Mutex // AddMeta may be called beside Add
+	metas  *spill     // the documents' metadata, as JSON
 }
 
 // Create creates the store at path, which must not exist.
@@ -32,8 +35,28 @@ func Create(path string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	dw := &Writer{path: path, f: f, w: newBuffer()}
+	dw, err := newWriter(path, f, 0)
+	if err != nil {
+		return nil, err
+	}
 	dw.write([]byte(magic))
+	return dw, nil
+}
+
+// newWriter writes the store at path into f, which holds off bytes.
+func newWriter(path string, f *os.File, off uint64) (*Writer, error) {
+	dw := &Writer{path: path, f: f, w: newBuffer(), off: off}
+	var err error
+	if dw.rows, err = newSpill(path + ".rows"); err == nil {
+		if dw.metas, err = newSpill(path + ".metas"); err != nil {
+			dw.rows.remove()
+		}
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
 	return dw, nil
 }
 
@@ -65,69 +88,69 @@ func (dw *Writer) Add(id string, rec *Record) {
 	e.off = dw.off
 	e.clen = uint64(len(rec.comp))
 	dw.write(rec.comp)
-	dw.ids = append(dw.ids, id)
-	dw.entries = append(dw.entries, e)
+	dw.rows.add(id, appendRow(nil, id, e))
 }
 
-// MetaRecord is a document's metadata as the store writes it, its JSON:
-// a build holds every document's until Finish, and a slice of bytes is
-// one object without pointers where a Meta holds a dozen pointers for the
-// collector to follow.
-type MetaRecord struct {
-	ID   string
-	json []byte
-}
-
-// EncodeMeta makes m's record.
-func EncodeMeta(m *Meta) (MetaRecord, error) {
+// AddMeta adds the metadata of a document. It may be called beside Add.
+func (dw *Writer) AddMeta(m *Meta) error {
 	b, err := json.Marshal(m)
 	if err != nil {
-		return MetaRecord{}, fmt.Errorf("search: metadata of %s: %w", m.ID, err)
+		return fmt.Errorf("search: metadata of %s: %w", m.ID, err)
 	}
-	return MetaRecord{ID: m.ID, json: b}, nil
+	dw.metaMu.Lock()
+	defer dw.metaMu.Unlock()
+	dw.metas.add(m.ID, b)
+	return nil
 }
 
-// Finish writes dictionary, meta (sorted by id, as they are looked up)
-// and table and closes the file.
-func (dw *Writer) Finish(metas []MetaRecord) error {
+// HasMeta reports whether the metadata of document id were added; it
+// reads them all.
+func (dw *Writer) HasMeta(id string) bool {
+	dw.metaMu.Lock()
+	defer dw.metaMu.Unlock()
+	return slices.ContainsFunc(dw.metas.items, func(it spilled) bool { return it.id == id })
+}
+
+// appendRow appends the table row of document id to b.
+func appendRow(b []byte, id string, e entry) []byte {
+	b = binary.AppendUvarint(b, uint64(len(id)))
+	b = append(b, id...)
+	b = binary.AppendUvarint(b, e.off)
+	b = binary.AppendUvarint(b, e.clen)
+	for _, l := range e.lens {
+		b = binary.AppendUvarint(b, l)
+	}
+	b = append(b, e.flags)
+	b = binary.LittleEndian.AppendUint32(b, e.crc)
+	if e.sketch == nil {
+		return binary.AppendUvarint(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(e.sketch))+1)
+	return append(b, e.sketch...)
+}
+
+// Finish writes dictionary, meta and table, both in the order of the
+// documents' ids, and closes the file.
+func (dw *Writer) Finish() error {
+	defer dw.removeSpills()
 	dictOff := dw.off
 	var tail bytes.Buffer
 	tail.Write(dw.dict)
 	metaOff := dictOff + uint64(tail.Len())
-	if err := encodeMeta(&tail, metas); err != nil {
-		dw.Abort()
+	if err := encodeMeta(&tail, dw.metas); err != nil {
+		dw.f.Close()
 		return fmt.Errorf("search: write %s: %w", dw.path, err)
 	}
 	tableOff := dictOff + uint64(tail.Len())
-	order := make([]int, len(dw.ids))
-	for i := range order {
-		order[i] = i
+	if err := dw.rows.each(func(_ string, row []byte) { tail.Write(row) }); err != nil {
+		dw.f.Close()
+		return err
 	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(dw.ids[a], dw.ids[b]) })
-	var buf [binary.MaxVarintLen64]byte
-	uv := func(v uint64) { tail.Write(buf[:binary.PutUvarint(buf[:], v)]) }
-	for _, i := range order {
-		e := dw.entries[i]
-		uv(uint64(len(dw.ids[i])))
-		tail.WriteString(dw.ids[i])
-		uv(e.off)
-		uv(e.clen)
-		for _, l := range e.lens {
-			uv(l)
-		}
-		tail.WriteByte(e.flags)
-		tail.Write(binary.LittleEndian.AppendUint32(nil, e.crc))
-		if e.sketch == nil {
-			uv(0)
-		} else {
-			uv(uint64(len(e.sketch)) + 1)
-			tail.Write(e.sketch)
-		}
-	}
+	count := len(dw.rows.items)
 	foot := binary.LittleEndian.AppendUint64(nil, dictOff)
 	foot = binary.LittleEndian.AppendUint64(foot, metaOff)
 	foot = binary.LittleEndian.AppendUint64(foot, tableOff)
-	foot = binary.LittleEndian.AppendUint32(foot, uint32(len(dw.ids)))
+	foot = binary.LittleEndian.AppendUint32(foot, uint32(count))
 	foot = binary.LittleEndian.AppendUint32(foot, crc32.Update(crc32.Checksum(tail.Bytes(), castagnoli), castagnoli, foot))
 	foot = append(foot, endMagic...)
 	dw.write(tail.Bytes())
@@ -146,22 +169,35 @@ func (dw *Writer) Finish(metas []MetaRecord) error {
 // then removed as a whole).
 func (dw *Writer) Abort() {
 	dw.f.Close() // the store is abandoned: its close error tells nothing more
+	dw.removeSpills()
 }
 
-// encodeMeta appends the compressed JSON list of metas, sorted by id, to
-// w: what json.Encoder writes of the list of their Metas.
-func encodeMeta(w io.Writer, metas []MetaRecord) error {
-	slices.SortFunc(metas, func(a, b MetaRecord) int { return strings.Compare(a.ID, b.ID) })
+// removeSpills removes the temporary files (the index directory is
+// kept, so they must not stay in it).
+func (dw *Writer) removeSpills() {
+	dw.rows.remove()
+	dw.metas.remove()
+}
+
+// encodeMeta appends the compressed JSON list of the metadata in metas,
+// in the order of their ids, to w: what json.Encoder writes of the list
+// of their Metas.
+func encodeMeta(w io.Writer, metas *spill) error {
 	fw, err := flate.NewWriter(w, flate.BestCompression)
 	if err != nil {
 		return err
 	}
-	fw.Write([]byte{'['})
-	for i, m := range metas {
-		if i > 0 {
-			fw.Write([]byte{','})
-		}
-		fw.Write(m.json)
+	sep := []byte{'['}
+	err = metas.each(func(_ string, m []byte) {
+		fw.Write(sep) // the writer's errors are sticky: the last Write returns them
+		fw.Write(m)
+		sep = []byte{','}
+	})
+	if err != nil {
+		return err
+	}
+	if len(sep) > 0 && sep[0] == '[' {
+		fw.Write(sep)
 	}
 	if _, err := fw.Write([]byte("]\n")); err != nil {
 		return err
