@@ -253,8 +253,12 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 func isNil(err error) bool { return err == nil }
 
 // mergePercent is how far the heap may grow past what is live while the
-// index's segments are merged (the GOGC percentage).
-const mergePercent = 100
+// index's segments are merged (the GOGC percentage): what gen build
+// sets. With the document store's records in files until it is written,
+// 110–240 MB are live during the merge at 100,000 incidents; at 100 %
+// the merge's garbage made 169 collections there (13.7 s of CPU against
+// 5.9 s at 200 %).
+const mergePercent = 200
 
 // leanHeap readies the process for the index's final merge, which maps
 // the segments it merges beside the heap: at 100,000 incidents hundreds
