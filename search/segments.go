@@ -22,19 +22,19 @@ import (
 
 // segmentBuilder writes a language's index the way bleve's offline
 // builder (scorch.Builder) does, a segment of every builderBatch
-// documents merged into one at the end, but builds the segments on any
-// free core while the next documents come: bleve's builder builds each
-// segment in the call that hands it the batch's last document, so one
-// language's index took one core at most, and, as the render hands
-// over the pages a language after another, the other core waited.
+// documents merged into one at the end, but builds each segment in the
+// background while the next documents come: bleve's builder builds it
+// in the call that hands over the batch's last document, so the
+// language's writer stopped taking documents, and the analysis and the
+// render behind it waited.
 //
 // The segments are merged in the order of their documents, whichever
-// was built first, so the index is the same as bleve's builder makes.
+// was built first, as bleve's builder merges them.
 type segmentBuilder struct {
 	path  string // the language's index
 	tmp   string // the segments before they are merged, removed by Close
 	m     *mapping.IndexMappingImpl
-	slots chan struct{} // shared by the writer's languages: segments built at once
+	slots chan struct{} // shared by the writer's languages: a place for each segment built at once
 	pool  *analysis.TermsPool
 
 	batch []*document.Document

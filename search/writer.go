@@ -3,7 +3,6 @@ package search
 import (
 	"errors"
 	"fmt"
-	"github.com/postmortem-archive/gen/search/vocab"
 	"hash/maphash"
 	"io/fs"
 	"os"
@@ -17,12 +16,13 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/vocab"
 )
 
 // Tuning of the offline build (see BenchmarkIndexBuild).
 const (
-	// builderBatch is the number of documents bleve's builder turns into
-	// one segment. The builder holds a batch's analysed documents and the
+	// builderBatch is the number of documents made into one segment
+	// (segmentBuilder). The builder holds a batch's analysed documents and the
 	// segment being built in memory, so this bounds the memory of the
 	// build whatever the size of the archive; smaller batches mean more
 	// segments to merge at the end.
@@ -44,11 +44,12 @@ const (
 //
 // Documents are analysed and compressed by a pool of goroutines (one per
 // CPU), shared by all languages; each language then has one goroutine that
-// hands the analysed documents, in the order they were added, to bleve's
-// offline builder (which writes sorted segments of builderBatch documents
-// and, at Close, merges them into a single segment: the fastest layout to
-// query) and appends their text to the language's document store.
-// Memory stays bounded: at most a few batches of documents are in flight.
+// hands the analysed documents, in the order they were added, to its
+// segmentBuilder (which builds a segment of every builderBatch documents
+// in the background and, at Close, merges them into a single segment:
+// the fastest layout to query) and appends their text to the language's
+// document store. Memory stays bounded: at most a few batches of
+// documents are in flight.
 //
 // Add must be called from one goroutine; Close must be called once.
 type Writer struct {
