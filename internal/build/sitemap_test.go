@@ -85,7 +85,8 @@ func urlsetBody(t *testing.T, file string) []byte {
 // TestSitemapSplitAtItsLimits: past the URLs or the bytes a sitemap file
 // may hold, /sitemap.xml is an index of parts, each within both, holding
 // together exactly what the one file holds under the protocol's limits;
-// a page whose URLs cannot fit in one file fails the build.
+// a page whose URLs cannot fit in one file fails the build, and so do
+// more files than an index may list.
 func TestSitemapSplitAtItsLimits(t *testing.T) {
 	src := generatedSite(t, 60)
 	base := buildOpts(src, "").BaseURL
@@ -140,6 +141,10 @@ func TestSitemapSplitAtItsLimits(t *testing.T) {
 	// Each page is in the sitemap in both languages, in one file.
 	if _, err := run(render.SitemapLimits{URLs: 1}); err == nil || !strings.Contains(err.Error(), "does not fit in one file") {
 		t.Errorf("a limit of 1 URL per file with 2 languages: %v, want an error", err)
+	}
+	// An index lists at most so many files (50,000 in the protocol).
+	if _, err := run(render.SitemapLimits{URLs: 100, Files: 2}); err == nil || !strings.Contains(err.Error(), "more than the 2 an index may list") {
+		t.Errorf("more parts than an index may list: %v, want an error", err)
 	}
 }
 

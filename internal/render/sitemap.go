@@ -24,6 +24,7 @@ import (
 type SitemapLimits struct {
 	URLs  int // <url> elements in one file; 0 is the protocol's 50,000
 	Bytes int // bytes of one file, uncompressed; 0 is the protocol's 50 MB
+	Files int // files the index lists; 0 is the protocol's 50,000
 }
 
 // The protocol's limits (sitemaps.org/protocol.html: "no more than 50,000
@@ -32,10 +33,11 @@ type SitemapLimits struct {
 const (
 	maxSitemapURLs  = 50_000
 	maxSitemapBytes = 52_428_800
+	maxSitemapFiles = 50_000
 )
 
 func (l SitemapLimits) orDefault() SitemapLimits {
-	return SitemapLimits{URLs: cmp.Or(l.URLs, maxSitemapURLs), Bytes: cmp.Or(l.Bytes, maxSitemapBytes)}
+	return SitemapLimits{URLs: cmp.Or(l.URLs, maxSitemapURLs), Bytes: cmp.Or(l.Bytes, maxSitemapBytes), Files: cmp.Or(l.Files, maxSitemapFiles)}
 }
 
 const (
@@ -178,8 +180,8 @@ func (r *Renderer) sitemapParts() ([]int, error) {
 		}
 		n, count, size = n+1, count+perPage, size+len(group)
 	}
-	if parts = append(parts, n); len(parts) > maxSitemapURLs {
-		return nil, fmt.Errorf("%d files, more than the %d an index may list: raise the limits of a file", len(parts), maxSitemapURLs)
+	if parts = append(parts, n); len(parts) > limits.Files {
+		return nil, fmt.Errorf("the sitemap needs %d files, more than the %d an index may list: raise the limits of a file", len(parts), limits.Files)
 	}
 	return parts, nil
 }
