@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -40,14 +39,9 @@ func measure(cmd *exec.Cmd) (usage, error) {
 	return processUsage(cmd.ProcessState, wall), nil
 }
 
-// processUsage reads the rusage of a process that has exited. Linux
-// reports ru_maxrss in kilobytes.
+// processUsage reads the usage of a process that has exited.
 func processUsage(ps *os.ProcessState, wall time.Duration) usage {
-	u := usage{Wall: wall, User: ps.UserTime(), Sys: ps.SystemTime()}
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		u.MaxRSS = ru.Maxrss * 1024
-	}
-	return u
+	return usage{Wall: wall, User: ps.UserTime(), Sys: ps.SystemTime(), MaxRSS: peakRSS(ps)}
 }
 
 // lastLines keeps the end of a long error output.
