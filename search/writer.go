@@ -332,8 +332,8 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 	return lw, nil
 }
 
-// run hands the analysed documents of one language to bleve's builder and
-// the document store, in the order they were added.
+// run hands the analysed documents of one language to its segment
+// builder and the document store, in the order they were added.
 func (lw *langWriter) run() {
 	defer close(lw.done)
 	next := 0

@@ -264,9 +264,8 @@ const mergePercent = 200
 // the segments it merges beside the heap: at 100,000 incidents hundreds
 // of megabytes of them resident, while the heap the render left (grown
 // to the soft limit around the archive, which is let go by then) would
-// stay resident too, and could grow to three times what is live again
-// (gen build sets 200 %). The heap is given back to the system and held
-// to mergePercent, unless a lower percentage is set, until restore. It
+// stay resident too. The heap is given back to the system and held to
+// mergePercent, if a higher percentage is set (GOGC), until restore. It
 // sets the process's percentage: builds running at once in one process
 // may leave the lower one set.
 func leanHeap() (restore func()) {

@@ -29,7 +29,8 @@ func Extend(prev *Reader, path string, drop map[string]bool) (*Writer, error) {
 	dw.dict = prev.dict
 	for id, e := range prev.entries {
 		if !drop[id] {
-			dw.rows.add(id, appendRow(nil, id, e))
+			dw.row = appendRow(dw.row[:0], id, e)
+			dw.rows.add(id, dw.row)
 		}
 	}
 	return dw, nil

@@ -23,6 +23,7 @@ type Writer struct {
 	off  uint64
 	dict []byte
 	rows *spill // the table's rows, by document
+	row  []byte // the row being encoded, reused
 	err  error
 
 	metaMu sync.Mutex // AddMeta may be called beside Add
@@ -88,7 +89,8 @@ func (dw *Writer) Add(id string, rec *Record) {
 	e.off = dw.off
 	e.clen = uint64(len(rec.comp))
 	dw.write(rec.comp)
-	dw.rows.add(id, appendRow(nil, id, e))
+	dw.row = appendRow(dw.row[:0], id, e)
+	dw.rows.add(id, dw.row)
 }
 
 // AddMeta adds the metadata of a document. It may be called beside Add.
