@@ -3,7 +3,6 @@ package search
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,7 +56,6 @@ type Writer struct {
 	siteLangs []string
 	langs     map[string]*langWriter
 	closed    bool
-	seed      maphash.Seed // of the languages' ids
 
 	jobs    chan *writeJob
 	workers sync.WaitGroup
@@ -103,10 +101,6 @@ type langWriter struct {
 	terms analysis.TermsPool
 
 	seq int
-	// ids says which documents were added, by hash (pointers would cost
-	// the collector more); their metadata wait in docs, with the rest
-	// of the store.
-	ids     map[uint64]struct{}
 	words   vocab.Builder
 	lengths fieldLengths // of the documents indexed, for BM25
 	dir     string       // of the language's index
@@ -152,7 +146,7 @@ func Create(dir string, langs []string) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: create: %w", err)
 	}
-	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, seed: maphash.MakeSeed()}
+	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}}
 	n := runtime.GOMAXPROCS(0)
 	w.jobs = make(chan *writeJob, 4*n)
 	w.building = make(chan struct{}, 1)
@@ -219,11 +213,9 @@ func (w *Writer) Add(d Document) error {
 	if err := lw.getErr(); err != nil {
 		return err
 	}
-	if lw.added(maphash.String(w.seed, d.ID), d.ID) {
-		return fmt.Errorf("search: document %s (%s) added twice", d.ID, d.Lang)
-	}
+	// The store refuses an id added twice.
 	if err := lw.docs.AddMeta(newDocMeta(&d)); err != nil {
-		return err
+		return fmt.Errorf("search: document %s (%s): %w", d.ID, d.Lang, err)
 	}
 	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.kind)}
 	lw.seq++
@@ -237,17 +229,6 @@ func (w *Writer) Add(d Document) error {
 		w.flushSample(lw)
 	}
 	return nil
-}
-
-// added reports whether the document id, whose hash is h, was added
-// already, and notes it.
-func (lw *langWriter) added(h uint64, id string) bool {
-	// Another id with the same hash is possible, if unlikely.
-	if _, ok := lw.ids[h]; ok && lw.docs.HasMeta(id) {
-		return true
-	}
-	lw.ids[h] = struct{}{}
-	return false
 }
 
 // flushSample makes the dictionary of a language from the documents held
@@ -317,7 +298,6 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 	lw := &langWriter{
 		lang: lang, m: m, kind: analysis.KindOf(lang), dir: path,
 		fast:    analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))),
-		ids:     map[uint64]struct{}{},
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
 	}

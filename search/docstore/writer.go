@@ -5,8 +5,10 @@ import (
 	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/maphash"
 	"io"
 	"os"
 	"slices"
@@ -15,7 +17,7 @@ import (
 
 // Writer writes a document store. Add may be called with records in any
 // order; Finish sorts the table. Add and Finish are called by one
-// goroutine; AddMeta and HasMeta may be called by another, before Finish.
+// goroutine; AddMeta may be called by another, before Finish.
 type Writer struct {
 	path string
 	f    *os.File
@@ -26,8 +28,10 @@ type Writer struct {
 	row  []byte // the row being encoded, reused
 	err  error
 
-	metaMu sync.Mutex // AddMeta may be called beside Add
-	metas  *spill     // the documents' metadata, as JSON
+	metaMu  sync.Mutex          // AddMeta may be called beside Add
+	metas   *spill              // the documents' metadata, as JSON
+	metaIDs map[uint64]struct{} // their ids' hashes (pointers would cost the collector more)
+	seed    maphash.Seed
 }
 
 // Create creates the store at path, which must not exist.
@@ -46,7 +50,7 @@ func Create(path string) (*Writer, error) {
 
 // newWriter writes the store at path into f, which holds off bytes.
 func newWriter(path string, f *os.File, off uint64) (*Writer, error) {
-	dw := &Writer{path: path, f: f, w: newBuffer(), off: off}
+	dw := &Writer{path: path, f: f, w: newBuffer(), off: off, metaIDs: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
 	var err error
 	if dw.rows, err = newSpill(path + ".rows"); err == nil {
 		if dw.metas, err = newSpill(path + ".metas"); err != nil {
@@ -93,24 +97,24 @@ func (dw *Writer) Add(id string, rec *Record) {
 	dw.rows.add(id, dw.row)
 }
 
-// AddMeta adds the metadata of a document. It may be called beside Add.
+// AddMeta adds the metadata of a document; a document's twice is an
+// error. It may be called beside Add.
 func (dw *Writer) AddMeta(m *Meta) error {
 	b, err := json.Marshal(m)
 	if err != nil {
-		return fmt.Errorf("search: metadata of %s: %w", m.ID, err)
+		return fmt.Errorf("metadata: %w", err)
 	}
 	dw.metaMu.Lock()
 	defer dw.metaMu.Unlock()
+	h := maphash.String(dw.seed, m.ID)
+	// Another id with the same hash is possible, if unlikely: the ids
+	// are read only then.
+	if _, ok := dw.metaIDs[h]; ok && slices.ContainsFunc(dw.metas.items, func(it spilled) bool { return it.id == m.ID }) {
+		return errors.New("added twice")
+	}
+	dw.metaIDs[h] = struct{}{}
 	dw.metas.add(m.ID, b)
 	return nil
-}
-
-// HasMeta reports whether the metadata of document id were added; it
-// reads them all.
-func (dw *Writer) HasMeta(id string) bool {
-	dw.metaMu.Lock()
-	defer dw.metaMu.Unlock()
-	return slices.ContainsFunc(dw.metas.items, func(it spilled) bool { return it.id == id })
 }
 
 // appendRow appends the table row of document id to b.
