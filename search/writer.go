@@ -100,7 +100,7 @@ type langWriter struct {
 	// built.
 	terms analysis.TermsPool
 
-	seq int
+	seq     int
 	words   vocab.Builder
 	lengths fieldLengths // of the documents indexed, for BM25
 	dir     string       // of the language's index
