@@ -8,8 +8,10 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"sync"
 	"time"
 
@@ -243,9 +245,88 @@ func contentHashes(pages []*content.Page) map[string]string {
 // writeManifest writes m into the build's bundle; a failure to write is
 // collected with the others (output.Folder.Collect).
 func writeManifest(b *output.Folder, m *manifest) error {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
+	return b.CollectStream(bundle.ManifestFile, m.encode)
+}
+
+// encode writes m as json.Marshal does, a piece at a time: encoding/json
+// keeps the buffer of a Marshal for the next one (a pool), and every
+// document of the search index and record of incidents.json is
+// marshalled after the manifest, so the whole manifest's buffer (128 MB
+// at 100,000 incidents) stayed live through the render.
+func (m *manifest) encode(w io.Writer) error {
+	j := jsonPieces{w: w}
+	j.raw(`{"format":`)
+	j.value(m.Format)
+	j.raw(`,"inputs":`)
+	j.value(m.Inputs)
+	j.raw(`,"content":`)
+	j.object(m.Content == nil, slices.Sorted(maps.Keys(m.Content)), func(k string) { j.value(m.Content[k]) })
+	j.raw(`,"incidents":`)
+	j.array(m.Incidents == nil, len(m.Incidents), func(i int) { j.value(&m.Incidents[i]) })
+	j.raw(`,"terms":`)
+	j.object(m.Terms == nil, slices.Sorted(maps.Keys(m.Terms)), func(tax string) {
+		terms := m.Terms[tax]
+		j.array(terms == nil, len(terms), func(i int) { j.value(&terms[i]) })
+	})
+	j.raw("}")
+	return j.err
+}
+
+// jsonPieces writes a JSON document made of values marshalled one by
+// one; the first error stops it.
+type jsonPieces struct {
+	w   io.Writer
+	err error
+}
+
+func (j *jsonPieces) raw(s string) {
+	if j.err == nil {
+		_, j.err = io.WriteString(j.w, s)
 	}
-	return b.Collect(bundle.ManifestFile, data)
+}
+
+func (j *jsonPieces) value(v any) {
+	if j.err != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err == nil {
+		_, err = j.w.Write(b)
+	}
+	j.err = err
+}
+
+// object writes an object of keys, in their order, each key's value by
+// value; null when isNil, as json.Marshal writes a nil map.
+func (j *jsonPieces) object(isNil bool, keys []string, value func(k string)) {
+	if isNil {
+		j.raw("null")
+		return
+	}
+	j.raw("{")
+	for i, k := range keys {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.value(k)
+		j.raw(":")
+		value(k)
+	}
+	j.raw("}")
+}
+
+// array writes an array of n elements, each by elem; null when isNil.
+func (j *jsonPieces) array(isNil bool, n int, elem func(i int)) {
+	if isNil {
+		j.raw("null")
+		return
+	}
+	j.raw("[")
+	for i := range n {
+		if i > 0 {
+			j.raw(",")
+		}
+		elem(i)
+	}
+	j.raw("]")
 }
