@@ -1,7 +1,10 @@
 package build_test
 
 import (
+	"math"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/build"
@@ -23,6 +26,33 @@ func TestLeanHeapForTheMerge(t *testing.T) {
 		restore()
 		if got := debug.SetGCPercent(tc.set); got != tc.set {
 			t.Errorf("GOGC %d: %d after merging", tc.set, got)
+		}
+	}
+}
+
+// TestLeanHeapGivesBackOnlyALargeHeap: before the merge a heap holding
+// more than half the soft memory limit is given back to the system (a
+// forced collection), a smaller one is kept.
+func TestLeanHeapGivesBackOnlyALargeHeap(t *testing.T) {
+	was := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(was) })
+	forced := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	held := int64(ms.HeapSys - ms.HeapReleased)
+	for _, tc := range []struct {
+		limit     int64
+		givesBack bool
+	}{{math.MaxInt64, false}, {8 * held, false}, {held * 3 / 2, true}} {
+		debug.SetMemoryLimit(tc.limit)
+		before := forced()
+		build.LeanHeap()()
+		if gave := forced() > before; gave != tc.givesBack {
+			t.Errorf("heap of %d MB, limit %d MB: given back %t, want %t", held>>20, tc.limit>>20, gave, tc.givesBack)
 		}
 	}
 }
