@@ -914,3 +914,44 @@ func TestMidnightLabelClearOfMarkers(t *testing.T) {
 		}
 	}
 }
+
+// TestBurstBeyondLanesKeepsMarkersApart: more events within minutes than
+// the picture has lanes, in the middle of the window or at its very end,
+// still give markers whose dots do not overlap and stay in the picture,
+// on the phone and the wide picture.
+func TestBurstBeyondLanesKeepsMarkersApart(t *testing.T) {
+	c := baseIncident(t)
+	begin, end := c.Begin, c.Begin.Add(6*time.Hour)
+	c.End = end
+	for _, n := range []int{7, 12, 20} {
+		for _, at := range []time.Time{begin.Add(2 * time.Hour), end} {
+			c.Events = nil
+			for i := range n {
+				c.Events = append(c.Events, Event{At: at.Add(time.Duration(i) * 5 * time.Second), Label: "burst", Href: fmt.Sprintf("#b%d", i)})
+			}
+			root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+			for _, svg := range root.all(byName("svg")) {
+				width := fnum(t, strings.Fields(svg.attr["viewBox"])[2])
+				type dot struct{ x, y, r float64 }
+				var dots []dot
+				for _, circle := range svg.all(byClass("dot")) {
+					d := dot{fnum(t, circle.attr["cx"]), fnum(t, circle.attr["cy"]), fnum(t, circle.attr["r"])}
+					if d.x-d.r < 0 || d.x+d.r > width {
+						t.Errorf("%d events at %s, %s: dot at %v leaves the picture %v wide", n, at.Format("15:04"), svg.attr["class"], d, width)
+					}
+					dots = append(dots, d)
+				}
+				if len(dots) != n {
+					t.Fatalf("%d dots for %d events", len(dots), n)
+				}
+				for i, a := range dots {
+					for _, b := range dots[i+1:] {
+						if dx, dy := a.x-b.x, a.y-b.y; dx*dx+dy*dy < (a.r+b.r)*(a.r+b.r) {
+							t.Errorf("%d events at %s, %s: dots at %v and %v overlap", n, at.Format("15:04"), svg.attr["class"], a, b)
+						}
+					}
+				}
+			}
+		}
+	}
+}

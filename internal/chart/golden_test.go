@@ -93,7 +93,7 @@ var goldenSums = map[string]string{
 	"open":                "c7478c8d98d9eea26f2a96a24f1dcfee8f3eb6f3ef18919e26d374a3b53798ad",
 	"multi-day":           "e2508a334c361f653f72100fce2892a24fb95ab37faebfcf8f6eeef1c82ef1f2",
 	"months":              "62d54b83701867e63514ed9714df83c07e56d161ec97d62bb91f36942fa586db",
-	"many-events":         "091169ff0232089bdce86cc5a8b391aa95be57e31a9a69996a2e0c204a5f6efd",
+	"many-events":         "406e34861b38e0633ac9e9d527cd31875f6805344fcbac640d75945275aa4648",
 	"half-hour-zone":      "8ad0ade16b7a7260bfe02a55641ba1e4faafacd192753b619c96c03892451717",
 	"utc":                 "f88492110c859d7734347cca19ca486bef96043f7bea9eab760292ea6d593b4d",
 	"cjk":                 "611d3e5174a3c2132e17031380a2c7dd7510fa428e193f7d5e593b7cbfb5e313",

@@ -84,7 +84,8 @@ var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, d
 // and its number (its place in Events, from 1) written on it.
 // Exactly one element with class "marker" per event. Events at (nearly) the
 // same x are staggered vertically into up to 6 lanes so markers don't hide
-// each other; a thin stem joins each marker to the axis.
+// each other (more within minutes are set beside one another); a thin
+// stem joins each marker to its time on the axis.
 //
 // Ticks are computed on instants: below a day they fall on round wall-clock
 // times of their zone, period by period, so crossing midnight or a DST change
@@ -180,11 +181,13 @@ type incidentLayout struct {
 	axisY, height float64
 }
 
-// mark is one event's marker: its event, x and lane.
+// mark is one event's marker: its event, lane and x, and the x of its
+// time on the axis, where its stem ends (x unless it was moved aside).
 type mark struct {
-	i    int
-	x    float64
-	lane int
+	i     int
+	x     float64
+	lane  int
+	axisX float64
 }
 
 func (g *incidentLayout) sx(t time.Time) float64 { return g.geo.x0 + seconds(t, g.d0)*g.scale }
@@ -296,7 +299,8 @@ func (g *incidentLayout) placeMarks(lo time.Time) {
 		if at.IsZero() {
 			at = lo
 		}
-		g.marks = append(g.marks, mark{i: i, x: g.sx(at)})
+		x := g.sx(at)
+		g.marks = append(g.marks, mark{i: i, x: x, axisX: x})
 	}
 	slices.SortStableFunc(g.marks, func(a, b mark) int { return cmp.Compare(a.x, b.x) })
 	laneLast := slices.Grow(g.laneLast, g.geo.maxLanes)
@@ -314,11 +318,22 @@ func (g *incidentLayout) placeMarks(lo time.Time) {
 			laneLast = append(laneLast, x)
 		}
 		if lane < 0 {
+			// More markers within minGap than there are lanes: this one
+			// goes beside the last marker of the lane free the longest,
+			// its stem slanting to its time, or into a lane of its own
+			// where that would leave the picture.
 			lane = 0
 			for l, last := range laneLast {
 				if last < laneLast[lane] {
 					lane = l
 				}
+			}
+			if beside := laneLast[lane] + g.geo.minGap; beside <= g.geo.width-g.geo.hitR {
+				x = beside
+				g.marks[k].x = x
+			} else {
+				lane = len(laneLast)
+				laneLast = append(laneLast, x)
 			}
 		}
 		laneLast[lane] = x
@@ -445,7 +460,7 @@ func (g *incidentLayout) markers(s *svgw) {
 	}
 	s.str(`<g class="stems">`)
 	for _, m := range g.marks {
-		s.line("stem", m.x, g.laneY(m.lane)+g.geo.dotR, m.x, g.axisY)
+		s.line("stem", m.x, g.laneY(m.lane)+g.geo.dotR, m.axisX, g.axisY)
 	}
 	s.str(`</g><g class="events">`)
 	for _, m := range g.marks {
