@@ -31,7 +31,8 @@ const manifestFormat = 1
 // (gen itself, the options, layouts and languages), a hash of each
 // incident's files, and the shape of the linked archive that decides
 // which pages show which incident (links, terms, list order, years). It
-// is written into the build's bundle, which is never served.
+// is written into the build's bundle, which is never served, field by
+// field (encode: a field added here is written there too).
 type manifest struct {
 	Format    int                       `json:"format"`
 	Inputs    string                    `json:"inputs"`  // gen, options, layouts and languages
