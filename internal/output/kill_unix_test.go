@@ -4,6 +4,7 @@ package output
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -86,4 +87,53 @@ func TestKilledChild(t *testing.T) {
 	if err := build(t, dest, "new", Options{kill: wait}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestBundlesRemovedUnderTheirLock: every bundle a build removes (a
+// killed build's, a stale one where its own goes, the previous output's,
+// strays) is removed while the build holds the lock of the bundles, as
+// is every bundle made: a folder's key is an inode number, which a new
+// folder may get as soon as the old one is gone.
+func TestBundlesRemovedUnderTheirLock(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "public")
+	root := BundleRoot(dest)
+	var removed, unlocked []string
+	opts := Options{removeAll: func(dir string) error {
+		if filepath.Dir(dir) == root {
+			removed = append(removed, dir)
+			if unlock, ok := tryLock(root); ok {
+				unlock()
+				unlocked = append(unlocked, dir)
+			}
+		}
+		return os.RemoveAll(dir)
+	}}
+	if err := build(t, dest, "first", opts); err != nil {
+		t.Fatal(err)
+	}
+	killed := opts
+	killed.kill = func(step string) error {
+		if step == stepSwap {
+			return errors.New("killed")
+		}
+		return nil
+	}
+	if err := build(t, dest, "killed", killed); err == nil {
+		t.Fatal("the killed build committed")
+	}
+	if err := build(t, dest, "second", opts); err != nil {
+		t.Fatal(err)
+	}
+	if v := version(t, dest); v != "second" {
+		t.Fatalf("output is %q", v)
+	}
+	// Each build removes a stale bundle where its own goes, the second
+	// the killed build's and the first's too.
+	if len(removed) < 5 {
+		t.Fatalf("%d bundles removed, want at least 5: %v", len(removed), removed)
+	}
+	if len(unlocked) > 0 {
+		t.Errorf("removed without the lock of the bundles: %v", unlocked)
+	}
+	noLeftovers(t, dest)
 }

@@ -3,6 +3,7 @@
 package output
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"sync"
@@ -22,6 +23,29 @@ func lock(dir string) (func(), error) {
 		return nil, fmt.Errorf("%s is locked by another build", dir)
 	}
 	return unlock, nil
+}
+
+// waitLock takes the lock of dir, waiting while another process (or
+// another build of this one) holds it.
+func waitLock(dir string) (func(), error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := f.SyscallConn()
+	if err == nil {
+		ctlErr := conn.Control(func(fd uintptr) {
+			for err = unix.Flock(int(fd), unix.LOCK_EX); err == unix.EINTR; {
+				err = unix.Flock(int(fd), unix.LOCK_EX)
+			}
+		})
+		err = cmp.Or(ctlErr, err)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", dir, err)
+	}
+	return sync.OnceFunc(func() { f.Close() }), nil
 }
 
 // tryLock takes the lock of dir if no process holds it.

@@ -16,7 +16,9 @@
 // swap exchanges the two folders in one rename (Linux, macOS); the
 // previous build's bundle goes before the previous build's folder; and
 // the next build removes what a killed one left, recognising it by
-// gen's marker file and by nobody holding its lock.
+// gen's marker file and by nobody holding its lock. Builds running at
+// once make and remove bundles only under the lock of the bundle folder,
+// as a folder's inode number passes to a new folder once it is gone.
 package output
 
 import (
@@ -171,6 +173,11 @@ func (s *Staging) makeBundle(dir string) (string, error) {
 	if err := writeMarker(root); err != nil {
 		return "", err
 	}
+	unlock, err := lockBundles(root)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	k, err := key(dir)
 	if err != nil {
 		return "", err
@@ -184,6 +191,38 @@ func (s *Staging) makeBundle(dir string) (string, error) {
 		return "", fmt.Errorf("creating the bundle folder: %w", err)
 	}
 	return bundle, nil
+}
+
+// lockBundles takes the lock of the bundle folder root, which a build
+// holds from reading a folder's key to making or removing the bundle of
+// that key. A key is an inode number, which the system gives a new
+// folder once the old one is gone: without the lock a build could read
+// the key of a folder another build is about to remove, and then remove
+// the bundle a third build has just made for a new folder of the same
+// number.
+func lockBundles(root string) (func(), error) {
+	unlock, err := waitLock(root)
+	if err != nil {
+		return nil, fmt.Errorf("locking %s: %w", root, err)
+	}
+	return unlock, nil
+}
+
+// removeBundleOf removes the bundle of the folder dir, if it has one,
+// under the lock of the bundles; what is removed is called what.
+func (s *Staging) removeBundleOf(dir, what string) {
+	root := BundleRoot(s.dest)
+	unlock, err := lockBundles(root)
+	if err != nil {
+		if !errors.Is(err, iofs.ErrNotExist) {
+			s.warn(fmt.Errorf("warning: could not remove %s of %s (delete it by hand): %w", what, dir, err))
+		}
+		return // no bundles, none to remove
+	}
+	defer unlock()
+	if k, err := key(dir); err == nil {
+		s.remove(filepath.Join(root, k), what)
+	}
 }
 
 func writeMarker(dir string) error {
@@ -267,9 +306,7 @@ func (s *Staging) Commit() error {
 		}
 		// The bundle first: a bundle whose folder is gone could be
 		// taken for that of a new folder given the same inode number.
-		if k, err := key(old); err == nil {
-			s.remove(filepath.Join(BundleRoot(s.dest), k), "the previous build's search bundle")
-		}
+		s.removeBundleOf(old, "the previous build's search bundle")
 		if err := s.kill(stepRemoveOld); err != nil {
 			return err
 		}
@@ -406,9 +443,7 @@ func (s *Staging) removeLeftovers() {
 		if !ok {
 			continue
 		}
-		if k, err := key(dir); err == nil {
-			s.remove(filepath.Join(BundleRoot(s.dest), k), "the search bundle of an interrupted build")
-		}
+		s.removeBundleOf(dir, "the search bundle of an interrupted build")
 		s.remove(dir, "the folder of an interrupted build")
 		unlock()
 	}
@@ -432,10 +467,15 @@ func (s *Staging) stagingFolders() []string {
 
 // sweepBundles removes the bundles that belong to no folder of this
 // destination: neither the output nor a staging folder of a build still
-// running. It lists the bundles before the folders, so that a build that
-// starts meanwhile has its folder listed if its bundle was.
+// running. It holds the lock of the bundles, so no build makes one
+// meanwhile.
 func (s *Staging) sweepBundles() {
 	root := BundleRoot(s.dest)
+	unlock, err := lockBundles(root)
+	if err != nil {
+		return // no bundles
+	}
+	defer unlock()
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return
