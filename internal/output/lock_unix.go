@@ -15,7 +15,7 @@ import (
 // called or the process ends, however it ends: that is how a later build
 // tells a running build's folder from a killed one's.
 func lock(dir string) (func(), error) {
-	unlock, ok, err := flock(dir)
+	unlock, ok, err := flock(dir, false)
 	if err != nil {
 		return nil, err
 	}
@@ -28,43 +28,35 @@ func lock(dir string) (func(), error) {
 // waitLock takes the lock of dir, waiting while another process (or
 // another build of this one) holds it.
 func waitLock(dir string) (func(), error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := f.SyscallConn()
-	if err == nil {
-		ctlErr := conn.Control(func(fd uintptr) {
-			for err = unix.Flock(int(fd), unix.LOCK_EX); err == unix.EINTR; {
-				err = unix.Flock(int(fd), unix.LOCK_EX)
-			}
-		})
-		err = cmp.Or(ctlErr, err)
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("locking %s: %w", dir, err)
-	}
-	return sync.OnceFunc(func() { f.Close() }), nil
+	unlock, _, err := flock(dir, true)
+	return unlock, err
 }
 
 // tryLock takes the lock of dir if no process holds it.
 func tryLock(dir string) (func(), bool) {
-	unlock, ok, _ := flock(dir)
+	unlock, ok, _ := flock(dir, false)
 	return unlock, ok
 }
 
-func flock(dir string) (func(), bool, error) {
+// flock takes the lock of dir; without wait it reports false at once
+// when another holds it.
+func flock(dir string, wait bool) (func(), bool, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, false, err
 	}
+	how := unix.LOCK_EX
+	if !wait {
+		how |= unix.LOCK_NB
+	}
 	conn, err := f.SyscallConn()
 	if err == nil {
-		ctlErr := conn.Control(func(fd uintptr) { err = unix.Flock(int(fd), unix.LOCK_EX|unix.LOCK_NB) })
-		if ctlErr != nil {
-			err = ctlErr
-		}
+		ctlErr := conn.Control(func(fd uintptr) {
+			for err = unix.Flock(int(fd), how); err == unix.EINTR; {
+				err = unix.Flock(int(fd), how)
+			}
+		})
+		err = cmp.Or(ctlErr, err)
 	}
 	if err == unix.EWOULDBLOCK {
 		f.Close()

@@ -173,7 +173,9 @@ func (s *Staging) makeBundle(dir string) (string, error) {
 	if err := writeMarker(root); err != nil {
 		return "", err
 	}
-	unlock, err := lockBundles(root)
+	// The lock of the bundles is held from reading the key to making
+	// the bundle (see removeBundleOf).
+	unlock, err := waitLock(root)
 	if err != nil {
 		return "", err
 	}
@@ -193,26 +195,16 @@ func (s *Staging) makeBundle(dir string) (string, error) {
 	return bundle, nil
 }
 
-// lockBundles takes the lock of the bundle folder root, which a build
-// holds from reading a folder's key to making or removing the bundle of
-// that key. A key is an inode number, which the system gives a new
-// folder once the old one is gone: without the lock a build could read
-// the key of a folder another build is about to remove, and then remove
-// the bundle a third build has just made for a new folder of the same
-// number.
-func lockBundles(root string) (func(), error) {
-	unlock, err := waitLock(root)
-	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", root, err)
-	}
-	return unlock, nil
-}
-
-// removeBundleOf removes the bundle of the folder dir, if it has one,
-// under the lock of the bundles; what is removed is called what.
+// removeBundleOf removes the bundle of the folder dir, if it has one;
+// what is removed is called what. It holds the lock of the bundle folder
+// from reading dir's key to removing the bundle, as builds making theirs
+// do: a key is an inode number, which the system gives a new folder once
+// the old one is gone, so without the lock a build could read the key of
+// a folder another build is about to remove, and then remove the bundle
+// a third build has just made for a new folder of the same number.
 func (s *Staging) removeBundleOf(dir, what string) {
 	root := BundleRoot(s.dest)
-	unlock, err := lockBundles(root)
+	unlock, err := waitLock(root)
 	if err != nil {
 		if !errors.Is(err, iofs.ErrNotExist) {
 			s.warn(fmt.Errorf("warning: could not remove %s of %s (delete it by hand): %w", what, dir, err))
@@ -471,7 +463,7 @@ func (s *Staging) stagingFolders() []string {
 // meanwhile.
 func (s *Staging) sweepBundles() {
 	root := BundleRoot(s.dest)
-	unlock, err := lockBundles(root)
+	unlock, err := waitLock(root)
 	if err != nil {
 		return // no bundles
 	}
