@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -165,30 +166,34 @@ func (b *segmentBuilder) Close() error {
 		b.Abort()
 		return err
 	}
-	final, err := b.merge()
+	segs, err := b.merge()
 	if err == nil {
-		err = b.frame(final)
+		err = b.frame(segs)
 	}
 	return errors.Join(err, os.RemoveAll(b.tmp))
 }
 
 // merge merges the segments builderMergeMax at a time, from the first,
 // each merge's segment going last, until one is left, as bleve's
-// builder does. It returns the last one's file.
-func (b *segmentBuilder) merge() (string, error) {
+// builder does, unless there are no more than unmergedMax. It returns
+// the files of the segments left, in the order of their documents.
+func (b *segmentBuilder) merge() ([]string, error) {
 	segs := b.segs
+	if len(segs) == 0 {
+		return nil, errors.New("no documents") // a language's writer starts with one
+	}
+	if len(segs) <= unmergedMax {
+		return segs, nil
+	}
 	for k := 0; len(segs) > 1; k++ {
 		n := min(builderMergeMax, len(segs))
 		out := filepath.Join(b.tmp, fmt.Sprintf("merged-%08d.zap", k))
 		if err := mergeSegments(segs[:n], out); err != nil {
-			return "", err
+			return nil, err
 		}
 		segs = append(segs[n:], out)
 	}
-	if len(segs) == 0 {
-		return "", errors.New("no documents") // a language's writer starts with one
-	}
-	return segs[0], nil
+	return segs, nil
 }
 
 // mergeSegments merges the segments in files, in order, into out, and
@@ -216,11 +221,14 @@ func mergeSegments(files []string, out string) (err error) {
 	return nil
 }
 
-// frame writes the scorch index whose one segment is final. scorch's snapshot record is bleve's to write:
-// its offline builder writes it for a segment of one placeholder
-// document, whose file final then replaces, as the record names the
-// segment by file only.
-func (b *segmentBuilder) frame(final string) error {
+// frame writes the scorch index of the segments segs, in their order.
+// scorch's snapshot record is bleve's to write: its offline builder
+// writes it for a segment of one placeholder document, whose file the
+// first segment then replaces, as the record names a segment by file
+// only. The other segments are added to the record after it, under the
+// next segment ids, as scorch records the segments of an index it wrote
+// itself.
+func (b *segmentBuilder) frame(segs []string) error {
 	mb, err := util.MarshalJSON(b.m)
 	if err != nil {
 		return err
@@ -255,5 +263,71 @@ func (b *segmentBuilder) frame(final string) error {
 	if len(placeholder) != 1 {
 		return fmt.Errorf("bleve wrote %d segments around the placeholder, want 1", len(placeholder))
 	}
-	return os.Rename(final, filepath.Join(store, placeholder[0]))
+	if err := os.Rename(segs[0], filepath.Join(store, placeholder[0])); err != nil {
+		return err
+	}
+	if len(segs) == 1 {
+		return nil
+	}
+	first, err := strconv.ParseUint(strings.TrimSuffix(placeholder[0], ".zap"), 16, 64)
+	if err != nil {
+		return fmt.Errorf("bleve's segment %s: %w", placeholder[0], err)
+	}
+	return recordSegments(store, segs[1:], first+1)
+}
+
+// recordSegments moves the segment files segs into the scorch index
+// store under the segment ids from id on, and adds them, in that order,
+// to the one snapshot its record holds.
+func recordSegments(store string, segs []string, id uint64) error {
+	root, err := util.OpenBolt(filepath.Join(store, "root.bolt"), 0o600, nil)
+	if err != nil {
+		return err
+	}
+	err = root.Update(func(tx *util.BoltTxImpl) error {
+		snapshots := tx.Bucket(util.BoltSnapshotsBucket)
+		if snapshots == nil {
+			return errors.New("no snapshot")
+		}
+		epoch, _ := snapshots.Cursor().First()
+		snapshot := snapshots.GetBucket(epoch)
+		if snapshot == nil {
+			return errors.New("no snapshot")
+		}
+		for i, seg := range segs {
+			key, err := smallSegmentKey(id + uint64(i))
+			if err != nil {
+				return err
+			}
+			name := fmt.Sprintf("%012x.zap", id+uint64(i)) // scorch's name of a segment
+			if err := os.Rename(seg, filepath.Join(store, name)); err != nil {
+				return err
+			}
+			bucket, err := snapshot.CreateBucketIfNotExists(key)
+			if err != nil {
+				return err
+			}
+			if err := bucket.Put(util.BoltPathKey, []byte(name), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if cerr := root.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("recording segments in %s: %w", store, err)
+	}
+	return nil
+}
+
+// smallSegmentKey is scorch's key of a segment id in its record
+// (encodeUvarintAscending), for the ids that take one byte.
+func smallSegmentKey(id uint64) ([]byte, error) {
+	const zero, small = 136, 109
+	if id > small {
+		return nil, fmt.Errorf("segment id %d is over %d", id, small)
+	}
+	return []byte{zero + byte(id)}, nil
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -85,5 +86,70 @@ func TestSegmentBuiltWhileDocumentsCome(t *testing.T) {
 	defer ix.Close()
 	if n, err := ix.DocCount(); err != nil || n != uint64(len(docs)) {
 		t.Errorf("%d documents (%v), want %d", n, err, len(docs))
+	}
+}
+
+// TestSmallIndexLeftInItsSegments: a language of no more than
+// unmergedMax segments is left in them, one of more is merged into one,
+// and either way a query finds the same documents with the same scores,
+// facets and excerpts as in the index merged whole.
+func TestSmallIndexLeftInItsSegments(t *testing.T) {
+	docs := genArchive(600) // 4 segments of English, 4 of Chinese
+	build := func(most int) (*Index, string) {
+		saved := unmergedMax
+		unmergedMax = most
+		defer func() { unmergedMax = saved }()
+		dir := filepath.Join(t.TempDir(), "index")
+		buildArchive(t, dir, docs)
+		ix, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		return ix, dir
+	}
+	segments := func(dir, lang string) int {
+		zaps, err := filepath.Glob(filepath.Join(dir, lang, "store", "*.zap"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(zaps)
+	}
+	perLang := map[string]int{}
+	for _, d := range docs {
+		perLang[d.Lang]++
+	}
+	kept, keptDir := build(10)
+	merged, mergedDir := build(0)
+	_, overDir := build(3)
+	for lang, n := range perLang {
+		want := (n + builderBatch - 1) / builderBatch
+		if want < 4 || want > 10 {
+			t.Fatalf("%s: %d documents make %d segments; the test wants 4 to 10", lang, n, want)
+		}
+		if got := segments(keptDir, lang); got != want {
+			t.Errorf("%s, at most 10 unmerged: %d segments, want %d", lang, got, want)
+		}
+		if got := segments(mergedDir, lang); got != 1 {
+			t.Errorf("%s, merged: %d segments, want 1", lang, got)
+		}
+		if got := segments(overDir, lang); got != 1 {
+			t.Errorf("%s, more than 3 unmerged: %d segments, want 1", lang, got)
+		}
+	}
+	if a, b := kept.Count(); true {
+		if c, d := merged.Count(); a != c || b != d {
+			t.Errorf("count %d/%d in segments, %d/%d merged", a, b, c, d)
+		}
+	}
+	for _, q := range benchQueries {
+		got, want := search(t, kept, q.req), search(t, merged, q.req)
+		got.TookMS, want.TookMS = 0, 0
+		if got.Total == 0 && q.kind != "browse" {
+			t.Errorf("%s %q: nothing found", q.kind, q.req.Query)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s %q: in segments %d results %v, merged %d %v", q.kind, q.req.Query, got.Total, ids(got), want.Total, ids(want))
+		}
 	}
 }

@@ -39,14 +39,21 @@ const (
 	sampleBytes = docstore.DictSize
 )
 
+// unmergedMax is the most segments a language's index is left in,
+// unmerged: a merge writes every document again, at the end of the
+// build, when nothing else is left to do, and a query of a few small
+// segments costs about what one of their union does (BenchmarkQuery at
+// 1,000). A variable for the tests.
+var unmergedMax = 10
+
 // Writer builds an index directory.
 //
 // Documents are analysed and compressed by a pool of goroutines (one per
 // CPU), shared by all languages; each language then has one goroutine that
 // hands the analysed documents, in the order they were added, to its
 // segmentBuilder (which builds a segment of every builderBatch documents
-// in the background and, at Close, merges them into a single segment:
-// the fastest layout to query) and appends their text to the language's
+// in the background and, at Close, merges them into a single segment,
+// the fastest layout to query, once there are more than unmergedMax) and appends their text to the language's
 // document store. Memory stays bounded: at most a few batches of
 // documents are in flight.
 //
