@@ -173,25 +173,34 @@ func (b *segmentBuilder) Close() error {
 	return errors.Join(err, os.RemoveAll(b.tmp))
 }
 
-// merge merges the segments builderMergeMax at a time, from the first,
-// each merge's segment going last, until one is left, as bleve's
-// builder does, unless there are no more than unmergedMax. It returns
-// the files of the segments left, in the order of their documents.
+// merge merges the segments in passes until no more than unmergedMax
+// are left, each pass merging every run of up to builderMergeMax in
+// order, as evenly as it can. It returns the files of the segments
+// left, in the order of their documents.
+//
+// bleve's builder merges on until one is left. At 100,000 documents
+// (782 segments) that took a second pass, writing 90 % of the documents
+// again, for an index of 8 segments that queries find the same
+// documents in, with the same scores, at a small cost (BenchmarkQuery).
 func (b *segmentBuilder) merge() ([]string, error) {
 	segs := b.segs
 	if len(segs) == 0 {
 		return nil, errors.New("no documents") // a language's writer starts with one
 	}
-	if len(segs) <= unmergedMax {
-		return segs, nil
-	}
-	for k := 0; len(segs) > 1; k++ {
-		n := min(builderMergeMax, len(segs))
-		out := filepath.Join(b.tmp, fmt.Sprintf("merged-%08d.zap", k))
-		if err := mergeSegments(segs[:n], out); err != nil {
-			return nil, err
+	for k := 0; len(segs) > unmergedMax; {
+		runs := (len(segs) + builderMergeMax - 1) / builderMergeMax
+		var merged []string
+		for r := range runs {
+			n := len(segs) / (runs - r) // what is left, shared among the runs left
+			out := filepath.Join(b.tmp, fmt.Sprintf("merged-%08d.zap", k))
+			k++
+			if err := mergeSegments(segs[:n], out); err != nil {
+				return nil, err
+			}
+			merged = append(merged, out)
+			segs = segs[n:]
 		}
-		segs = append(segs[n:], out)
+		segs = merged
 	}
 	return segs, nil
 }

@@ -89,16 +89,26 @@ func TestSegmentBuiltWhileDocumentsCome(t *testing.T) {
 	}
 }
 
-// TestSmallIndexLeftInItsSegments: a language of no more than
-// unmergedMax segments is left in them, one of more is merged into one,
-// and either way a query finds the same documents with the same scores,
-// facets and excerpts as in the index merged whole.
-func TestSmallIndexLeftInItsSegments(t *testing.T) {
+// TestIndexLeftInFewSegments: the segments of a language are merged,
+// up to builderMergeMax at a time, until no more than unmergedMax are
+// left, and however many are left, a query finds the same documents
+// with the same scores, facets and excerpts as in the index merged
+// whole.
+func TestIndexLeftInFewSegments(t *testing.T) {
 	docs := genArchive(600) // 4 segments of English, 4 of Chinese
-	build := func(most int) (*Index, string) {
-		saved := unmergedMax
-		unmergedMax = most
-		defer func() { unmergedMax = saved }()
+	perLang := map[string]int{}
+	for _, d := range docs {
+		perLang[d.Lang]++
+	}
+	for lang, n := range perLang {
+		if (n+builderBatch-1)/builderBatch != 4 {
+			t.Fatalf("%s: %d documents; the test wants 4 segments", lang, n)
+		}
+	}
+	build := func(most, atOnce int) (*Index, string) {
+		savedMost, savedAtOnce := unmergedMax, builderMergeMax
+		unmergedMax, builderMergeMax = most, atOnce
+		defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
 		dir := filepath.Join(t.TempDir(), "index")
 		buildArchive(t, dir, docs)
 		ix, err := Open(dir)
@@ -108,48 +118,39 @@ func TestSmallIndexLeftInItsSegments(t *testing.T) {
 		t.Cleanup(func() { ix.Close() })
 		return ix, dir
 	}
-	segments := func(dir, lang string) int {
-		zaps, err := filepath.Glob(filepath.Join(dir, lang, "store", "*.zap"))
-		if err != nil {
-			t.Fatal(err)
+	whole, _ := build(1, 100)
+	for _, c := range []struct{ most, atOnce, want int }{
+		{10, 100, 4}, // left as built
+		{4, 100, 4},
+		{3, 100, 1},
+		{2, 3, 2}, // one pass: 2 + 2
+		{1, 3, 1}, // two passes
+		{1, 2, 1},
+	} {
+		ix, dir := build(c.most, c.atOnce)
+		for lang := range perLang {
+			zaps, err := filepath.Glob(filepath.Join(dir, lang, "store", "*.zap"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(zaps) != c.want {
+				t.Errorf("%s, at most %d left, %d merged at once: %d segments, want %d", lang, c.most, c.atOnce, len(zaps), c.want)
+			}
 		}
-		return len(zaps)
-	}
-	perLang := map[string]int{}
-	for _, d := range docs {
-		perLang[d.Lang]++
-	}
-	kept, keptDir := build(10)
-	merged, mergedDir := build(0)
-	_, overDir := build(3)
-	for lang, n := range perLang {
-		want := (n + builderBatch - 1) / builderBatch
-		if want < 4 || want > 10 {
-			t.Fatalf("%s: %d documents make %d segments; the test wants 4 to 10", lang, n, want)
+		if a, b := ix.Count(); true {
+			if c, d := whole.Count(); a != c || b != d {
+				t.Errorf("count %d/%d in segments, %d/%d merged whole", a, b, c, d)
+			}
 		}
-		if got := segments(keptDir, lang); got != want {
-			t.Errorf("%s, at most 10 unmerged: %d segments, want %d", lang, got, want)
-		}
-		if got := segments(mergedDir, lang); got != 1 {
-			t.Errorf("%s, merged: %d segments, want 1", lang, got)
-		}
-		if got := segments(overDir, lang); got != 1 {
-			t.Errorf("%s, more than 3 unmerged: %d segments, want 1", lang, got)
-		}
-	}
-	if a, b := kept.Count(); true {
-		if c, d := merged.Count(); a != c || b != d {
-			t.Errorf("count %d/%d in segments, %d/%d merged", a, b, c, d)
-		}
-	}
-	for _, q := range benchQueries {
-		got, want := search(t, kept, q.req), search(t, merged, q.req)
-		got.TookMS, want.TookMS = 0, 0
-		if got.Total == 0 && q.kind != "browse" {
-			t.Errorf("%s %q: nothing found", q.kind, q.req.Query)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s %q: in segments %d results %v, merged %d %v", q.kind, q.req.Query, got.Total, ids(got), want.Total, ids(want))
+		for _, q := range benchQueries {
+			got, want := search(t, ix, q.req), search(t, whole, q.req)
+			got.TookMS, want.TookMS = 0, 0
+			if got.Total == 0 {
+				t.Errorf("%s %q: nothing found", q.kind, q.req.Query)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d segments: %s %q: %d results %v; merged whole %d %v", c.want, q.kind, q.req.Query, got.Total, ids(got), want.Total, ids(want))
+			}
 		}
 	}
 }

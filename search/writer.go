@@ -26,6 +26,14 @@ const (
 	// build whatever the size of the archive; smaller batches mean more
 	// segments to merge at the end.
 	builderBatch = 128
+	// sampleBytes is how much text of its first documents a language
+	// collects to make the dictionary of its document store.
+	sampleBytes = docstore.DictSize
+)
+
+// How the segments of a language are merged at the end of the build
+// (segmentBuilder.merge); variables for the tests.
+var (
 	// builderMergeMax is the number of segments merged at once. Every
 	// merge pass writes each document again: at 10 (bleve's default) a
 	// language of 100,000 documents (782 segments) took three passes and
@@ -34,17 +42,12 @@ const (
 	// took the 100,000 build's peak from 1.85 to 2.32 GB: each open
 	// segment costs memory.
 	builderMergeMax = 100
-	// sampleBytes is how much text of its first documents a language
-	// collects to make the dictionary of its document store.
-	sampleBytes = docstore.DictSize
+	// unmergedMax is the most segments a language's index is left in: a
+	// merge writes every document again, at the end of the build, when
+	// nothing else is left to do, and a query of a few segments costs
+	// little more than one of their union (BenchmarkQuery).
+	unmergedMax = 10
 )
-
-// unmergedMax is the most segments a language's index is left in,
-// unmerged: a merge writes every document again, at the end of the
-// build, when nothing else is left to do, and a query of a few small
-// segments costs about what one of their union does (BenchmarkQuery at
-// 1,000). A variable for the tests.
-var unmergedMax = 10
 
 // Writer builds an index directory.
 //
