@@ -178,16 +178,16 @@ func (b *segmentBuilder) Close() error {
 // order, as evenly as it can. It returns the files of the segments
 // left, in the order of their documents.
 //
-// bleve's builder merges on until one is left. At 100,000 documents
-// (782 segments) that took a second pass, writing 90 % of the documents
-// again, for an index of 8 segments that queries find the same
-// documents in, with the same scores, at a small cost (BenchmarkQuery).
+// bleve's builder merges on until one is left: at 100,000 documents
+// (782 segments) a second pass wrote 90 % of the documents again, where
+// the first pass's 8 segments answer queries with the same documents
+// and scores, at about the same cost (BenchmarkQuery).
 func (b *segmentBuilder) merge() ([]string, error) {
 	segs := b.segs
 	if len(segs) == 0 {
 		return nil, errors.New("no documents") // a language's writer starts with one
 	}
-	for k := 0; len(segs) > unmergedMax; {
+	for k := 0; len(segs) > max(unmergedMax, 1); {
 		runs := (len(segs) + builderMergeMax - 1) / builderMergeMax
 		var merged []string
 		for r := range runs {

@@ -36,9 +36,10 @@ const (
 var (
 	// builderMergeMax is the number of segments merged at once. Every
 	// merge pass writes each document again: at 10 (bleve's default) a
-	// language of 100,000 documents (782 segments) took three passes and
-	// one of 10,000 two; at 100 they take two and one (10,000 × 2: 7 %
-	// less CPU; 100,000 × 2: 6–11 % less). Merging every segment at once
+	// language of 100,000 documents (782 segments) took three passes to
+	// one segment and one of 10,000 two; at 100, two and one (10,000 × 2:
+	// 7 % less CPU; 100,000 × 2: 6–11 % less), and one each since merging
+	// stops at unmergedMax. Merging every segment at once
 	// took the 100,000 build's peak from 1.85 to 2.32 GB: each open
 	// segment costs memory.
 	builderMergeMax = 100
@@ -55,8 +56,8 @@ var (
 // CPU), shared by all languages; each language then has one goroutine that
 // hands the analysed documents, in the order they were added, to its
 // segmentBuilder (which builds a segment of every builderBatch documents
-// in the background and, at Close, merges them into a single segment,
-// the fastest layout to query, once there are more than unmergedMax) and appends their text to the language's
+// in the background and, at Close, merges them until no more than
+// unmergedMax are left) and appends their text to the language's
 // document store. Memory stays bounded: at most a few batches of
 // documents are in flight.
 //
