@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
 // TestUpdateEqualsBuild: an index updated from a previous one answers
@@ -342,5 +345,70 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 			}
 		}
 		prev = dir
+	}
+}
+
+// TestEditsLeaveBuiltSegmentsAlone: in an index opened WithUpdates, bleve
+// merges the small segments of edits, never the Writer's, which an edit
+// of a few documents would otherwise write again, whole.
+func TestEditsLeaveBuiltSegmentsAlone(t *testing.T) {
+	docs := genArchive(600) // 4 segments a language, the last under 128
+	ix, err := Open(buildDir(t, docs), WithUpdates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	// built returns the ids of the segments of the en index with a full
+	// batch of documents, and how many segments there are in all.
+	built := func() (ids []uint64, all int) {
+		r, err := openReader(ix.subs["en"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		snap, ok := r.(*scorch.IndexSnapshot)
+		if !ok {
+			t.Fatalf("a %T", r)
+		}
+		for _, s := range snap.Segments() {
+			if s.FullSize() >= builderBatch {
+				ids = append(ids, s.Id())
+			}
+		}
+		return ids, len(snap.Segments())
+	}
+	before, _ := built()
+	if len(before) != 3 {
+		t.Fatalf("%d full segments built, want 3", len(before))
+	}
+	var en []Document
+	for _, d := range docs {
+		if d.Lang == "en" {
+			en = append(en, d)
+		}
+	}
+	for i := range 40 {
+		d := en[i*len(en)/40] // in every segment
+		d.Title += " (edited)"
+		if err := ix.Replace(map[string]bool{d.ID: true}, documentsOf([]Document{d}, d.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// bleve merges in the background; what it merges it does within
+	// moments of the edits.
+	var after []uint64
+	var all int
+	for range 20 {
+		time.Sleep(50 * time.Millisecond)
+		after, all = built()
+		if !slices.Equal(after, before) {
+			break
+		}
+	}
+	if !slices.Equal(after, before) {
+		t.Errorf("after 40 edits the built segments are %v, want %v", after, before)
+	}
+	if all > len(before)+10 {
+		t.Errorf("%d segments after 40 edits: the edits' were not merged", all)
 	}
 }
