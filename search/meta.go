@@ -246,10 +246,13 @@ type metaJSON struct {
 	Format    int      `json:"format"`
 	SiteLangs []string `json:"site_langs"`
 	Indexes   []string `json:"indexes"` // languages that have a bleve index and a document store
+	// Updates is the number of updates (Update) since the index was
+	// built whole.
+	Updates int `json:"updates,omitempty"`
 }
 
-func writeMeta(dir string, siteLangs, indexes []string) error {
-	mj := metaJSON{Format: metaFormat, SiteLangs: siteLangs, Indexes: indexes}
+func writeMeta(dir string, mj metaJSON) error {
+	mj.Format = metaFormat
 	if mj.SiteLangs == nil {
 		mj.SiteLangs = []string{}
 	}

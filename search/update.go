@@ -26,11 +26,12 @@ import (
 // index is then built whole.
 var ErrNotUpdatable = errors.New("search: this change needs the index built whole")
 
-// maxUpdateSegments bounds the segments of an updated index: each update
-// adds one (and leaves the replaced documents' text in the document
-// store), and a search visits every segment, so after this many the
-// index is built whole again, into one. (A variable for tests.)
-var maxUpdateSegments = 12
+// maxUpdates bounds the updates of an index: each adds a segment (and
+// leaves the replaced documents' text in the document store), and a
+// search visits every segment, so after this many the index is built
+// whole again. They are counted, not its segments: a build leaves a
+// small index in up to unmergedMax. (A variable for tests.)
+var maxUpdates = 11
 
 // Update writes into dir, which must not exist, the index at prev with
 // every document of the incidents in replace removed and docs added (an
@@ -63,11 +64,8 @@ func Update(prev, dir string, replace map[string]bool, docs []Document) error {
 			return fmt.Errorf("%w: a first document in %s", ErrNotUpdatable, lang)
 		}
 	}
-	for _, lang := range mj.Indexes {
-		segs, err := filepath.Glob(filepath.Join(prev, lang, "store", "*.zap"))
-		if err != nil || len(segs) >= maxUpdateSegments {
-			return fmt.Errorf("%w: the %s index has %d segments", ErrNotUpdatable, lang, len(segs))
-		}
+	if mj.Updates >= maxUpdates {
+		return fmt.Errorf("%w: the index has had %d updates", ErrNotUpdatable, mj.Updates)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("search: update: %w", err)
@@ -77,7 +75,8 @@ func Update(prev, dir string, replace map[string]bool, docs []Document) error {
 			return err
 		}
 	}
-	if err := writeMeta(dir, mj.SiteLangs, mj.Indexes); err != nil {
+	mj.Updates++
+	if err := writeMeta(dir, *mj); err != nil {
 		return fmt.Errorf("search: write %s: %w", metaFile, err)
 	}
 	return shareable(dir)

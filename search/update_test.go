@@ -58,14 +58,14 @@ func documentsOf(docs []Document, id string) []Document {
 }
 
 func TestUpdateEqualsBuild(t *testing.T) {
-	defer func(n int) { maxUpdateSegments = n }(maxUpdateSegments)
-	maxUpdateSegments = 3
-	refused := 0
+	defer func(n int) { maxUpdates = n }(maxUpdates)
+	maxUpdates = 2
+	refused, updates := 0, 0
 	docs := fixtures()
 	prev := buildDir(t, docs)
 	before := snapshotDir(t, prev)
 	steps := []indexChange{editBody, newIncident, removeIncident}
-	for i := 0; i < 2*maxUpdateSegments; i++ {
+	for i := 0; i < 2*(maxUpdates+1); i++ {
 		st := steps[0]
 		if i < len(steps) {
 			st = steps[i]
@@ -73,29 +73,62 @@ func TestUpdateEqualsBuild(t *testing.T) {
 		var id string
 		docs, id = st.change(docs)
 		replaced := documentsOf(docs, id)
-		segs := segments(t, prev)
 		dir := filepath.Join(t.TempDir(), "search")
 		err := Update(prev, dir, map[string]bool{id: true}, replaced)
-		if segs >= maxUpdateSegments {
+		if updates == maxUpdates {
 			if !errors.Is(err, ErrNotUpdatable) {
-				t.Fatalf("update %d of an index of %d segments: %v, want ErrNotUpdatable", i, segs, err)
+				t.Fatalf("update %d of an index updated %d times: %v, want ErrNotUpdatable", i, updates, err)
 			}
 			refused++
-			prev = buildDir(t, docs)
+			prev, updates = buildDir(t, docs), 0
 			before = snapshotDir(t, prev)
 			continue
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
+		updates++
 		if !reflect.DeepEqual(snapshotDir(t, prev), before) {
 			t.Fatalf("%s: the previous index changed", st.name)
 		}
 		sameAnswers(t, st.name, dir, buildDir(t, docs))
 		prev, before = dir, snapshotDir(t, dir)
 	}
-	if refused == 0 {
-		t.Errorf("no update was refused with at most %d segments", maxUpdateSegments)
+	if refused != 2 {
+		t.Errorf("%d updates refused, want 2", refused)
+	}
+}
+
+// TestSmallIndexTakesEveryUpdate: an index a build left in several
+// segments takes maxUpdates updates, as one built into one segment does:
+// updates are counted, not segments.
+func TestSmallIndexTakesEveryUpdate(t *testing.T) {
+	docs := genArchive(600) // 4 segments a language
+	prev := buildDir(t, docs)
+	if n := segments(t, prev); n != 4 {
+		t.Fatalf("%d segments built, want 4", n)
+	}
+	var en []Document
+	for _, d := range docs {
+		if d.Lang == "en" {
+			en = append(en, d)
+		}
+	}
+	for i := range maxUpdates + 1 {
+		d := en[i] // each update adds a segment to the English index
+		d.Title += " (edited)"
+		dir := filepath.Join(t.TempDir(), "search")
+		err := Update(prev, dir, map[string]bool{d.ID: true}, documentsOf([]Document{d}, d.ID))
+		if i == maxUpdates {
+			if !errors.Is(err, ErrNotUpdatable) {
+				t.Errorf("update %d: %v, want ErrNotUpdatable", i+1, err)
+			}
+			break
+		}
+		if err != nil {
+			t.Fatalf("update %d of %d: %v", i+1, maxUpdates, err)
+		}
+		prev = dir
 	}
 }
 
@@ -319,7 +352,7 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 	}
 	// Each update replaces another incident, in every language, leaving
 	// at least one as it was built.
-	for i := range min(maxUpdateSegments-1, len(ids)-1) {
+	for i := range min(maxUpdates, len(ids)-1) {
 		id := ids[i]
 		done[id] = true
 		for j := range docs {

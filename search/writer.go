@@ -406,7 +406,7 @@ func (w *Writer) Close() error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if err := writeMeta(w.dir, w.siteLangs, sortedKeys(w.langs)); err != nil {
+	if err := writeMeta(w.dir, metaJSON{SiteLangs: w.siteLangs, Indexes: sortedKeys(w.langs)}); err != nil {
 		return fmt.Errorf("search: write %s: %w", metaFile, err)
 	}
 	return shareable(w.dir)
