@@ -137,10 +137,10 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 				t.Errorf("%s, at most %d left, %d merged at once: %d segments, want %d", lang, c.most, c.atOnce, len(zaps), c.want)
 			}
 		}
-		if a, b := ix.Count(); true {
-			if c, d := whole.Count(); a != c || b != d {
-				t.Errorf("count %d/%d in segments, %d/%d merged whole", a, b, c, d)
-			}
+		incidents, documents := ix.Count()
+		wantIncidents, wantDocuments := whole.Count()
+		if incidents != wantIncidents || documents != wantDocuments {
+			t.Errorf("%d incidents, %d documents in segments; %d, %d merged whole", incidents, documents, wantIncidents, wantDocuments)
 		}
 		for _, q := range benchQueries {
 			got, want := search(t, ix, q.req), search(t, whole, q.req)

@@ -15,12 +15,6 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
-// TestUpdateEqualsBuild: an index updated from a previous one answers
-// every search as an index built from scratch of the same documents,
-// through a chain of updates (an edit, a new incident, a removed one, a
-// removed translation), leaves the previous index as it was, and is
-// built whole again once it has many segments (here 3, which bleve's
-// merges of small segments pass now and then).
 // indexChange is a change to an archive's documents: it returns them
 // changed and the incident it changed.
 type indexChange struct {
@@ -57,6 +51,11 @@ func documentsOf(docs []Document, id string) []Document {
 	return out
 }
 
+// TestUpdateEqualsBuild: an index updated from a previous one answers
+// every search as an index built from scratch of the same documents,
+// through a chain of updates (an edit, a new incident, a removed one),
+// leaves the previous index as it was, and is built whole again after
+// maxUpdates updates (here 2).
 func TestUpdateEqualsBuild(t *testing.T) {
 	defer func(n int) { maxUpdates = n }(maxUpdates)
 	maxUpdates = 2
