@@ -30,7 +30,7 @@ func storeDocs() []Document {
 	return docs
 }
 
-func buildDir(t *testing.T, docs []Document) string {
+func buildDir(t testing.TB, docs []Document) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "search")
 	w, err := Create(dir, siteLangs)

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -127,23 +126,16 @@ func buildDisk(t testing.TB) *Index {
 }
 
 // diskIndex writes docs with Create into a temporary folder and opens the
-// result read-only, as a server of a built site does; the index is closed
-// when the test ends.
+// result read-only, as a server of a built site does.
 func diskIndex(t testing.TB, docs []Document) *Index {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "search")
-	w, err := Create(dir, siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range docs {
-		if err := w.Add(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return openBuilt(t, buildDir(t, docs))
+}
+
+// openBuilt opens the index in dir read-only; it is closed when the test
+// ends.
+func openBuilt(t testing.TB, dir string) *Index {
+	t.Helper()
 	ix, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

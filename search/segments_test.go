@@ -109,14 +109,8 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 		savedMost, savedAtOnce := unmergedMax, builderMergeMax
 		unmergedMax, builderMergeMax = most, atOnce
 		defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
-		dir := filepath.Join(t.TempDir(), "index")
-		buildArchive(t, dir, docs)
-		ix, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ix.Close() })
-		return ix, dir
+		dir := buildDir(t, docs)
+		return openBuilt(t, dir), dir
 	}
 	whole, _ := build(1, 100)
 	for _, c := range []struct{ most, atOnce, want int }{

@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -51,14 +50,7 @@ func TestTermsReusedOnlyOnceTheirSegmentIsBuilt(t *testing.T) {
 	open := func(reuse bool) *Index {
 		reuseTerms = reuse
 		defer func() { reuseTerms = true }()
-		dir := filepath.Join(t.TempDir(), "index")
-		buildArchive(t, dir, docs)
-		ix, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ix.Close() })
-		return ix
+		return diskIndex(t, docs)
 	}
 	reused, fresh := open(true), open(false)
 	for i := range n {
