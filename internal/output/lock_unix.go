@@ -52,7 +52,7 @@ func flock(dir string, wait bool) (func(), bool, error) {
 	conn, err := f.SyscallConn()
 	if err == nil {
 		ctlErr := conn.Control(func(fd uintptr) {
-			for err = unix.Flock(int(fd), how); err == unix.EINTR; {
+			for err = unix.EINTR; err == unix.EINTR; {
 				err = unix.Flock(int(fd), how)
 			}
 		})
