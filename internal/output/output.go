@@ -465,7 +465,10 @@ func (s *Staging) sweepBundles() {
 	root := BundleRoot(s.dest)
 	unlock, err := waitLock(root)
 	if err != nil {
-		return // no bundles
+		if !errors.Is(err, iofs.ErrNotExist) {
+			s.warn(fmt.Errorf("warning: could not look for stray search bundles in %s: %w", root, err))
+		}
+		return // no bundles, none to sweep
 	}
 	defer unlock()
 	entries, err := os.ReadDir(root)
