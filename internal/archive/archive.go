@@ -22,6 +22,8 @@ type Archive struct {
 	// ids of the drafts left out.
 	byID   map[string]*Incident
 	hidden map[string]bool
+	// moved is where MoveTexts moved the timelines' texts.
+	moved *textFile
 }
 
 // Incident returns the incident id, or nil when the archive has none
@@ -94,6 +96,9 @@ type Incident struct {
 	// each, and Events and Timeline make events from them when asked.
 	timeline     timeline
 	translations []translation
+	// moved is where the texts of both are once moved out of memory
+	// (Archive.MoveTexts); nil while they are in it.
+	moved *textFile
 
 	Related     []*Incident // stated in either direction, by begin time
 	Overlapping []*Incident // impact windows intersect, by begin time
@@ -133,7 +138,9 @@ func (inc *Incident) Page(lang string) (p *content.Page, translated bool) {
 }
 
 // Events returns the original's timeline.
-func (inc *Incident) Events() []content.Event { return inc.timeline.events() }
+func (inc *Incident) Events() []content.Event {
+	return inc.timeline.events(inc.moved.read(inc.timeline.texts, inc.timeline.size()), nil)
+}
 
 // EventCount is the number of events of the timeline.
 func (inc *Incident) EventCount() int { return len(inc.timeline.at) }
@@ -141,18 +148,16 @@ func (inc *Incident) EventCount() int { return len(inc.timeline.at) }
 // Timeline returns the events as written in lang, falling back like Page:
 // the original's instants, with a translation's own texts.
 func (inc *Incident) Timeline(lang string) []content.Event {
-	out := inc.timeline.events()
 	for _, t := range inc.translations {
 		if t.lang == lang {
-			start := 0
+			out := inc.timeline.events(inc.moved.read(t.texts, t.size()), t.ends)
 			for i := range out {
-				out[i].Text, out[i].NewDay = t.texts[start:t.ends[i]], slices.Contains(t.newDays, uint32(i))
-				start = int(t.ends[i])
+				out[i].NewDay = slices.Contains(t.newDays, uint32(i))
 			}
-			break
+			return out
 		}
 	}
-	return out
+	return inc.Events()
 }
 
 // Term is one organization, product, region or cause and the incidents it

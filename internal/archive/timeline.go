@@ -16,7 +16,15 @@ import (
 // anchor string each: at 100,000 incidents, millions of objects).
 type timeline struct {
 	at    []placed
-	texts string
+	texts texts
+}
+
+// texts are the texts of a timeline's events, one after another: a
+// string, or once moved out of memory (Archive.MoveTexts) where they are
+// in the incident's textFile.
+type texts struct {
+	s   string
+	off int64
 }
 
 // placed is one event without its text: its instant, where its text ends
@@ -45,21 +53,35 @@ func newTimeline(events []content.Event) timeline {
 		perMinute[minute]++
 		t.at[i] = placed{unix: e.Instant.Unix(), nsec: int32(e.Instant.Nanosecond()), end: uint32(texts.Len()), n: perMinute[minute], newDay: e.NewDay}
 	}
-	t.texts = texts.String()
+	t.texts.s = texts.String()
 	return t
 }
 
-// events makes the timeline's events, a new list on each call.
-func (t timeline) events() []content.Event {
+// size is the length of the texts together.
+func (t timeline) size() int {
+	if len(t.at) == 0 {
+		return 0
+	}
+	return int(t.at[len(t.at)-1].end)
+}
+
+// events makes the timeline's events, a new list on each call, with
+// texts cut where the events end in it: the timeline's own texts, or a
+// translation's cut at its ends.
+func (t timeline) events(texts string, ends []uint32) []content.Event {
 	if len(t.at) == 0 {
 		return nil
 	}
 	out := make([]content.Event, len(t.at))
 	start := uint32(0)
 	for i, p := range t.at {
+		end := p.end
+		if ends != nil {
+			end = ends[i]
+		}
 		at := time.Unix(p.unix, int64(p.nsec)).UTC()
-		out[i] = content.Event{Instant: at, Anchor: urls.EventAnchor(at, int(p.n)), Text: t.texts[start:p.end], NewDay: p.newDay}
-		start = p.end
+		out[i] = content.Event{Instant: at, Anchor: urls.EventAnchor(at, int(p.n)), Text: texts[start:end], NewDay: p.newDay}
+		start = end
 	}
 	return out
 }
@@ -69,7 +91,7 @@ func (t timeline) events() []content.Event {
 // cut where ends says, and the items it wrote a date on.
 type translation struct {
 	lang    string
-	texts   string
+	texts   texts
 	ends    []uint32
 	newDays []uint32 // indexes of the events that start a day, ascending
 }
@@ -87,8 +109,16 @@ func translated(lang string, events []content.Event) translation {
 			t.newDays = append(t.newDays, uint32(i))
 		}
 	}
-	t.texts = texts.String()
+	t.texts.s = texts.String()
 	return t
+}
+
+// size is the length of the texts together.
+func (t translation) size() int {
+	if len(t.ends) == 0 {
+		return 0
+	}
+	return int(t.ends[len(t.ends)-1])
 }
 
 // textSize is the length of the events' texts together.

@@ -180,6 +180,11 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		return nil, err
 	}
 	dropLinkInputs(site.Archive)
+	closeTexts, err := moveTexts(site.Archive, stage.Bundle().Dir())
+	if err != nil {
+		stage.Abort()
+		return nil, err
+	}
 	indexDir := filepath.Join(stage.Bundle().Dir(), bundle.IndexDir)
 	var indexErr, indexNote error
 	var scope *render.Scope
@@ -235,6 +240,8 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		}
 	}
 	errs.AddError(stage.Err())
+	errs.AddError(site.Archive.TextsErr())
+	errs.AddError(closeTexts())
 	phases.mark("index")
 	if err := errs.Err(); err != nil || carryErr != nil {
 		stage.Abort()
@@ -310,6 +317,24 @@ func dropLinkInputs(a *archive.Archive) {
 			p.Meta.Facts = nil
 		}
 	}
+}
+
+// moveTexts moves the archive's timelines' texts out of memory into a
+// file in dir (archive.MoveTexts), which close closes and removes: the
+// render reads each incident's back once or twice, and the collector has
+// that much less heap under the soft limit at every cycle.
+func moveTexts(a *archive.Archive, dir string) (close func() error, err error) {
+	f, err := os.CreateTemp(dir, ".timeline-texts-*")
+	if err != nil {
+		return nil, fmt.Errorf("moving the timelines' texts: %w", err)
+	}
+	close = func() error {
+		return errors.Join(f.Close(), os.Remove(f.Name()))
+	}
+	if err := a.MoveTexts(f, f); err != nil {
+		return nil, errors.Join(err, close())
+	}
+	return close, nil
 }
 
 // writeRecords writes what the bundle records of the archive for the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -249,6 +250,14 @@ func TestGeneratedArchive(t *testing.T) {
 	if res.Incidents != 120 {
 		t.Fatalf("built %d incidents, want 120", res.Incidents)
 	}
+	// The timelines' texts were moved to a file while the pages were
+	// made: it is gone from the output and its bundle.
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".timeline-texts") {
+			t.Errorf("%s left behind", path)
+		}
+		return err
+	})
 	for page, want := range map[string]int{"en/index.html": 50, "en/page/2/index.html": 50, "en/page/3/index.html": 20, "zh-TW/page/3/index.html": 20} {
 		doc := parseHTML(t, filepath.Join(dest, filepath.FromSlash(page)))
 		if got := len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "incident-item") })); got != want {
