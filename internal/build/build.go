@@ -128,12 +128,20 @@ func Run(opts Options) (*Result, error) {
 	// then drops what only linking read of them: a write done again
 	// cold has none to save.
 	var res *Result
+	var texts movedTexts
 	if plan == nil {
 		// m's last use: write lets it go before the render.
-		res, err = write(site, opts, m, nil, site.Pages, &phases)
-	} else if res, err = write(site, opts, m, plan, site.Pages, &phases); errors.Is(err, errCarry) {
+		res, err = write(site, opts, m, nil, site.Pages, &texts, &phases)
+	} else if res, err = write(site, opts, m, plan, site.Pages, &texts, &phases); errors.Is(err, errCarry) {
 		note = fmt.Sprintf("cold build: %v", err)
-		res, err = write(site, opts, m, nil, nil, &phases)
+		res, err = write(site, opts, m, nil, nil, &texts, &phases)
+	}
+	if closeErr := texts.close(); closeErr != nil {
+		if err == nil {
+			res.Warnings = append(res.Warnings, closeErr)
+		} else {
+			err = errors.Join(err, closeErr)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -152,7 +160,7 @@ func Run(opts Options) (*Result, error) {
 // swaps it in: every page, or with a plan the pages it names and the
 // previous output's other files carried over. The bundle gets the pages
 // of save, if any, for the next build.
-func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save []*content.Page, phases *Phases) (*Result, error) {
+func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save []*content.Page, texts *movedTexts, phases *Phases) (*Result, error) {
 	layouts, err := render.ParseLayouts(site.Layouts)
 	if err != nil {
 		return nil, err
@@ -180,8 +188,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		return nil, err
 	}
 	dropLinkInputs(site.Archive)
-	closeTexts, err := moveTexts(site.Archive, stage.Bundle().Dir())
-	if err != nil {
+	if err := texts.move(site.Archive, filepath.Dir(opts.Dest)); err != nil {
 		stage.Abort()
 		return nil, err
 	}
@@ -227,6 +234,8 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 	incidents, languages := len(site.Archive.Incidents), len(site.Bundle.Langs)
 	var errs diag.List
 	errs.AddError(err)
+	// The render and the index's documents have read the texts back.
+	errs.AddError(site.Archive.TextsErr())
 	if stream != nil {
 		restore := leanHeap()
 		indexErr = stream.Close()
@@ -240,8 +249,6 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		}
 	}
 	errs.AddError(stage.Err())
-	errs.AddError(site.Archive.TextsErr())
-	errs.AddError(closeTexts())
 	phases.mark("index")
 	if err := errs.Err(); err != nil || carryErr != nil {
 		stage.Abort()
@@ -319,22 +326,42 @@ func dropLinkInputs(a *archive.Archive) {
 	}
 }
 
-// moveTexts moves the archive's timelines' texts out of memory into a
-// file in dir (archive.MoveTexts), which close closes and removes: the
-// render reads each incident's back once or twice, and the collector has
-// that much less heap under the soft limit at every cycle.
-func moveTexts(a *archive.Archive, dir string) (close func() error, err error) {
-	f, err := os.CreateTemp(dir, ".timeline-texts-*")
+// movedTexts is the file a build moves the archive's timelines' texts to
+// (archive.MoveTexts), for all its writes: the render reads each
+// incident's back once or twice, and the collector has that much less
+// heap under the soft limit at every cycle.
+type movedTexts struct {
+	f       *os.File
+	removed bool // the file's name is gone already
+}
+
+// move moves a's texts into a new file in dir, unless they are moved
+// already (by a write before this one).
+func (t *movedTexts) move(a *archive.Archive, dir string) error {
+	if t.f != nil {
+		return nil
+	}
+	f, err := os.CreateTemp(dir, ".gen-texts-*")
 	if err != nil {
-		return nil, fmt.Errorf("moving the timelines' texts: %w", err)
+		return fmt.Errorf("moving the timelines' texts: %w", err)
 	}
-	close = func() error {
-		return errors.Join(f.Close(), os.Remove(f.Name()))
+	// Where an open file can lose its name (Unix), a build killed from
+	// here on leaves nothing behind.
+	t.f, t.removed = f, os.Remove(f.Name()) == nil
+	return a.MoveTexts(f, f)
+}
+
+// close closes the file and removes it.
+func (t *movedTexts) close() error {
+	if t.f == nil {
+		return nil
 	}
-	if err := a.MoveTexts(f, f); err != nil {
-		return nil, errors.Join(err, close())
+	err := t.f.Close()
+	if !t.removed {
+		err = errors.Join(err, os.Remove(t.f.Name()))
 	}
-	return close, nil
+	t.f = nil
+	return err
 }
 
 // writeRecords writes what the bundle records of the archive for the

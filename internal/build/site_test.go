@@ -253,7 +253,7 @@ func TestGeneratedArchive(t *testing.T) {
 	// The timelines' texts were moved to a file while the pages were
 	// made: it is gone from the output and its bundle.
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasPrefix(d.Name(), ".timeline-texts") {
+		if err == nil && strings.HasPrefix(d.Name(), ".gen-texts") {
 			t.Errorf("%s left behind", path)
 		}
 		return err

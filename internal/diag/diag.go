@@ -23,6 +23,8 @@ type Error struct {
 
 func (e *Error) Error() string {
 	switch {
+	case e.File == "":
+		return e.Msg // not about a file: a failed write, say
 	case e.Line > 0 && e.Col > 0:
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 	case e.Line > 0:
