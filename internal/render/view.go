@@ -121,6 +121,10 @@ type IncidentView struct {
 	// parsed is Options.Parsed for the incident page a render prints in a
 	// language the incident is written in, until it is called.
 	parsed func(doc ast.Node, src []byte, err error)
+	// events is the timeline in the page language once made: the chart
+	// and the body both show it, and a build reads its texts from a file.
+	events     []content.Event
+	eventsMade bool
 }
 
 func (v *IncidentView) page() (*content.Page, bool) { return v.Incident.Page(v.L.Tag) }
@@ -303,8 +307,13 @@ func (v *IncidentView) chartWords(events int) ([]string, error) {
 	return out, err
 }
 
-// Events lists the timeline in the page language.
-func (v *IncidentView) Events() []content.Event { return v.Timeline(v.L.Tag) }
+// Events lists the timeline in the page language; callers do not change it.
+func (v *IncidentView) Events() []content.Event {
+	if !v.eventsMade {
+		v.events, v.eventsMade = v.Timeline(v.L.Tag), true
+	}
+	return v.events
+}
 
 // TermLinks are the incident's terms of one taxonomy. Beside the
 // incident's organization its products cannot be confused with another's,
