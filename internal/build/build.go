@@ -188,7 +188,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		return nil, err
 	}
 	dropLinkInputs(site.Archive)
-	if err := texts.move(site.Archive, filepath.Dir(opts.Dest)); err != nil {
+	if err := texts.move(site.Archive, filepath.Dir(opts.Dest), textsWorthMoving()); err != nil {
 		stage.Abort()
 		return nil, err
 	}
@@ -335,10 +335,10 @@ type movedTexts struct {
 	removed bool // the file's name is gone already
 }
 
-// move moves a's texts into a new file in dir, unless they are moved
-// already (by a write before this one).
-func (t *movedTexts) move(a *archive.Archive, dir string) error {
-	if t.f != nil {
+// move moves a's texts into a new file in dir, when worth it and not
+// moved already (by a write before this one).
+func (t *movedTexts) move(a *archive.Archive, dir string, worth bool) error {
+	if t.f != nil || !worth {
 		return nil
 	}
 	f, err := os.CreateTemp(dir, ".gen-texts-*")
@@ -349,6 +349,30 @@ func (t *movedTexts) move(a *archive.Archive, dir string) error {
 	// here on leaves nothing behind.
 	t.f, t.removed = f, os.Remove(f.Name()) == nil
 	return a.MoveTexts(f, f)
+}
+
+// moveTextsAbove is how much of the soft memory limit the collector's
+// goal after linking (the live heap grown by GOGC's percentage) passes
+// when a build moves the timelines' texts out of memory: the render and
+// the index then add their own to what is live, and the goal meets the
+// limit, where each byte of heap makes the render's collections come
+// sooner (at 100,000 incidents). Below it the goal is GOGC's, the texts
+// cost only their room, and reading them back would cost the 10,000
+// build 1–2 % of its CPU. A variable for the tests.
+var moveTextsAbove = 0.5
+
+// textsWorthMoving reports whether this process's heap after linking is
+// worth moving the texts out of (moveTextsAbove).
+func textsWorthMoving() bool {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return goalPasses(s[0].Value.Uint64(), s[1].Value.Uint64(), debug.SetMemoryLimit(-1), moveTextsAbove)
+}
+
+// goalPasses reports whether the collector's goal for a live heap of
+// live bytes at GOGC percent passes the fraction of the memory limit.
+func goalPasses(live, percent uint64, limit int64, fraction float64) bool {
+	return float64(live)*(1+float64(percent)/100) > fraction*float64(limit)
 }
 
 // close closes the file and removes it.

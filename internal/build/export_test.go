@@ -22,3 +22,11 @@ func DropLinkInputs(a *archive.Archive) { dropLinkInputs(a) }
 
 // LeanHeap readies the process for the index's final merge.
 func LeanHeap() (restore func()) { return leanHeap() }
+
+// MoveTexts has every build move the timelines' texts out of memory, as
+// a build near the soft memory limit does, until restore.
+func MoveTexts() (restore func()) {
+	above := moveTextsAbove
+	moveTextsAbove = 0
+	return func() { moveTextsAbove = above }
+}

@@ -243,6 +243,7 @@ func TestGeneratedArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := filepath.Join(dir, "public")
+	defer build.MoveTexts()()
 	res, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"})
 	if err != nil {
 		t.Fatalf("building a generated archive: %v", err)

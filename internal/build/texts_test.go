@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,6 +28,8 @@ func TestWriteAgainReadsMovedTexts(t *testing.T) {
 	if site.Archive.Incidents[0].EventCount() == 0 {
 		t.Fatalf("%s has no timeline: the archive is not what the test needs", id)
 	}
+	defer func(above float64) { moveTextsAbove = above }(moveTextsAbove)
+	moveTextsAbove = 0 // this small archive's texts are moved too
 	opts := Options{Source: dir, Dest: filepath.Join(dir, "public"), BaseURL: "http://127.0.0.1:1313/", Cold: true}
 	m := newManifest(site.Archive, "", contentHashes(site.Pages))
 	var texts movedTexts
@@ -43,5 +46,27 @@ func TestWriteAgainReadsMovedTexts(t *testing.T) {
 	}
 	if !bytes.Equal(pages[0], pages[1]) {
 		t.Errorf("%s in zh-TW differs between the two writes", id)
+	}
+}
+
+// TestTextsMovedOnlyNearTheLimit: the texts are moved out of memory when
+// the collector's goal after linking nears the soft limit (a 100,000
+// incident build: 0.6–0.7 GB live, GOGC 200, 1.75 GiB), not when it is
+// far below (10,000: about 100 MB live), nor without a limit.
+func TestTextsMovedOnlyNearTheLimit(t *testing.T) {
+	const limit = 1792 << 20
+	for _, c := range []struct {
+		live, percent uint64
+		limit         int64
+		moved         bool
+	}{
+		{650 << 20, 200, limit, true},
+		{100 << 20, 200, limit, false},
+		{400 << 20, 100, limit, false},
+		{650 << 20, 200, math.MaxInt64, false},
+	} {
+		if got := goalPasses(c.live, c.percent, c.limit, moveTextsAbove); got != c.moved {
+			t.Errorf("%d MB live, GOGC %d, limit %d: moved %v, want %v", c.live>>20, c.percent, c.limit, got, c.moved)
+		}
 	}
 }
