@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -905,4 +906,29 @@ func TestSingleCJKCharacter(t *testing.T) {
 			t.Errorf("額: fragments %+v", resp.Results)
 		}
 	})
+}
+
+// TestFinishDropsALanguagesTerms: once a language is finished, the memory
+// kept to analyse its documents is let go, and none handed back is kept.
+func TestFinishDropsALanguagesTerms(t *testing.T) {
+	t.Parallel()
+	w, err := Create(filepath.Join(t.TempDir(), "search"), []string{"en", "zh-TW"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		d := doc(fmt.Sprintf("2020-01-%02d-outage", i+1), "en", "en", "Outage", "Requests failed.", strings.Repeat("The storage layer overloaded and requests failed. ", 40), "2020-01-01", nil, nil, nil)
+		if err := w.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Finish("en")
+	w.Finish("fr") // no such language: nothing to do
+	en := &w.langs["en"].terms
+	if !en.Dropped() {
+		t.Error("English's terms are kept after Finish")
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

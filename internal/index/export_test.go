@@ -7,3 +7,7 @@ func SetStreamWindow(n int) (restore func()) {
 	streamWindow = n
 	return func() { streamWindow = old }
 }
+
+// LastOf reports whether document n of the stream is the last of its
+// language.
+func (s *Stream) LastOf(n int) bool { return s.lastOf(n) }

@@ -34,6 +34,7 @@ type Stream struct {
 	langs []string
 	seq   [][]int32
 	total int
+	ends  []int // where each language's documents end in the order
 
 	mu      sync.Mutex
 	changed *sync.Cond
@@ -63,6 +64,7 @@ func NewStream(dir string, a *archive.Archive, langs []string, basePath string) 
 			}
 		}
 		s.seq = append(s.seq, seq)
+		s.ends = append(s.ends, s.total)
 	}
 	go s.run()
 	return s, nil
@@ -105,6 +107,9 @@ func (s *Stream) place(inc *archive.Incident, lang string) int {
 	return -1
 }
 
+// lastOf reports whether document n is the last of its language.
+func (s *Stream) lastOf(n int) bool { return slices.Contains(s.ends, n+1) }
+
 // run adds the documents in order as they arrive.
 func (s *Stream) run() {
 	defer close(s.done)
@@ -121,8 +126,12 @@ func (s *Stream) run() {
 			continue
 		}
 		delete(s.ready, s.next)
+		last := s.lastOf(s.next)
 		s.mu.Unlock()
 		err := s.w.Add(d)
+		if last {
+			s.w.Finish(d.Lang)
+		}
 		s.mu.Lock()
 		if err != nil && s.err == nil {
 			s.err = fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err)

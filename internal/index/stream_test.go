@@ -93,3 +93,40 @@ func sameFiles(t *testing.T, want, got string) {
 		t.Fatalf("compared %d files: %v", n, err)
 	}
 }
+
+// TestStreamFinishesEachLanguage: the stream tells the index a language
+// is finished at the last document of it, with languages of incidents
+// not written in all of them (the bundled archive's).
+func TestStreamFinishesEachLanguage(t *testing.T) {
+	site, err := source.Load(filepath.Join("..", ".."), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	langs := site.Bundle.Tags()
+	s, err := index.NewStream(filepath.Join(t.TempDir(), "index"), site.Archive, langs, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var want []bool
+	for _, lang := range langs {
+		n := 0
+		for _, inc := range site.Archive.Incidents {
+			if _, ok := inc.Versions[lang]; ok {
+				want = append(want, false)
+				n++
+			}
+		}
+		if n > 0 {
+			want[len(want)-1] = true
+		}
+	}
+	if len(want) == len(site.Archive.Incidents)*len(langs) {
+		t.Fatal("every incident is in every language: the archive is not what the test needs")
+	}
+	for n, last := range want {
+		if s.LastOf(n) != last {
+			t.Errorf("document %d: last of its language %v, want %v", n, s.LastOf(n), last)
+		}
+	}
+}

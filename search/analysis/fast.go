@@ -176,8 +176,9 @@ func (fa *Fast) termsSize(n int) (terms, bytes int) {
 // next document of about the size. The zero value is an empty pool; a nil
 // pool makes new Terms each time.
 type TermsPool struct {
-	mu   sync.Mutex
-	free [32][]*Terms // by size class: made for texts of 1<<class bytes
+	mu      sync.Mutex
+	free    [32][]*Terms // by size class: made for texts of 1<<class bytes
+	dropped bool         // Drop was called: nothing handed back is kept
 }
 
 // maxFreeTerms bounds the Terms a pool keeps of each size: a segment's
@@ -207,14 +208,22 @@ func (p *TermsPool) Get(fa *Fast, n int) *Terms {
 	return t
 }
 
-// Drop lets go of the kept Terms, once no more documents are to come.
+// Drop lets go of the kept Terms, once no more documents are to come,
+// and keeps none handed back after it (Get then makes new ones).
 func (p *TermsPool) Drop() {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.free = [len(p.free)][]*Terms{}
+	p.free, p.dropped = [len(p.free)][]*Terms{}, true
+}
+
+// Dropped reports whether Drop was called.
+func (p *TermsPool) Dropped() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.dropped
 }
 
 // Put hands back the Terms of documents whose terms nothing refers to any
@@ -225,6 +234,9 @@ func (p *TermsPool) Put(ts []*Terms) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.dropped {
+		return
+	}
 	for _, t := range ts {
 		if t != nil && t.class > 0 && len(p.free[t.class]) < maxFreeTerms {
 			p.free[t.class] = append(p.free[t.class], t)

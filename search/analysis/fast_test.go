@@ -93,3 +93,26 @@ func TestFor(t *testing.T) {
 		}
 	}
 }
+
+// TestTermsPoolKeepsNothingAfterDrop: a dropped pool lets go of what it
+// kept and keeps nothing handed back later, and still hands out Terms.
+func TestTermsPoolKeepsNothingAfterDrop(t *testing.T) {
+	fa := NewFast(mapping.NewIndexMapping().AnalyzerNamed(For("en")))
+	var p TermsPool
+	a, b := p.Get(fa, 5000), p.Get(fa, 5000)
+	p.Put([]*Terms{a})
+	if got := p.Get(fa, 5000); got != a {
+		t.Fatal("the pool did not hand back the Terms it was given")
+	}
+	p.Put([]*Terms{a})
+	p.Drop()
+	p.Put([]*Terms{b})
+	for class, free := range p.free {
+		if len(free) > 0 {
+			t.Fatalf("%d Terms of class %d kept after Drop", len(free), class)
+		}
+	}
+	if got := p.Get(fa, 5000); got == nil || got == a || got == b {
+		t.Fatal("a dropped pool handed out no new Terms")
+	}
+}
