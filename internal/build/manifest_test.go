@@ -12,11 +12,11 @@ import (
 	"github.com/postmortem-archive/gen/internal/source"
 )
 
-// TestManifestWrittenAsMarshalWould: the manifest written a piece at a
-// time is json.Marshal's bytes, for a linked archive of many
-// organizations and for the empty cases.
-func TestManifestWrittenAsMarshalWould(t *testing.T) {
-	dir := t.TempDir()
+// generatedSite loads a generated archive of 60 incidents in English
+// and Traditional Chinese, of many organizations, from its folder dir.
+func generatedSite(t *testing.T) (dir string, site *source.Site) {
+	t.Helper()
+	dir = t.TempDir()
 	if err := corpus.Generate(dir, corpus.Options{N: 60, Langs: []string{"en", "zh-TW"}, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
@@ -24,6 +24,14 @@ func TestManifestWrittenAsMarshalWould(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, site
+}
+
+// TestManifestWrittenAsMarshalWould: the manifest written a piece at a
+// time is json.Marshal's bytes, for a linked archive of many
+// organizations and for the empty cases.
+func TestManifestWrittenAsMarshalWould(t *testing.T) {
+	_, site := generatedSite(t)
 	linked := newManifest(site.Archive, "inputs <&>", contentHashes(site.Pages))
 	if len(linked.Incidents) != 60 || len(linked.Terms) == 0 {
 		t.Fatalf("%d incidents, %d taxonomies: the archive is not what the test needs", len(linked.Incidents), len(linked.Terms))

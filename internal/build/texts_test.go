@@ -6,9 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/postmortem-archive/gen/internal/corpus"
-	"github.com/postmortem-archive/gen/internal/source"
 )
 
 // TestWriteAgainReadsMovedTexts: a build whose warm write cannot carry
@@ -16,14 +13,7 @@ import (
 // whose timelines' texts the first write moved out of memory: the second
 // write reads them from the same file, and makes the same pages.
 func TestWriteAgainReadsMovedTexts(t *testing.T) {
-	dir := t.TempDir()
-	if err := corpus.Generate(dir, corpus.Options{N: 30, Langs: []string{"en", "zh-TW"}, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	site, err := source.Load(dir, false, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, site := generatedSite(t)
 	id := site.Archive.Incidents[0].ID
 	if site.Archive.Incidents[0].EventCount() == 0 {
 		t.Fatalf("%s has no timeline: the archive is not what the test needs", id)
@@ -40,6 +30,7 @@ func TestWriteAgainReadsMovedTexts(t *testing.T) {
 		if _, err := write(site, opts, m, nil, nil, &texts, &phases); err != nil {
 			t.Fatalf("write %d: %v", i+1, err)
 		}
+		var err error
 		if pages[i], err = os.ReadFile(filepath.Join(opts.Dest, "zh-TW", "incidents", id, "index.html")); err != nil {
 			t.Fatal(err)
 		}
