@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -59,5 +60,47 @@ func TestTextsMovedOnlyNearTheLimit(t *testing.T) {
 		if got := goalPasses(c.live, c.percent, c.limit, moveTextsAbove); got != c.moved {
 			t.Errorf("%d MB live, GOGC %d, limit %d: moved %v, want %v", c.live>>20, c.percent, c.limit, got, c.moved)
 		}
+	}
+}
+
+// TestMovedTextsMakeTheSameSite: a build that moves the timelines' texts
+// out of memory writes the same files, byte for byte, as one that keeps
+// them: the incident pages, their charts, incidents.json.
+func TestMovedTextsMakeTheSameSite(t *testing.T) {
+	dir, _ := generatedSite(t)
+	defer func(above float64) { moveTextsAbove = above }(moveTextsAbove)
+	var outputs [2]string
+	for i, above := range []float64{0, math.Inf(1)} {
+		moveTextsAbove = above
+		outputs[i] = filepath.Join(t.TempDir(), "public")
+		if _, err := Run(Options{Source: dir, Dest: outputs[i], BaseURL: "http://127.0.0.1:1313/"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := 0
+	err := filepath.WalkDir(outputs[0], func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(outputs[0], path)
+		moved, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		kept, err := os.ReadFile(filepath.Join(outputs[1], rel))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(moved, kept) {
+			t.Errorf("%s differs with the texts moved", rel)
+		}
+		files++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 200 {
+		t.Fatalf("%d files compared: too few", files)
 	}
 }
