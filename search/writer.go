@@ -246,6 +246,7 @@ func (w *Writer) Add(d Document) error {
 // kept to analyse its next documents is let go (at 100,000 incidents,
 // 40 MB the collector would keep marking while the next language is
 // indexed). A document of lang added after it is analysed in new memory.
+// Finish is called from the goroutine that calls Add.
 func (w *Writer) Finish(lang string) {
 	if lw := w.langs[lang]; lw != nil {
 		lw.terms.Drop()

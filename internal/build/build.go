@@ -327,9 +327,10 @@ func dropLinkInputs(a *archive.Archive) {
 }
 
 // movedTexts is the file a build moves the archive's timelines' texts to
-// (archive.MoveTexts), for all its writes: the render reads each
-// incident's back once or twice, and the collector has that much less
-// heap under the soft limit at every cycle.
+// (archive.MoveTexts), for all its writes: an incident's are read back
+// for its pages, its search documents and its record in incidents.json,
+// and the collector has that much less heap under the soft limit at
+// every cycle.
 type movedTexts struct {
 	f       *os.File
 	removed bool // the file's name is gone already
