@@ -188,7 +188,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		return nil, err
 	}
 	dropLinkInputs(site.Archive)
-	if err := texts.move(site.Archive, filepath.Dir(opts.Dest), textsWorthMoving()); err != nil {
+	if err := texts.move(site.Archive, filepath.Dir(opts.Dest)); err != nil {
 		stage.Abort()
 		return nil, err
 	}
@@ -236,18 +236,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 	errs.AddError(err)
 	// The render and the index's documents have read the texts back.
 	errs.AddError(site.Archive.TextsErr())
-	if stream != nil {
-		restore := leanHeap()
-		indexErr = stream.Close()
-		restore()
-	}
-	if indexErr != nil {
-		if stage.Cause(indexErr) {
-			stage.Bundle().Failed(bundle.IndexDir, indexErr)
-		} else {
-			errs.Add(stage.Bundle().Path(bundle.IndexDir), 0, 0, "building the search index: %v", indexErr)
-		}
-	}
+	finishIndex(stream, indexErr, stage, &errs)
 	errs.AddError(stage.Err())
 	phases.mark("index")
 	if err := errs.Err(); err != nil || carryErr != nil {
@@ -266,6 +255,27 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 }
 
 func isNil(err error) bool { return err == nil }
+
+// finishIndex has a cold build's index (stream) take its last documents
+// and merge its segments, with the heap lean for the merge, and records
+// the index's error, its own or that of its start or update (indexErr):
+// one the staging caused (a full disk) marks the index failed in the
+// bundle, which the staging's error then reports.
+func finishIndex(stream *index.Stream, indexErr error, stage *output.Staging, errs *diag.List) {
+	if stream != nil {
+		restore := leanHeap()
+		indexErr = stream.Close()
+		restore()
+	}
+	if indexErr == nil {
+		return
+	}
+	if stage.Cause(indexErr) {
+		stage.Bundle().Failed(bundle.IndexDir, indexErr)
+	} else {
+		errs.Add(stage.Bundle().Path(bundle.IndexDir), 0, 0, "building the search index: %v", indexErr)
+	}
+}
 
 // mergePercent is how far the heap may grow past what is live while the
 // index's segments are merged (the GOGC percentage): what gen build
@@ -336,10 +346,10 @@ type movedTexts struct {
 	removed bool // the file's name is gone already
 }
 
-// move moves a's texts into a new file in dir, when worth it and not
-// moved already (by a write before this one).
-func (t *movedTexts) move(a *archive.Archive, dir string, worth bool) error {
-	if t.f != nil || !worth {
+// move moves a's texts into a new file in dir, when worth it
+// (textsWorthMoving) and not moved already (by a write before this one).
+func (t *movedTexts) move(a *archive.Archive, dir string) error {
+	if t.f != nil || !textsWorthMoving() {
 		return nil
 	}
 	f, err := os.CreateTemp(dir, ".gen-texts-*")
