@@ -128,15 +128,15 @@ func Run(opts Options) (*Result, error) {
 	// then drops what only linking read of them: a write done again
 	// cold has none to save.
 	var res *Result
-	var texts movedTexts
+	var files scratch
 	if plan == nil {
 		// m's last use: write lets it go before the render.
-		res, err = write(site, opts, m, nil, site.Pages, &texts, &phases)
-	} else if res, err = write(site, opts, m, plan, site.Pages, &texts, &phases); errors.Is(err, errCarry) {
+		res, err = write(site, opts, m, nil, site.Pages, &files, &phases)
+	} else if res, err = write(site, opts, m, plan, site.Pages, &files, &phases); errors.Is(err, errCarry) {
 		note = fmt.Sprintf("cold build: %v", err)
-		res, err = write(site, opts, m, nil, nil, &texts, &phases)
+		res, err = write(site, opts, m, nil, nil, &files, &phases)
 	}
-	if closeErr := texts.close(); closeErr != nil {
+	if closeErr := files.close(); closeErr != nil {
 		if err == nil {
 			res.Warnings = append(res.Warnings, closeErr)
 		} else {
@@ -160,14 +160,15 @@ func Run(opts Options) (*Result, error) {
 // swaps it in: every page, or with a plan the pages it names and the
 // previous output's other files carried over. The bundle gets the pages
 // of save, if any, for the next build.
-func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save []*content.Page, texts *movedTexts, phases *Phases) (*Result, error) {
+func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save []*content.Page, files *scratch, phases *Phases) (*Result, error) {
 	layouts, err := render.ParseLayouts(site.Layouts)
 	if err != nil {
 		return nil, err
 	}
-	// A cold build's index is built while the pages render, from the
-	// Markdown the render parses; a warm build's is the previous one
-	// with the changed incidents' documents replaced.
+	// A cold build's index is built from the Markdown the render parses,
+	// while the pages render or, near the memory limit, once they are
+	// written (scratch); a warm build's is the previous one with the
+	// changed incidents' documents replaced.
 	var stream *index.Stream
 	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
 		BaseURL: opts.BaseURL, Generator: opts.Generator, Sitemap: opts.Sitemap, Recycle: true, Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
@@ -188,7 +189,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		return nil, err
 	}
 	dropLinkInputs(site.Archive)
-	if err := texts.move(site.Archive, filepath.Dir(opts.Dest)); err != nil {
+	if err := files.moveTexts(site.Archive, filepath.Dir(opts.Dest)); err != nil {
 		stage.Abort()
 		return nil, err
 	}
@@ -197,7 +198,10 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 	var scope *render.Scope
 	updated := make(chan struct{}) // closed when the index is updated, or being built with the render
 	if plan == nil {
-		stream, indexErr = index.NewStream(indexDir, site.Archive, site.Bundle.Tags(), r.BasePath())
+		var documents io.ReadWriteSeeker
+		if documents, indexErr = files.documents(filepath.Dir(opts.Dest)); indexErr == nil {
+			stream, indexErr = index.NewStream(indexDir, site.Archive, site.Bundle.Tags(), r.BasePath(), documents)
+		}
 		close(updated)
 	} else {
 		// The previous index is updated while the pages are rendered and
@@ -336,30 +340,60 @@ func dropLinkInputs(a *archive.Archive) {
 	}
 }
 
-// movedTexts is the file a build moves the archive's timelines' texts to
-// (archive.MoveTexts), for all its writes: an incident's are read back
-// for its pages, its search documents and its record in incidents.json,
-// and the collector has that much less heap under the soft limit at
-// every cycle.
-type movedTexts struct {
-	f       *os.File
-	removed bool // the file's name is gone already
+// scratch is what a build near the soft memory limit keeps in files
+// beside the output rather than in memory: the archive's timelines'
+// texts (archive.MoveTexts), moved once for all its writes (an
+// incident's are read back for its pages, its search documents and its
+// record in incidents.json), and a cold write's search documents, which
+// wait for the render to end before they are indexed (index.NewStream).
+// The collector then has that much less heap under the limit at every
+// cycle, and the render and the index are never live at once.
+type scratch struct {
+	texts *os.File // nil while the texts are in memory
+	files []*os.File
+	named []string // files whose name could not be removed at once
 }
 
-// move moves a's texts into a new file in dir, when worth it
+// moveTexts moves a's texts into a new file in dir, when worth it
 // (textsWorthMoving) and not moved already (by a write before this one).
-func (t *movedTexts) move(a *archive.Archive, dir string) error {
-	if t.f != nil || !textsWorthMoving() {
+func (s *scratch) moveTexts(a *archive.Archive, dir string) error {
+	if s.texts != nil || !textsWorthMoving() {
 		return nil
 	}
-	f, err := os.CreateTemp(dir, ".gen-texts-*")
+	f, err := s.create(dir, ".gen-texts-*")
 	if err != nil {
 		return fmt.Errorf("moving the timelines' texts: %w", err)
 	}
-	// Where an open file can lose its name (Unix), a build killed from
-	// here on leaves nothing behind.
-	t.f, t.removed = f, os.Remove(f.Name()) == nil
+	s.texts = f
 	return a.MoveTexts(f, f)
+}
+
+// documents returns a new file in dir for the search documents of a cold
+// write to wait in, or nil when the texts are in memory: the archive is
+// small enough for the render and the index to share the heap.
+func (s *scratch) documents(dir string) (io.ReadWriteSeeker, error) {
+	if s.texts == nil {
+		return nil, nil
+	}
+	f, err := s.create(dir, ".gen-documents-*")
+	if err != nil {
+		return nil, fmt.Errorf("keeping the search documents until the pages are written: %w", err)
+	}
+	return f, nil
+}
+
+// create makes a file in dir that, where an open file can lose its name
+// (Unix), loses it at once: a build killed from here on leaves nothing.
+func (s *scratch) create(dir, pattern string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	s.files = append(s.files, f)
+	if os.Remove(f.Name()) != nil {
+		s.named = append(s.named, f.Name())
+	}
+	return f, nil
 }
 
 // moveTextsAbove is how much of the soft memory limit the collector's
@@ -386,17 +420,17 @@ func goalPasses(live, percent uint64, limit int64, fraction float64) bool {
 	return float64(live)*(1+float64(percent)/100) > fraction*float64(limit)
 }
 
-// close closes the file and removes it.
-func (t *movedTexts) close() error {
-	if t.f == nil {
-		return nil
+// close closes the files and removes those still named.
+func (s *scratch) close() error {
+	var errs []error
+	for _, f := range s.files {
+		errs = append(errs, f.Close())
 	}
-	err := t.f.Close()
-	if !t.removed {
-		err = errors.Join(err, os.Remove(t.f.Name()))
+	for _, name := range s.named {
+		errs = append(errs, os.Remove(name))
 	}
-	t.f = nil
-	return err
+	*s = scratch{}
+	return errors.Join(errs...)
 }
 
 // writeRecords writes what the bundle records of the archive for the

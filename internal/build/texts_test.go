@@ -23,12 +23,12 @@ func TestWriteAgainReadsMovedTexts(t *testing.T) {
 	moveTextsAbove = 0 // this small archive's texts are moved too
 	opts := Options{Source: dir, Dest: filepath.Join(dir, "public"), BaseURL: "http://127.0.0.1:1313/", Cold: true}
 	m := newManifest(site.Archive, "", contentHashes(site.Pages))
-	var texts movedTexts
-	defer texts.close()
+	var files scratch
+	defer files.close()
 	phases := startPhases()
 	var pages [2][]byte
 	for i := range pages {
-		if _, err := write(site, opts, m, nil, nil, &texts, &phases); err != nil {
+		if _, err := write(site, opts, m, nil, nil, &files, &phases); err != nil {
 			t.Fatalf("write %d: %v", i+1, err)
 		}
 		var err error

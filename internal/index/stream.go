@@ -1,8 +1,11 @@
 package index
 
 import (
+	"bufio"
+	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sync"
 
@@ -23,9 +26,18 @@ var streamWindow = 256
 // archive's incidents in order, give or take those rendering at once;
 // they are added to the index in exactly that order. A page arriving more
 // than streamWindow ahead of the next one to add waits.
+//
+// With a spill file, the documents wait in it, in that order, and are
+// added once the render is done (Close): the index's memory (a few
+// hundred documents analysed, the segment being built: 250–300 MB) is
+// then never live beside the render's, which is what keeps a large
+// archive's collector under its soft memory limit.
 type Stream struct {
 	w        *search.Writer
 	basePath string
+	spill    io.ReadWriteSeeker // nil: documents are added as they come
+	spillBuf *bufio.Writer
+	spillEnc *gob.Encoder
 	// seq is each document's place in the order, by language (as in
 	// langs) and incident (Incident.Place); -1: none. Numbers, not keys
 	// of a map: a map of 200,000 documents' names is that many more
@@ -47,12 +59,17 @@ type Stream struct {
 
 // NewStream starts building the index of a in dir. langs are the site's
 // languages in the order the render prints them; URLs carry basePath.
-func NewStream(dir string, a *archive.Archive, langs []string, basePath string) (*Stream, error) {
+// spill, when not nil, is an empty file the documents wait in until Close.
+func NewStream(dir string, a *archive.Archive, langs []string, basePath string, spill io.ReadWriteSeeker) (*Stream, error) {
 	w, err := search.Create(dir, langs)
 	if err != nil {
 		return nil, err
 	}
 	s := &Stream{w: w, basePath: basePath, langs: langs, ready: map[int]search.Document{}, done: make(chan struct{})}
+	if spill != nil {
+		s.spill, s.spillBuf = spill, bufio.NewWriterSize(spill, 1<<18)
+		s.spillEnc = gob.NewEncoder(s.spillBuf)
+	}
 	s.changed = sync.NewCond(&s.mu)
 	for _, lang := range langs {
 		seq := make([]int32, len(a.Incidents))
@@ -126,12 +143,9 @@ func (s *Stream) run() {
 			continue
 		}
 		delete(s.ready, s.next)
-		last := s.lastOf(s.next)
+		n := s.next
 		s.mu.Unlock()
-		err := s.w.Add(d)
-		if last {
-			s.w.Finish(d.Lang)
-		}
+		err := s.add(n, d)
 		s.mu.Lock()
 		if err != nil && s.err == nil {
 			s.err = fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err)
@@ -143,8 +157,42 @@ func (s *Stream) run() {
 	s.changed.Broadcast() // pages waiting for room go on, and are dropped
 }
 
-// wait returns once every document handed over is added to the index,
-// when the render is done.
+// add adds document n to the index, or to the spill file.
+func (s *Stream) add(n int, d search.Document) error {
+	if s.spill != nil {
+		return s.spillEnc.Encode(&d)
+	}
+	err := s.w.Add(d)
+	if s.lastOf(n) {
+		s.w.Finish(d.Lang)
+	}
+	return err
+}
+
+// addSpilled adds the n documents of the spill file to the index.
+func (s *Stream) addSpilled(n int) error {
+	if err := s.spillBuf.Flush(); err != nil {
+		return fmt.Errorf("indexing: writing the documents to wait: %w", err)
+	}
+	if _, err := s.spill.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("indexing: reading the documents back: %w", err)
+	}
+	dec := gob.NewDecoder(bufio.NewReaderSize(s.spill, 1<<18))
+	s.spill = nil // add adds to the index from now on
+	for i := range n {
+		var d search.Document
+		if err := dec.Decode(&d); err != nil {
+			return fmt.Errorf("indexing: reading document %d of %d back: %w", i+1, n, err)
+		}
+		if err := s.add(i, d); err != nil {
+			return fmt.Errorf("indexing %s/%s: %w", d.ID, d.Lang, err)
+		}
+	}
+	return nil
+}
+
+// wait returns once every document handed over is added to the index
+// (or to the spill file), when the render is done.
 func (s *Stream) wait() {
 	s.mu.Lock()
 	s.ended = true
@@ -158,8 +206,11 @@ func (s *Stream) wait() {
 func (s *Stream) Close() error {
 	s.wait()
 	s.mu.Lock()
-	err := s.err
+	err, spilled := s.err, s.next
 	s.mu.Unlock()
+	if err == nil && s.spill != nil {
+		err = s.addSpilled(spilled)
+	}
 	if err != nil {
 		return errors.Join(err, s.w.Close())
 	}

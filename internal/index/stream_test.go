@@ -2,6 +2,7 @@ package index_test
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,8 +17,9 @@ import (
 )
 
 // The index a Stream writes from the render's trees is the index Write
-// writes parsing every page itself; also when the render
-// runs far ahead of the index and waits for it.
+// writes parsing every page itself; also when the render runs far ahead
+// of the index and waits for it, and when the documents wait in a file
+// until the render is done, in which case nothing is indexed before.
 func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
 	site, err := source.Load(filepath.Join("..", ".."), false, nil)
 	if err != nil {
@@ -27,8 +29,11 @@ func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
 	if err := index.Write(want, site.Archive, site.Bundle.Tags(), "/archive"); err != nil {
 		t.Fatal(err)
 	}
-	for _, window := range []int{1, 256} {
-		restore := index.SetStreamWindow(window)
+	for _, c := range []struct {
+		window int
+		spill  bool
+	}{{1, false}, {256, false}, {1, true}, {256, true}} {
+		restore := index.SetStreamWindow(c.window)
 		got := filepath.Join(t.TempDir(), "stream")
 		layouts, err := render.ParseLayouts(site.Layouts)
 		if err != nil {
@@ -44,18 +49,45 @@ func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stream, err = index.NewStream(got, site.Archive, site.Bundle.Tags(), r.BasePath()); err != nil {
+		var spill *os.File
+		if c.spill {
+			if spill, err = os.CreateTemp(t.TempDir(), "documents"); err != nil {
+				t.Fatal(err)
+			}
+			defer spill.Close()
+		}
+		if stream, err = index.NewStream(got, site.Archive, site.Bundle.Tags(), r.BasePath(), spillOrNil(spill)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := r.Render(func(string, []byte) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
+		// The index makes a language's folder at its first document,
+		// which with a window of one the render waited for.
+		_, err = os.Stat(filepath.Join(got, "en"))
+		if indexed := err == nil; c.spill && indexed || !c.spill && c.window == 1 && !indexed {
+			t.Errorf("window %d, documents in a file %v: indexed while the pages render %v", c.window, c.spill, indexed)
+		}
 		if err := stream.Close(); err != nil {
 			t.Fatal(err)
+		}
+		if spill != nil {
+			if info, err := spill.Stat(); err != nil || info.Size() == 0 {
+				t.Errorf("the documents did not wait in the file (%v)", err)
+			}
 		}
 		restore()
 		sameFiles(t, want, got)
 	}
+}
+
+// spillOrNil is f as an io.ReadWriteSeeker, nil when f is: a nil
+// *os.File in the interface would not be nil.
+func spillOrNil(f *os.File) io.ReadWriteSeeker {
+	if f == nil {
+		return nil
+	}
+	return f
 }
 
 // sameFiles compares two index folders file by file, but for bleve's
@@ -103,7 +135,7 @@ func TestStreamFinishesEachLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	langs := site.Bundle.Tags()
-	s, err := index.NewStream(filepath.Join(t.TempDir(), "index"), site.Archive, langs, "/")
+	s, err := index.NewStream(filepath.Join(t.TempDir(), "index"), site.Archive, langs, "/", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
