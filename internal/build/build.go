@@ -354,13 +354,13 @@ type scratch struct {
 	named []string // files whose name could not be removed at once
 }
 
-// moveTexts moves a's texts into a new file in dir, when worth it
-// (textsWorthMoving) and not moved already (by a write before this one).
+// moveTexts moves a's texts into a new file in dir, when near the limit
+// and not moved already (by a write before this one).
 func (s *scratch) moveTexts(a *archive.Archive, dir string) error {
-	if s.texts != nil || !textsWorthMoving() {
+	if s.texts != nil || !nearTheLimit() {
 		return nil
 	}
-	f, err := s.create(dir, ".gen-texts-*")
+	f, err := s.create(dir, ".gen-scratch-texts-*")
 	if err != nil {
 		return fmt.Errorf("moving the timelines' texts: %w", err)
 	}
@@ -375,7 +375,7 @@ func (s *scratch) documents(dir string) (io.ReadWriteSeeker, error) {
 	if s.texts == nil {
 		return nil, nil
 	}
-	f, err := s.create(dir, ".gen-documents-*")
+	f, err := s.create(dir, ".gen-scratch-documents-*")
 	if err != nil {
 		return nil, fmt.Errorf("keeping the search documents until the pages are written: %w", err)
 	}
@@ -396,22 +396,23 @@ func (s *scratch) create(dir, pattern string) (*os.File, error) {
 	return f, nil
 }
 
-// moveTextsAbove is how much of the soft memory limit the collector's
+// scratchAbove is how much of the soft memory limit the collector's
 // goal after linking (the live heap grown by GOGC's percentage) passes
-// when a build moves the timelines' texts out of memory: the render and
-// the index then add their own to what is live, and the goal meets the
-// limit, where each byte of heap makes the render's collections come
-// sooner (at 100,000 incidents). Below it the goal is GOGC's, the texts
-// cost only their room, and reading them back would cost the 10,000
-// build 1–2 % of its CPU. A variable for the tests.
-var moveTextsAbove = 0.5
+// when a build keeps what it can in files (scratch): the render and the
+// index would add their own to what is live, and the goal would meet the
+// limit, where each byte of heap makes the collections come sooner (at
+// 100,000 incidents). Below it the goal is GOGC's, what is live costs
+// only its room, and reading the texts back would cost the 10,000 build
+// 1–2 % of its CPU. A variable for the tests.
+var scratchAbove = 0.5
 
-// textsWorthMoving reports whether this process's heap after linking is
-// worth moving the texts out of (moveTextsAbove).
-func textsWorthMoving() bool {
+// nearTheLimit reports whether this process's heap after linking is
+// near enough the soft memory limit to keep what it can in files
+// (scratchAbove).
+func nearTheLimit() bool {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
-	return goalPasses(s[0].Value.Uint64(), s[1].Value.Uint64(), debug.SetMemoryLimit(-1), moveTextsAbove)
+	return goalPasses(s[0].Value.Uint64(), s[1].Value.Uint64(), debug.SetMemoryLimit(-1), scratchAbove)
 }
 
 // goalPasses reports whether the collector's goal for a live heap of

@@ -23,10 +23,11 @@ func DropLinkInputs(a *archive.Archive) { dropLinkInputs(a) }
 // LeanHeap readies the process for the index's final merge.
 func LeanHeap() (restore func()) { return leanHeap() }
 
-// MoveTexts has every build move the timelines' texts out of memory, as
-// a build near the soft memory limit does, until restore.
-func MoveTexts() (restore func()) {
-	above := moveTextsAbove
-	moveTextsAbove = 0
-	return func() { moveTextsAbove = above }
+// UseScratch has every build keep what it can in files (the timelines'
+// texts, the search documents until the pages are written), as a build
+// near the soft memory limit does, until restore.
+func UseScratch() (restore func()) {
+	above := scratchAbove
+	scratchAbove = 0
+	return func() { scratchAbove = above }
 }

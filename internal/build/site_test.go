@@ -243,7 +243,7 @@ func TestGeneratedArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := filepath.Join(dir, "public")
-	defer build.MoveTexts()()
+	defer build.UseScratch()()
 	res, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"})
 	if err != nil {
 		t.Fatalf("building a generated archive: %v", err)
@@ -251,10 +251,10 @@ func TestGeneratedArchive(t *testing.T) {
 	if res.Incidents != 120 {
 		t.Fatalf("built %d incidents, want 120", res.Incidents)
 	}
-	// The timelines' texts were moved to a file while the pages were
-	// made: it is gone from the output and its bundle.
+	// The timelines' texts and the search documents waited in files
+	// while the pages were made: they are gone.
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasPrefix(d.Name(), ".gen-texts") {
+		if err == nil && strings.HasPrefix(d.Name(), ".gen-scratch-") {
 			t.Errorf("%s left behind", path)
 		}
 		return err

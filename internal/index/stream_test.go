@@ -2,10 +2,12 @@ package index_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
@@ -35,20 +37,6 @@ func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
 	}{{1, false}, {256, false}, {1, true}, {256, true}} {
 		restore := index.SetStreamWindow(c.window)
 		got := filepath.Join(t.TempDir(), "stream")
-		layouts, err := render.ParseLayouts(site.Layouts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stream *index.Stream
-		r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
-			BaseURL: "https://example.org/archive/",
-			Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
-				stream.Parsed(inc, lang, doc, src, err)
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var spill *os.File
 		if c.spill {
 			if spill, err = os.CreateTemp(t.TempDir(), "documents"); err != nil {
@@ -56,12 +44,7 @@ func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
 			}
 			defer spill.Close()
 		}
-		if stream, err = index.NewStream(got, site.Archive, site.Bundle.Tags(), r.BasePath(), spillOrNil(spill)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Render(func(string, []byte) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
+		stream := renderStreamed(t, site, got, spillOrNil(spill))
 		// The index makes a language's folder at its first document,
 		// which with a window of one the render waited for.
 		_, err = os.Stat(filepath.Join(got, "en"))
@@ -79,6 +62,94 @@ func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
 		restore()
 		sameFiles(t, want, got)
 	}
+}
+
+// A document that cannot wait in the file, or be read back from it,
+// fails the index, saying so.
+func TestStreamSpillFailing(t *testing.T) {
+	site, err := source.Load(filepath.Join("..", ".."), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		spill *memFile
+		want  string
+	}{
+		{&memFile{writeErr: errors.New("no space left on device")}, "no space left on device"},
+		{&memFile{truncated: true}, "reading document "},
+	} {
+		stream := renderStreamed(t, site, filepath.Join(t.TempDir(), "index"), c.spill)
+		if err := stream.Close(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Close: %v, want %q", err, c.want)
+		}
+	}
+}
+
+// memFile is a file in memory whose writes fail with writeErr, if set,
+// and that reads back only the first half of what was written if
+// truncated.
+type memFile struct {
+	data      []byte
+	off       int
+	writeErr  error
+	truncated bool
+}
+
+func (f *memFile) Write(p []byte) (int, error) {
+	if f.writeErr != nil {
+		return 0, f.writeErr
+	}
+	f.data = append(f.data, p...)
+	return len(p), nil
+}
+
+func (f *memFile) Seek(off int64, whence int) (int64, error) {
+	if off != 0 || whence != io.SeekStart {
+		return 0, errors.New("memFile: only rewinds")
+	}
+	f.off = 0
+	return 0, nil
+}
+
+func (f *memFile) Read(p []byte) (int, error) {
+	data := f.data
+	if f.truncated {
+		data = data[:len(data)/2]
+	}
+	if f.off >= len(data) {
+		return 0, io.EOF
+	}
+	n := copy(p, data[f.off:])
+	f.off += n
+	return n, nil
+}
+
+// renderStreamed renders site with a Stream indexing it into dir,
+// documents waiting in spill if not nil, and returns the stream
+// unclosed.
+func renderStreamed(t *testing.T, site *source.Site, dir string, spill io.ReadWriteSeeker) *index.Stream {
+	t.Helper()
+	layouts, err := render.ParseLayouts(site.Layouts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stream *index.Stream
+	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
+		BaseURL: "https://example.org/archive/",
+		Parsed: func(inc *archive.Incident, lang string, doc ast.Node, src []byte, err error) {
+			stream.Parsed(inc, lang, doc, src, err)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stream, err = index.NewStream(dir, site.Archive, site.Bundle.Tags(), r.BasePath(), spill); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Render(func(string, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return stream
 }
 
 // spillOrNil is f as an io.ReadWriteSeeker, nil when f is: a nil

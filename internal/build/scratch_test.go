@@ -19,8 +19,8 @@ func TestWriteAgainReadsMovedTexts(t *testing.T) {
 	if site.Archive.Incidents[0].EventCount() == 0 {
 		t.Fatalf("%s has no timeline: the archive is not what the test needs", id)
 	}
-	defer func(above float64) { moveTextsAbove = above }(moveTextsAbove)
-	moveTextsAbove = 0 // this small archive's texts are moved too
+	defer func(above float64) { scratchAbove = above }(scratchAbove)
+	scratchAbove = 0 // this small archive's texts are moved too
 	opts := Options{Source: dir, Dest: filepath.Join(dir, "public"), BaseURL: "http://127.0.0.1:1313/", Cold: true}
 	m := newManifest(site.Archive, "", contentHashes(site.Pages))
 	var files scratch
@@ -41,11 +41,12 @@ func TestWriteAgainReadsMovedTexts(t *testing.T) {
 	}
 }
 
-// TestTextsMovedOnlyNearTheLimit: the texts are moved out of memory when
-// the collector's goal after linking nears the soft limit (a 100,000
-// incident build: 0.6–0.7 GB live, GOGC 200, 1.75 GiB), not when it is
-// far below (10,000: about 100 MB live), nor without a limit.
-func TestTextsMovedOnlyNearTheLimit(t *testing.T) {
+// TestScratchOnlyNearTheLimit: the texts are moved out of memory, and
+// the search documents wait in a file, when the collector's goal after
+// linking nears the soft limit (a 100,000 incident build: 0.6–0.7 GB
+// live, GOGC 200, 1.75 GiB), not when it is far below (10,000: about
+// 100 MB live), nor without a limit.
+func TestScratchOnlyNearTheLimit(t *testing.T) {
 	const limit = 1792 << 20
 	for _, c := range []struct {
 		live, percent uint64
@@ -57,21 +58,22 @@ func TestTextsMovedOnlyNearTheLimit(t *testing.T) {
 		{400 << 20, 100, limit, false},
 		{650 << 20, 200, math.MaxInt64, false},
 	} {
-		if got := goalPasses(c.live, c.percent, c.limit, moveTextsAbove); got != c.moved {
+		if got := goalPasses(c.live, c.percent, c.limit, scratchAbove); got != c.moved {
 			t.Errorf("%d MB live, GOGC %d, limit %d: moved %v, want %v", c.live>>20, c.percent, c.limit, got, c.moved)
 		}
 	}
 }
 
-// TestMovedTextsMakeTheSameSite: a build that moves the timelines' texts
-// out of memory writes the same files, byte for byte, as one that keeps
-// them: the incident pages, their charts, incidents.json.
-func TestMovedTextsMakeTheSameSite(t *testing.T) {
+// TestScratchMakesTheSameSite: a build that keeps the timelines' texts
+// and the search documents in files writes the same files, byte for
+// byte, as one that keeps them in memory: the incident pages, their
+// charts, incidents.json, the search index.
+func TestScratchMakesTheSameSite(t *testing.T) {
 	dir, _ := generatedSite(t)
-	defer func(above float64) { moveTextsAbove = above }(moveTextsAbove)
+	defer func(above float64) { scratchAbove = above }(scratchAbove)
 	var outputs [2]string
 	for i, above := range []float64{0, math.Inf(1)} {
-		moveTextsAbove = above
+		scratchAbove = above
 		outputs[i] = filepath.Join(t.TempDir(), "public")
 		if _, err := Run(Options{Source: dir, Dest: outputs[i], BaseURL: "http://127.0.0.1:1313/"}); err != nil {
 			t.Fatal(err)
