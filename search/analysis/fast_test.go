@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -114,5 +115,27 @@ func TestTermsPoolKeepsNothingAfterDrop(t *testing.T) {
 	}
 	if got := p.Get(fa, 5000); got == nil || got == a || got == b {
 		t.Fatal("a dropped pool handed out no new Terms")
+	}
+}
+
+// TestAnalyzeKeysInTheTermsMemory: the frequencies' keys are the terms'
+// bytes in the document's Terms, not an allocation each (a tenth of the
+// objects an index build allocated): analysing a text of a thousand
+// distinct words allocates a few objects, whatever the words.
+func TestAnalyzeKeysInTheTermsMemory(t *testing.T) {
+	fa := NewFast(mapping.NewIndexMapping().AnalyzerNamed(For("en")))
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "w%dx ", i)
+	}
+	text := []byte(b.String())
+	if got := len(fa.Analyze(bytes.Clone(text), nil, nil, nil).Freqs); got != 1000 {
+		t.Fatalf("%d distinct terms, want 1000", got)
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		fa.Analyze(text, nil, nil, fa.NewTerms(len(text)))
+	})
+	if allocs > 100 {
+		t.Errorf("analysing 1,000 distinct words allocated %.0f objects", allocs)
 	}
 }
