@@ -56,3 +56,27 @@ func TestLeanHeapGivesBackOnlyALargeHeap(t *testing.T) {
 		}
 	}
 }
+
+// TestHeapToTheLimitForWaitingDocuments: while the documents that waited
+// for the render are indexed, the heap grows to the soft limit (GOGC
+// off), and the build's percentage comes back after; without a limit, or
+// with a percentage lower than the merge's (or none), nothing changes.
+func TestHeapToTheLimitForWaitingDocuments(t *testing.T) {
+	was, wasLimit := debug.SetGCPercent(200), debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetGCPercent(was); debug.SetMemoryLimit(wasLimit) })
+	for _, tc := range []struct {
+		limit       int64
+		set, during int
+	}{{1 << 30, 200, -1}, {1 << 30, 400, -1}, {1 << 30, 100, 100}, {1 << 30, -1, -1}, {math.MaxInt64, 200, 200}} {
+		debug.SetMemoryLimit(tc.limit)
+		debug.SetGCPercent(tc.set)
+		restore := build.HeapToTheLimit()
+		if got := debug.SetGCPercent(tc.during); got != tc.during {
+			t.Errorf("GOGC %d, limit %d: %d while adding, want %d", tc.set, tc.limit, got, tc.during)
+		}
+		restore()
+		if got := debug.SetGCPercent(tc.set); got != tc.set {
+			t.Errorf("GOGC %d, limit %d: %d after adding", tc.set, tc.limit, got)
+		}
+	}
+}

@@ -55,6 +55,9 @@ type Stream struct {
 	ended   bool  // no more pages will come
 	err     error // the first error; the documents after it are dropped
 	done    chan struct{}
+
+	added  bool // Added was called, and returned addErr
+	addErr error
 }
 
 // NewStream starts building the index of a in dir. langs are the site's
@@ -201,9 +204,14 @@ func (s *Stream) wait() {
 	<-s.done
 }
 
-// Close waits for every document handed over to be added, once the
-// render is done, and finishes the index.
-func (s *Stream) Close() error {
+// Added returns once every document handed over is added to the index
+// (with a spill file, now, from it), the render being done, with the
+// first error of the documents. Close calls it if it was not called.
+func (s *Stream) Added() error {
+	if s.added {
+		return s.addErr
+	}
+	s.added = true
 	s.wait()
 	s.mu.Lock()
 	err, spilled := s.err, s.next
@@ -211,7 +219,14 @@ func (s *Stream) Close() error {
 	if err == nil && s.spill != nil {
 		err = s.addSpilled(spilled)
 	}
-	if err != nil {
+	s.addErr = err
+	return err
+}
+
+// Close waits for every document handed over to be added, once the
+// render is done, and finishes the index.
+func (s *Stream) Close() error {
+	if err := s.Added(); err != nil {
 		return errors.Join(err, s.w.Close())
 	}
 	return s.w.Close()
