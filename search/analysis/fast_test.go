@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -121,12 +120,14 @@ func TestTermsPoolKeepsNothingAfterDrop(t *testing.T) {
 // TestAnalyzeKeysInTheTermsMemory: the frequencies' keys are the terms'
 // bytes in the document's Terms, not an allocation each (a tenth of the
 // objects an index build allocated): analysing a text of a thousand
-// distinct words allocates a few objects, whatever the words.
+// distinct terms allocates a few objects, whatever the terms. (Chinese:
+// English keeps its stems in a sync.Pool, which the race detector
+// empties at random.)
 func TestAnalyzeKeysInTheTermsMemory(t *testing.T) {
-	fa := NewFast(mapping.NewIndexMapping().AnalyzerNamed(For("en")))
+	fa := NewFast(mapping.NewIndexMapping().AnalyzerNamed(For("zh-TW")))
 	var b strings.Builder
-	for i := range 1000 {
-		fmt.Fprintf(&b, "w%dx ", i)
+	for r := rune(0x4E00); r < 0x4E00+1001; r++ {
+		b.WriteRune(r)
 	}
 	text := []byte(b.String())
 	if got := len(fa.Analyze(bytes.Clone(text), nil, nil, nil).Freqs); got != 1000 {
@@ -136,6 +137,6 @@ func TestAnalyzeKeysInTheTermsMemory(t *testing.T) {
 		fa.Analyze(text, nil, nil, fa.NewTerms(len(text)))
 	})
 	if allocs > 100 {
-		t.Errorf("analysing 1,000 distinct words allocated %.0f objects", allocs)
+		t.Errorf("analysing 1,000 distinct terms allocated %.0f objects", allocs)
 	}
 }
