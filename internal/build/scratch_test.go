@@ -2,7 +2,6 @@ package build
 
 import (
 	"bytes"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/sitetest"
 )
 
 // TestWriteAgainReadsMovedTexts: a build whose warm write cannot carry
@@ -90,43 +90,10 @@ func TestScratchMakesTheSameSite(t *testing.T) {
 		}
 		indexes[i] = filepath.Join(prev.Bundle, bundle.IndexDir)
 	}
-	if files := sameFiles(t, outputs[0], outputs[1]); files < 200 {
+	if files := sitetest.SameFiles(t, outputs[0], outputs[1]); files < 200 {
 		t.Fatalf("%d files of the site compared: too few", files)
 	}
-	if files := sameFiles(t, indexes[0], indexes[1]); files < 6 {
+	if files := sitetest.SameFiles(t, indexes[0], indexes[1]); files < 6 {
 		t.Fatalf("%d files of the index compared: too few", files)
 	}
-}
-
-// sameFiles compares the files under want and got, but for bleve's
-// stores, byte for byte, and returns how many it compared.
-func sameFiles(t *testing.T, want, got string) int {
-	t.Helper()
-	files := 0
-	err := filepath.WalkDir(want, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			if err == nil && d.Name() == "store" {
-				err = filepath.SkipDir
-			}
-			return err
-		}
-		rel, _ := filepath.Rel(want, path)
-		a, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(filepath.Join(got, rel))
-		if err != nil {
-			return err
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs with the texts and documents in files", rel)
-		}
-		files++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }

@@ -1,10 +1,8 @@
 package index_test
 
 import (
-	"bytes"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/sitetest"
 	"github.com/postmortem-archive/gen/internal/source"
 )
 
@@ -60,7 +59,9 @@ func TestStreamIndexesWhatWriteIndexes(t *testing.T) {
 			}
 		}
 		restore()
-		sameFiles(t, want, got)
+		if sitetest.SameFiles(t, want, got) == 0 {
+			t.Fatal("no index files compared")
+		}
 	}
 }
 
@@ -159,42 +160,6 @@ func spillOrNil(f *os.File) io.ReadWriteSeeker {
 		return nil
 	}
 	return f
-}
-
-// sameFiles compares two index folders file by file, but for bleve's
-// (store/), which differ between two builds of the same documents: the
-// document stores, vocabularies and field lengths hold what was indexed.
-func sameFiles(t *testing.T, want, got string) {
-	t.Helper()
-	n := 0
-	err := filepath.WalkDir(want, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() && d.Name() == "store" {
-			if err == nil {
-				err = filepath.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(want, path)
-		a, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(filepath.Join(got, rel))
-		if err != nil {
-			return err
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs (%d bytes, want %d)", rel, len(b), len(a))
-		}
-		n++
-		return nil
-	})
-	if err != nil || n == 0 {
-		t.Fatalf("compared %d files: %v", n, err)
-	}
 }
 
 // TestStreamFinishesEachLanguage: the stream tells the index a language
