@@ -35,7 +35,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	b, cleanup, err := a.prepare(ctx, stderr)
+	b, cleanup, err := a.prepare(ctx, stderr, true)
 	if err != nil {
 		return err
 	}

@@ -402,3 +402,58 @@ func TestServeTableKeepsOneServersFiguresWhenTheOtherFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowthRunsAlternateTheSizes checks that the larger archive is built
+// right after the smaller one each time, every run into a folder of its
+// own, and that each build's archive was read just before it.
+func TestGrowthRunsAlternateTheSizes(t *testing.T) {
+	b := &bench{work: t.TempDir(), log: io.Discard}
+	var sizes []growthSize
+	for i, name := range []string{"10 incidents", "100 incidents"} {
+		site := filepath.Join(b.work, fmt.Sprint("site-", i))
+		if err := writeFile(filepath.Join(site, "content", "a", "en.md"), bytes.Repeat([]byte("x"), 10*(i+1))); err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, growthSize{res: &buildResult{name: name}, site: site})
+	}
+	var order []string
+	fake := func(site, dest string) *exec.Cmd {
+		order = append(order, filepath.Base(site)+" → "+filepath.Base(dest))
+		return exec.Command("sh", "-c", `mkdir -p "$1" && echo '<p>' > "$1/index.html"`, "sh", dest)
+	}
+	if err := b.growthRuns(sizes, 2, fake); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"site-0 → 10-1", "site-1 → 100-1", "site-0 → 10-2", "site-1 → 100-2"}
+	if !slices.Equal(order, want) {
+		t.Errorf("builds %q; want %q", order, want)
+	}
+	if len(sizes[0].res.runs) != 2 || len(sizes[1].res.runs) != 2 {
+		t.Errorf("runs recorded %d and %d; want 2 each", len(sizes[0].res.runs), len(sizes[1].res.runs))
+	}
+	read, err := settle(sizes[1].site)
+	if err != nil || read != 20 {
+		t.Errorf("settle read %d bytes (%v); want the archive's 20", read, err)
+	}
+}
+
+func TestGrowthTableDividesEachLargerRunByTheSmallerBeforeIt(t *testing.T) {
+	small := &buildResult{name: "10 incidents", runs: []usage{
+		{Wall: 2 * time.Second, User: 3 * time.Second, Sys: time.Second, MaxRSS: 100e6},
+		{Wall: 2 * time.Second, User: 4 * time.Second, Sys: time.Second, MaxRSS: 110e6}}}
+	large := &buildResult{name: "100 incidents", runs: []usage{
+		{Wall: 22 * time.Second, User: 36 * time.Second, Sys: 4 * time.Second, MaxRSS: 900e6},
+		{Wall: 24 * time.Second, User: 54 * time.Second, Sys: 6 * time.Second, MaxRSS: 1000e6}}}
+	var out strings.Builder
+	printGrowthTable(&out, small, large)
+	for _, want := range []string{
+		"| CPU (user + system) | 4.50 s (3.50 s + 1.00 s) | 50.00 s (45.00 s + 5.00 s) | 11.11× |",
+		"| wall | 2.00 s | 23.00 s | 11.50× |",
+		"- run 1: CPU 40.00 s / 4.00 s = 10.00×",
+		"- run 2: CPU 60.00 s / 5.00 s = 12.00×",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -2,6 +2,7 @@
 // server behind a load balancer:
 //
 //	go run ./cmd/genbench build -n 1000 -runs 5    # gen build vs hugo, alternately
+//	go run ./cmd/genbench growth -n 10000 -times 10 # gen build at 10,000 and 100,000, alternately
 //	go run ./cmd/genbench serve -n 1000 -edits 7   # gen serve vs hugo server
 //	go run ./cmd/genbench scale -n 1000            # gen serve --dir ×3 behind nginx, loaded by wrk
 //
@@ -42,8 +43,9 @@ func main() {
 	}
 }
 
-const usageText = `usage: genbench build|serve|scale [flags]
+const usageText = `usage: genbench build|growth|serve|scale [flags]
   build   gen build and hugo, alternately, -runs times each
+  growth  gen build of -n and of -times as many incidents, alternately
   serve   gen serve and hugo server: ready time, memory, edit latency
   scale   gen serve --dir replicas behind nginx under wrk, one killed mid-run
 genbench <mode> -h lists a mode's flags.
@@ -55,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return flag.ErrHelp
 	}
 	modes := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-		"build": runBuild, "serve": runServe, "scale": runScale,
+		"build": runBuild, "growth": runGrowth, "serve": runServe, "scale": runScale,
 	}
 	mode, ok := modes[args[0]]
 	if !ok {
@@ -103,9 +105,9 @@ type bench struct {
 }
 
 // prepare makes the working folder, generates the archive as a gen site,
-// writes the Hugo site and builds gen. cleanup removes the folder unless
-// -keep.
-func (a *archiveFlags) prepare(ctx context.Context, stderr io.Writer) (b *bench, cleanup func(), err error) {
+// writes the Hugo site if withHugo and builds gen. cleanup removes the
+// folder unless -keep.
+func (a *archiveFlags) prepare(ctx context.Context, stderr io.Writer, withHugo bool) (b *bench, cleanup func(), err error) {
 	work := a.work
 	if work == "" {
 		if work, err = os.MkdirTemp("", "genbench-"); err != nil {
@@ -121,8 +123,11 @@ func (a *archiveFlags) prepare(ctx context.Context, stderr io.Writer) (b *bench,
 		}
 		os.RemoveAll(work)
 	}
-	b = &bench{work: work, genSite: filepath.Join(work, "gen-site"), hugoSite: filepath.Join(work, "hugo-site"),
-		gen: filepath.Join(work, "bin", "gen"), langs: a.langList(), log: stderr}
+	b = &bench{work: work, genSite: filepath.Join(work, "gen-site"), gen: filepath.Join(work, "bin", "gen"),
+		langs: a.langList(), log: stderr}
+	if withHugo {
+		b.hugoSite = filepath.Join(work, "hugo-site")
+	}
 	if err := b.writeSites(a); err != nil {
 		cleanup()
 		return nil, nil, err
@@ -137,30 +142,44 @@ func (a *archiveFlags) prepare(ctx context.Context, stderr io.Writer) (b *bench,
 	return b, cleanup, nil
 }
 
-// writeSites generates the gen site (content and its languages' files)
-// and translates it into the Hugo site.
+// writeSites generates the gen site and, if the bench has one, translates
+// it into the Hugo site.
 func (b *bench) writeSites(a *archiveFlags) error {
-	for _, d := range []string{b.genSite, b.hugoSite} {
-		if err := os.RemoveAll(d); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(b.log, "genbench: generating %d incidents in %s\n", a.n, strings.Join(b.langs, ", "))
-	if _, err := corpus.GenerateStats(b.genSite, corpus.Options{N: a.n, Langs: b.langs, Seed: a.seed}); err != nil {
+	if err := writeGenSite(b.genSite, a, b.langs, b.log); err != nil {
 		return err
 	}
-	for _, l := range b.langs {
-		lf, err := i18n.Files.ReadFile(l + ".yaml")
-		if err != nil {
-			return fmt.Errorf("gen has no built-in language %q: %w", l, err)
-		}
-		if err := writeFile(filepath.Join(b.genSite, "i18n", l+".yaml"), lf); err != nil {
-			return err
-		}
+	if b.hugoSite == "" {
+		b.incidents = a.n
+		return nil
+	}
+	if err := os.RemoveAll(b.hugoSite); err != nil {
+		return err
 	}
 	n, err := writeHugoSite(b.genSite, b.hugoSite, b.langs)
 	b.incidents = n
 	return err
+}
+
+// writeGenSite generates a.n incidents into dir, a new gen site with the
+// languages' files.
+func writeGenSite(dir string, a *archiveFlags, langs []string, log io.Writer) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "genbench: generating %d incidents in %s\n", a.n, strings.Join(langs, ", "))
+	if _, err := corpus.GenerateStats(dir, corpus.Options{N: a.n, Langs: langs, Seed: a.seed}); err != nil {
+		return err
+	}
+	for _, l := range langs {
+		lf, err := i18n.Files.ReadFile(l + ".yaml")
+		if err != nil {
+			return fmt.Errorf("gen has no built-in language %q: %w", l, err)
+		}
+		if err := writeFile(filepath.Join(dir, "i18n", l+".yaml"), lf); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ensureTool finds a command, installing the Debian package that has it

@@ -61,7 +61,7 @@ func runScale(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		tools[t] = p
 	}
-	b, cleanup, err := a.prepare(ctx, stderr)
+	b, cleanup, err := a.prepare(ctx, stderr, false)
 	if err != nil {
 		return err
 	}

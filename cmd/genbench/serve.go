@@ -48,11 +48,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *edits < 1 {
 		return errors.New("-edits must be at least 1")
 	}
-	hugo, err := ensureTool(ctx, "hugo", "hugo", stderr)
-	if err != nil {
-		return err
+	var hugo string
+	if !*genOnly {
+		var err error
+		if hugo, err = ensureTool(ctx, "hugo", "hugo", stderr); err != nil {
+			return err
+		}
 	}
-	b, cleanup, err := a.prepare(ctx, stderr)
+	b, cleanup, err := a.prepare(ctx, stderr, !*genOnly)
 	if err != nil {
 		return err
 	}
