@@ -457,3 +457,38 @@ func TestGrowthTableDividesEachLargerRunByTheSmallerBeforeIt(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmRunsEditBeforeEachWarmBuild checks the order: a cold build, a
+// warm one with no change, then one warm build after each edit, all into
+// the same folder.
+func TestWarmRunsEditBeforeEachWarmBuild(t *testing.T) {
+	b := &bench{work: t.TempDir(), log: io.Discard}
+	b.genSite = filepath.Join(b.work, "gen-site")
+	source := filepath.Join(b.genSite, "content", "a", "en.md")
+	if err := writeFile(source, []byte("# A\n")); err != nil {
+		t.Fatal(err)
+	}
+	var edits []int
+	var dests []string
+	runs, err := b.warmRuns(3, source, func(dest string) *exec.Cmd {
+		src, err := os.ReadFile(source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edits = append(edits, strings.Count(string(src), "An edit:"))
+		dests = append(dests, dest)
+		return exec.Command("true")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 0, 1, 2, 3}; !slices.Equal(edits, want) {
+		t.Errorf("edits seen by each build %v; want %v", edits, want)
+	}
+	if len(slices.Compact(dests)) != 1 {
+		t.Errorf("builds into %q; want one folder", dests)
+	}
+	if len(runs.edited) != 3 || runs.cold.Wall == 0 || runs.first.Wall == 0 {
+		t.Errorf("recorded %+v; want a cold, a first and 3 edited builds", runs)
+	}
+}

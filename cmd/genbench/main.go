@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/genbench build -n 1000 -runs 5    # gen build vs hugo, alternately
 //	go run ./cmd/genbench growth -n 10000 -times 10 # gen build at 10,000 and 100,000, alternately
+//	go run ./cmd/genbench warm -n 10000 -edits 5   # gen build cold, then warm after each edit
 //	go run ./cmd/genbench serve -n 1000 -edits 7   # gen serve vs hugo server
 //	go run ./cmd/genbench scale -n 1000            # gen serve --dir ×3 behind nginx, loaded by wrk
 //
@@ -43,9 +44,10 @@ func main() {
 	}
 }
 
-const usageText = `usage: genbench build|growth|serve|scale [flags]
+const usageText = `usage: genbench build|growth|warm|serve|scale [flags]
   build   gen build and hugo, alternately, -runs times each
   growth  gen build of -n and of -times as many incidents, alternately
+  warm    gen build cold, then warm after each of -edits edits
   serve   gen serve and hugo server: ready time, memory, edit latency
   scale   gen serve --dir replicas behind nginx under wrk, one killed mid-run
 genbench <mode> -h lists a mode's flags.
@@ -57,7 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return flag.ErrHelp
 	}
 	modes := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-		"build": runBuild, "growth": runGrowth, "serve": runServe, "scale": runScale,
+		"build": runBuild, "growth": runGrowth, "warm": runWarm, "serve": runServe, "scale": runScale,
 	}
 	mode, ok := modes[args[0]]
 	if !ok {

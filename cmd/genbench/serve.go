@@ -143,19 +143,25 @@ func (b *bench) measureServer(ctx context.Context, name string, edits int, ready
 // editAndWait appends a paragraph with marker to source and polls url until
 // the page holds it.
 func editAndWait(ctx context.Context, client *http.Client, source, url, marker string) (time.Duration, error) {
-	f, err := os.OpenFile(source, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return 0, err
-	}
 	t0 := time.Now()
-	_, werr := fmt.Fprintf(f, "\nAn edit: %s.\n", marker)
-	if err := errors.Join(werr, f.Close()); err != nil {
+	if err := appendParagraph(source, marker); err != nil {
 		return 0, err
 	}
 	if err := pollUntil(ctx, client, url, marker, 2*time.Minute); err != nil {
 		return 0, err
 	}
 	return time.Since(t0), nil
+}
+
+// appendParagraph appends a paragraph with marker to the Markdown file at
+// source: the edit the benchmarks make.
+func appendParagraph(source, marker string) error {
+	f, err := os.OpenFile(source, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, werr := fmt.Fprintf(f, "\nAn edit: %s.\n", marker)
+	return errors.Join(werr, f.Close())
 }
 
 // pollUntil fetches url every few milliseconds until its body contains

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// runWarm times a cold gen build, then warm builds into the same folder,
+// each after a paragraph appended to one incident, and prints what the
+// warm builds took of the cold one.
+func runWarm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("warm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var a archiveFlags
+	a.register(fs)
+	edits := fs.Int("edits", 5, "warm builds, each after an edit; the median is reported")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *edits < 1 {
+		return errors.New("-edits must be at least 1")
+	}
+	b, cleanup, err := a.prepare(ctx, stderr, false)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	ids, err := incidentIDs(filepath.Join(b.genSite, "content"))
+	if err != nil || len(ids) == 0 {
+		return fmt.Errorf("no incidents to edit: %v", err)
+	}
+	source := filepath.Join(b.genSite, "content", ids[len(ids)/2], b.langs[0]+".md")
+	loadBefore := loadAverage()
+	runs, err := b.warmRuns(*edits, source, func(dest string) *exec.Cmd {
+		return exec.CommandContext(ctx, b.gen, "build", "--source", b.genSite, "--dest", dest)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "gen build of %d incidents × %d languages, cold, then warm after an edit of %s, %d times; load average before %s, after %s\n\n",
+		b.incidents, len(b.langs), source, *edits, loadBefore, loadAverage())
+	printWarmTable(stdout, runs)
+	return nil
+}
+
+// warmBuilds are a cold build's usage, the first warm build's (no edit,
+// and no earlier output kept beside the site yet to start from) and the
+// usage of each warm build after an edit.
+type warmBuilds struct {
+	cold, first usage
+	edited      []usage
+}
+
+// warmRuns builds cold into a new folder, warm once without a change,
+// then warm after each of edits paragraphs appended to source. Before
+// each build the disk is settled (see settle).
+func (b *bench) warmRuns(edits int, source string, build func(dest string) *exec.Cmd) (warmBuilds, error) {
+	var w warmBuilds
+	dest := filepath.Join(b.work, "public")
+	for i := -1; i <= edits; i++ {
+		what := "cold"
+		switch {
+		case i == 0:
+			what = "warm, no change"
+		case i > 0:
+			what = fmt.Sprintf("warm after edit %d", i)
+			if err := appendParagraph(source, fmt.Sprintf("genbench-warm-%d-%d", i, time.Now().UnixNano())); err != nil {
+				return w, err
+			}
+		}
+		if _, err := settle(b.genSite); err != nil {
+			return w, err
+		}
+		u, err := measure(build(dest))
+		if err != nil {
+			return w, fmt.Errorf("%s: %w", what, err)
+		}
+		fmt.Fprintf(b.log, "genbench: %-18s wall %s  cpu %s  peak RSS %s  (load %s)\n",
+			what, seconds(u.Wall), seconds(u.CPU()), megabytes(u.MaxRSS), loadAverage())
+		switch {
+		case i < 0:
+			w.cold = u
+		case i == 0:
+			w.first = u
+		default:
+			w.edited = append(w.edited, u)
+		}
+	}
+	return w, nil
+}
+
+// printWarmTable prints the cold build, the first warm one and the median
+// of the edited ones, each against the cold build.
+func printWarmTable(w io.Writer, runs warmBuilds) {
+	fmt.Fprintln(w, "| gen build | wall | CPU (user + system) | peak RSS | wall / cold | CPU / cold |\n|---|---|---|---|---|---|")
+	row := func(what string, u usage) {
+		fmt.Fprintf(w, "| %s | %s | %s (%s + %s) | %s | %s | %s |\n", what, seconds(u.Wall), seconds(u.CPU()), seconds(u.User), seconds(u.Sys),
+			megabytes(u.MaxRSS), ratio(u.Wall, runs.cold.Wall), ratio(u.CPU(), runs.cold.CPU()))
+	}
+	row("cold", runs.cold)
+	row("warm, no change (no earlier output kept yet)", runs.first)
+	row(fmt.Sprintf("warm after an edit, median of %d", len(runs.edited)), medianUsage(runs.edited))
+}
