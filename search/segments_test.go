@@ -1,14 +1,19 @@
 package search
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/document"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/postmortem-archive/gen/search/analysis"
 )
@@ -41,7 +46,7 @@ func TestSegmentBuiltWhileDocumentsCome(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "en")
-	b, err := newSegmentBuilder(path, dir, m, make(chan struct{}, 1), nil)
+	b, err := newSegmentBuilder(path, dir, m, make(chan struct{}, 1), make(chan struct{}, 1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,5 +151,98 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 				t.Errorf("%d segments: %s %q: %d results %v; merged whole %d %v", c.want, q.kind, q.req.Query, got.Total, ids(got), want.Total, ids(want))
 			}
 		}
+	}
+}
+
+// TestSegmentWrittenAsPersistWritesIt: writeSegment writes a segment
+// without Persist's fsync, and must write the same bytes Persist does.
+func TestSegmentWrittenAsPersistWritesIt(t *testing.T) {
+	m, err := newMapping("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []*document.Document
+	for _, d := range segmentDocs(40) {
+		doc := document.NewDocument(d.ID)
+		if err := m.MapDocument(doc, bleveDoc(&d, newDocText(&d, analysis.KindOf("en")))); err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc)
+	}
+	seg, err := newSegment(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	written, persisted := filepath.Join(dir, "written.zap"), filepath.Join(dir, "persisted.zap")
+	if err := writeSegment(seg, written); err != nil {
+		t.Fatal(err)
+	}
+	if err := seg.(segment.UnpersistedSegment).Persist(persisted); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(persisted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) || len(got) < 1000 {
+		t.Errorf("writeSegment wrote %d bytes; Persist writes %d, and not the same", len(got), len(want))
+	}
+	opened, err := segmentPlugin.Open(written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	if opened.Count() != 40 {
+		t.Errorf("the written segment holds %d documents; want 40", opened.Count())
+	}
+}
+
+// TestMergeRunsAtOnce: the runs of a merge pass are merged at once, as
+// many as the writer's merge places allow, and the index left is the
+// one merged run by run.
+func TestMergeRunsAtOnce(t *testing.T) {
+	docs := segmentDocs(4 * builderBatch)           // 4 segments: with 2 at a time, 2 runs
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // two places to merge in
+	savedMost, savedAtOnce := unmergedMax, builderMergeMax
+	unmergedMax, builderMergeMax = 2, 2
+	defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
+	var mu sync.Mutex
+	running, most := 0, 0
+	both := make(chan struct{})
+	mergeStarted = func() func() {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		if running == 2 {
+			close(both)
+		}
+		mu.Unlock()
+		select { // the first merge waits for the second to start
+		case <-both:
+		case <-time.After(10 * time.Second):
+		}
+		return func() {
+			mu.Lock()
+			running--
+			mu.Unlock()
+		}
+	}
+	defer func() { mergeStarted = nil }()
+	dir := buildDir(t, docs)
+	if most != 2 {
+		t.Errorf("at most %d merges ran at once; want the pass's 2 runs together", most)
+	}
+	zaps, err := filepath.Glob(filepath.Join(dir, "en", "store", "*.zap"))
+	if err != nil || len(zaps) != 2 {
+		t.Fatalf("%d segments (%v); want 2", len(zaps), err)
+	}
+	ix := openBuilt(t, dir)
+	if incidents, documents := ix.Count(); incidents != len(docs) || documents != len(docs) {
+		t.Errorf("%d incidents, %d documents; want %d", incidents, documents, len(docs))
 	}
 }

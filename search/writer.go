@@ -74,6 +74,12 @@ type Writer struct {
 	// language: one at a time, beside the analysis and the render (two
 	// at once took more memory for no less time).
 	building chan struct{}
+	// merging holds the place of each merge of segments running at the
+	// end, of any language: one per core, but no more than two, what the
+	// two languages' merges held before a language's runs were merged at
+	// once (each merge holds up to builderMergeMax segments open, which
+	// costs memory).
+	merging chan struct{}
 }
 
 type writeJob struct {
@@ -161,6 +167,7 @@ func Create(dir string, langs []string) (*Writer, error) {
 	n := runtime.GOMAXPROCS(0)
 	w.jobs = make(chan *writeJob, 4*n)
 	w.building = make(chan struct{}, 1)
+	w.merging = make(chan struct{}, min(n, 2))
 	for range n {
 		w.workers.Add(1)
 		go w.work()
@@ -323,7 +330,7 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
 	}
-	if lw.b, err = newSegmentBuilder(path, w.dir, m, w.building, &lw.terms); err != nil {
+	if lw.b, err = newSegmentBuilder(path, w.dir, m, w.building, w.merging, &lw.terms); err != nil {
 		return nil, fmt.Errorf("search: index for %s: %w", lang, err)
 	}
 	if lw.docs, err = docstore.Create(filepath.Join(path, docstore.FileName)); err != nil {
