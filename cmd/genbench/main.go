@@ -1,5 +1,6 @@
-// Command genbench measures gen against Hugo on the same archive, and gen's
-// server behind a load balancer:
+// Command genbench measures gen against Hugo on the same archive, gen's
+// build as the archive grows and after an edit, and gen's server behind a
+// load balancer:
 //
 //	go run ./cmd/genbench build -n 1000 -runs 5    # gen build vs hugo, alternately
 //	go run ./cmd/genbench growth -n 10000 -times 10 # gen build at 10,000 and 100,000, alternately
@@ -8,9 +9,10 @@
 //	go run ./cmd/genbench scale -n 1000            # gen serve --dir ×3 behind nginx, loaded by wrk
 //
 // It generates a synthetic archive with internal/corpus, writes the same
-// incidents as a Hugo site (same Markdown bodies, front matter translated,
-// a theme cut to what both build), builds gen once with go build, and
-// installs Debian's hugo, nginx and wrk with apt-get when they are missing.
+// incidents as a Hugo site where a mode compares with Hugo (same Markdown
+// bodies, front matter translated, a theme cut to what both build),
+// builds gen once with go build, and installs Debian's hugo, nginx and
+// wrk with apt-get when they are missing.
 // It prints medians and gen/Hugo ratios as Markdown tables, with the load
 // average, since the figures depend on what else the machine runs.
 package main
