@@ -60,12 +60,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer cleanup()
-	ids, err := incidentIDs(filepath.Join(b.genSite, "content"))
-	if err != nil || len(ids) == 0 {
-		return fmt.Errorf("no incidents to edit: %v", err)
+	id, lang, err := b.incidentToEdit()
+	if err != nil {
+		return err
 	}
-	id := ids[len(ids)/2]
-	lang := b.langs[0]
 	loadBefore := loadAverage()
 	gen, gerr := b.measureServer(ctx, "gen serve", *edits, *readyLimit,
 		func(port int) *exec.Cmd {
@@ -151,6 +149,16 @@ func editAndWait(ctx context.Context, client *http.Client, source, url, marker s
 		return 0, err
 	}
 	return time.Since(t0), nil
+}
+
+// incidentToEdit is the incident the benchmarks edit, the middle one of
+// the archive, in its first language.
+func (b *bench) incidentToEdit() (id, lang string, err error) {
+	ids, err := incidentIDs(filepath.Join(b.genSite, "content"))
+	if err != nil || len(ids) == 0 {
+		return "", "", fmt.Errorf("no incidents to edit: %v", err)
+	}
+	return ids[len(ids)/2], b.langs[0], nil
 }
 
 // appendParagraph appends a paragraph with marker to the Markdown file at

@@ -31,11 +31,11 @@ func runWarm(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer cleanup()
-	ids, err := incidentIDs(filepath.Join(b.genSite, "content"))
-	if err != nil || len(ids) == 0 {
-		return fmt.Errorf("no incidents to edit: %v", err)
+	id, lang, err := b.incidentToEdit()
+	if err != nil {
+		return err
 	}
-	source := filepath.Join(b.genSite, "content", ids[len(ids)/2], b.langs[0]+".md")
+	source := filepath.Join(b.genSite, "content", id, lang+".md")
 	loadBefore := loadAverage()
 	runs, err := b.warmRuns(*edits, source, func(dest string) *exec.Cmd {
 		return exec.CommandContext(ctx, b.gen, "build", "--source", b.genSite, "--dest", dest)
