@@ -82,6 +82,15 @@ func TestTimelineProblems(t *testing.T) {
 			t.Errorf("%q: problems %+v, want one saying %q", c.src, tl.Problems, c.want)
 		}
 	}
+	// A timeline heading without text: its lines are empty, the block's
+	// start is where the problem is (the fuzzer found "# # {#timeline}").
+	for _, src := range []string{"# # {#timeline}", "Intro.\n\n## ## {#timeline}\n"} {
+		_, tl := parse(t, src)
+		if len(tl.Problems) != 1 || !strings.Contains(tl.Problems[0].Msg, "must be followed by a list") ||
+			tl.Heading < 0 || !strings.HasPrefix(src[tl.Heading:], "#") {
+			t.Errorf("%q: heading at %d, problems %+v; want the heading's start and one problem", src, tl.Heading, tl.Problems)
+		}
+	}
 	_, tl := parse(t, "## Other {#other}\n\n- 10:00 — x\n")
 	if tl.Heading != -1 || len(tl.Items) != 0 {
 		t.Errorf("a page without a timeline heading: %+v", tl)

@@ -80,7 +80,7 @@ func (t *timelineTransformer) Transform(doc *ast.Document, reader text.Reader, p
 		if _, ok := h.(*ast.Heading); !ok || HeadingID(h) != t.id {
 			continue
 		}
-		tl.Heading = h.Lines().At(0).Start
+		tl.Heading = headingStart(h)
 		list, ok := h.NextSibling().(*ast.List)
 		if !ok {
 			tl.problem(tl.Heading, "the timeline heading must be followed by a list of `- YYYY-MM-DD HH:MM — what happened` items")
@@ -173,6 +173,15 @@ func replacePrefix(para ast.Node, end int, src []byte, et *EventTime) bool {
 	}
 	para.AppendChild(para, et)
 	return true
+}
+
+// headingStart is where a heading's text starts, or for a heading with
+// no text ("# {#timeline}") where its block starts.
+func headingStart(h ast.Node) int {
+	if h.Lines().Len() > 0 {
+		return h.Lines().At(0).Start
+	}
+	return max(h.Pos(), 0)
 }
 
 func itemStart(item ast.Node) int {
