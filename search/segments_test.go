@@ -163,11 +163,11 @@ func TestSegmentWrittenAsPersistWritesIt(t *testing.T) {
 	}
 	var docs []*document.Document
 	for _, d := range segmentDocs(40) {
-		doc := document.NewDocument(d.ID)
-		if err := m.MapDocument(doc, bleveDoc(&d, newDocText(&d, analysis.KindOf("en")))); err != nil {
+		a, err := analyse(m, nil, nil, &d, newDocText(&d, analysis.KindOf("en")))
+		if err != nil {
 			t.Fatal(err)
 		}
-		docs = append(docs, doc)
+		docs = append(docs, a.doc)
 	}
 	seg, err := newSegment(docs)
 	if err != nil {

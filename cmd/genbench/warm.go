@@ -60,37 +60,35 @@ type warmBuilds struct {
 // warmRuns builds cold into a new folder, warm once without a change,
 // then warm after each of edits paragraphs appended to source. Before
 // each build the disk is settled (see settle).
-func (b *bench) warmRuns(edits int, source string, build func(dest string) *exec.Cmd) (warmBuilds, error) {
-	var w warmBuilds
+func (b *bench) warmRuns(edits int, source string, build func(dest string) *exec.Cmd) (w warmBuilds, err error) {
 	dest := filepath.Join(b.work, "public")
-	for i := -1; i <= edits; i++ {
-		what := "cold"
-		switch {
-		case i == 0:
-			what = "warm, no change"
-		case i > 0:
-			what = fmt.Sprintf("warm after edit %d", i)
-			if err := appendParagraph(source, fmt.Sprintf("genbench-warm-%d-%d", i, time.Now().UnixNano())); err != nil {
-				return w, err
-			}
-		}
+	run := func(what string) (usage, error) {
 		if _, err := settle(b.genSite); err != nil {
-			return w, err
+			return usage{}, err
 		}
 		u, err := measure(build(dest))
 		if err != nil {
-			return w, fmt.Errorf("%s: %w", what, err)
+			return u, fmt.Errorf("%s: %w", what, err)
 		}
 		fmt.Fprintf(b.log, "genbench: %-18s wall %s  cpu %s  peak RSS %s  (load %s)\n",
 			what, seconds(u.Wall), seconds(u.CPU()), megabytes(u.MaxRSS), loadAverage())
-		switch {
-		case i < 0:
-			w.cold = u
-		case i == 0:
-			w.first = u
-		default:
-			w.edited = append(w.edited, u)
+		return u, nil
+	}
+	if w.cold, err = run("cold"); err != nil {
+		return w, err
+	}
+	if w.first, err = run("warm, no change"); err != nil {
+		return w, err
+	}
+	for i := 1; i <= edits; i++ {
+		if err := appendParagraph(source, fmt.Sprintf("genbench-warm-%d-%d", i, time.Now().UnixNano())); err != nil {
+			return w, err
 		}
+		u, err := run(fmt.Sprintf("warm after edit %d", i))
+		if err != nil {
+			return w, err
+		}
+		w.edited = append(w.edited, u)
 	}
 	return w, nil
 }
