@@ -246,3 +246,57 @@ func TestMergeRunsAtOnce(t *testing.T) {
 		t.Errorf("%d incidents, %d documents; want %d", incidents, documents, len(docs))
 	}
 }
+
+// TestSegmentsBuiltAtOnceOnceWidened: segments are built one at a time
+// while the render runs beside the index, and two at once (on two
+// cores) once Widen says the documents have the machine to themselves.
+func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	docs := segmentDocs(4 * builderBatch)
+	for _, widen := range []bool{false, true} {
+		var mu sync.Mutex
+		running, most := 0, 0
+		both := make(chan struct{})
+		buildStarted = func() func() {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			if running == 2 {
+				close(both)
+			}
+			mu.Unlock()
+			select { // a build waits a while for a second to start beside it
+			case <-both:
+			case <-time.After(200 * time.Millisecond):
+			}
+			return func() {
+				mu.Lock()
+				running--
+				mu.Unlock()
+			}
+		}
+		dir := filepath.Join(t.TempDir(), "search")
+		w, err := Create(dir, siteLangs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if widen {
+			w.Widen()
+		}
+		for _, d := range docs {
+			if err := w.Add(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		buildStarted = nil
+		if want := map[bool]int{false: 1, true: 2}[widen]; most != want {
+			t.Errorf("widened %v: at most %d segments built at once, want %d", widen, most, want)
+		}
+		if _, n := openBuilt(t, dir).Count(); n != len(docs) {
+			t.Errorf("widened %v: %d documents, want %d", widen, n, len(docs))
+		}
+	}
+}

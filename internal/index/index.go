@@ -132,6 +132,7 @@ func Write(dir string, a *archive.Archive, langs []string, basePath string) erro
 	if err != nil {
 		return err
 	}
+	w.Widen() // nothing renders beside it
 	// One incident's documents at a time: the text of the whole archive
 	// need not be in memory at once.
 	for _, inc := range a.Incidents {

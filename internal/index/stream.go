@@ -214,6 +214,7 @@ func (s *Stream) Added() error {
 	}
 	s.added = true
 	s.wait()
+	s.w.Widen() // the render is done
 	s.mu.Lock()
 	err, spilled := s.err, s.next
 	s.mu.Unlock()
