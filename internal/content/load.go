@@ -317,6 +317,12 @@ func (c *Cache) parseJobs(ctx context.Context, jobs []job, earlier *Earlier, err
 	return out, nil
 }
 
+// parsersPerCore is how many parses run at once for each core: a parse
+// waiting for its file to be read, or for the collector, leaves its core
+// to another. With one per core, parsing 10,000 incidents × 2 from the
+// page cache took 10 % longer than with two.
+const parsersPerCore = 2
+
 // parseAll calls parse(i) for every i below n, on every core, and returns
 // when all are done or, at once, when ctx is done: then no further file is
 // handed out, and the parses running finish unwatched.
@@ -324,7 +330,7 @@ func parseAll(ctx context.Context, n int, parse func(i int)) error {
 	next := make(chan int)
 	finished := make(chan struct{})
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range parsersPerCore * runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
 				parse(i)
