@@ -211,30 +211,11 @@ func TestMergeRunsAtOnce(t *testing.T) {
 	savedMost, savedAtOnce := unmergedMax, builderMergeMax
 	unmergedMax, builderMergeMax = 2, 2
 	defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
-	var mu sync.Mutex
-	running, most := 0, 0
-	both := make(chan struct{})
-	mergeStarted = func() func() {
-		mu.Lock()
-		running++
-		most = max(most, running)
-		if running == 2 {
-			close(both)
-		}
-		mu.Unlock()
-		select { // the first merge waits for the second to start
-		case <-both:
-		case <-time.After(10 * time.Second):
-		}
-		return func() {
-			mu.Lock()
-			running--
-			mu.Unlock()
-		}
-	}
+	merges := newAtOnce(10 * time.Second) // the first merge waits for the second to start
+	mergeStarted = merges.start
 	defer func() { mergeStarted = nil }()
 	dir := buildDir(t, docs)
-	if most != 2 {
+	if most := merges.most(); most != 2 {
 		t.Errorf("at most %d merges ran at once; want the pass's 2 runs together", most)
 	}
 	zaps, err := filepath.Glob(filepath.Join(dir, "en", "store", "*.zap"))
@@ -252,29 +233,14 @@ func TestMergeRunsAtOnce(t *testing.T) {
 // cores) once Widen says the documents have the machine to themselves.
 func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	docs := segmentDocs(4 * builderBatch)
+	defer func() { buildStarted = nil }()
+	docs := segmentDocs(2 * builderBatch)
 	for _, widen := range []bool{false, true} {
-		var mu sync.Mutex
-		running, most := 0, 0
-		both := make(chan struct{})
-		buildStarted = func() func() {
-			mu.Lock()
-			running++
-			most = max(most, running)
-			if running == 2 {
-				close(both)
-			}
-			mu.Unlock()
-			select { // a build waits a while for a second to start beside it
-			case <-both:
-			case <-time.After(200 * time.Millisecond):
-			}
-			return func() {
-				mu.Lock()
-				running--
-				mu.Unlock()
-			}
-		}
+		// A build waits for a second to start beside it: widened, until
+		// it does; if not, a second, time for the next batch to be
+		// analysed even under the race detector.
+		builds := newAtOnce(map[bool]time.Duration{false: time.Second, true: 10 * time.Second}[widen])
+		buildStarted = builds.start
 		dir := filepath.Join(t.TempDir(), "search")
 		w, err := Create(dir, siteLangs)
 		if err != nil {
@@ -291,12 +257,53 @@ func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		buildStarted = nil
-		if want := map[bool]int{false: 1, true: 2}[widen]; most != want {
+		if most, want := builds.most(), map[bool]int{false: 1, true: 2}[widen]; most != want {
 			t.Errorf("widened %v: at most %d segments built at once, want %d", widen, most, want)
 		}
 		if _, n := openBuilt(t, dir).Count(); n != len(docs) {
 			t.Errorf("widened %v: %d documents, want %d", widen, n, len(docs))
 		}
 	}
+}
+
+// atOnce counts how many of something run at once, through a hook
+// called as each starts (start), which waits up to wait for a second to
+// run beside it, and returns what is called as it ends.
+type atOnce struct {
+	wait   time.Duration
+	both   chan struct{}
+	second sync.Once
+
+	mu            sync.Mutex
+	running, peak int
+}
+
+func newAtOnce(wait time.Duration) *atOnce {
+	return &atOnce{wait: wait, both: make(chan struct{})}
+}
+
+func (a *atOnce) start() (done func()) {
+	a.mu.Lock()
+	a.running++
+	a.peak = max(a.peak, a.running)
+	if a.running == 2 {
+		a.second.Do(func() { close(a.both) })
+	}
+	a.mu.Unlock()
+	select {
+	case <-a.both:
+	case <-time.After(a.wait):
+	}
+	return func() {
+		a.mu.Lock()
+		a.running--
+		a.mu.Unlock()
+	}
+}
+
+// most is the most that ran at once.
+func (a *atOnce) most() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.peak
 }
