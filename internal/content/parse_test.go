@@ -26,9 +26,9 @@ func TestParsesOverlapOnOneCore(t *testing.T) {
 			second.Do(func() { close(both) })
 		}
 		mu.Unlock()
-		select { // a parse waits a while for another to start beside it
+		select { // the first parse waits for a second to start beside it
 		case <-both:
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(10 * time.Second):
 		}
 		mu.Lock()
 		running--
