@@ -323,9 +323,10 @@ func (c *Cache) parseJobs(ctx context.Context, jobs []job, earlier *Earlier, err
 // page cache took 10 % longer than with two.
 const parsersPerCore = 2
 
-// parseAll calls parse(i) for every i below n, on every core, and returns
-// when all are done or, at once, when ctx is done: then no further file is
-// handed out, and the parses running finish unwatched.
+// parseAll calls parse(i) for every i below n, parsersPerCore at a time
+// on every core, and returns when all are done or, at once, when ctx is
+// done: then no further file is handed out, and the parses running
+// finish unwatched.
 func parseAll(ctx context.Context, n int, parse func(i int)) error {
 	next := make(chan int)
 	finished := make(chan struct{})
