@@ -32,10 +32,20 @@ func storeDocs() []Document {
 
 func buildDir(t testing.TB, docs []Document) string {
 	t.Helper()
+	return buildDirWith(t, docs, nil)
+}
+
+// buildDirWith is buildDir calling before, if not nil, on the Writer
+// before the documents are added.
+func buildDirWith(t testing.TB, docs []Document, before func(*Writer)) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "search")
 	w, err := Create(dir, siteLangs)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if before != nil {
+		before(w)
 	}
 	for _, d := range docs {
 		if err := w.Add(d); err != nil {

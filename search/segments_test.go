@@ -235,33 +235,26 @@ func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defer func() { buildStarted = nil }()
 	docs := segmentDocs(2 * builderBatch)
-	for _, widen := range []bool{false, true} {
-		// A build waits for a second to start beside it: widened, until
-		// it does; if not, a second, time for the next batch to be
-		// analysed even under the race detector.
-		builds := newAtOnce(map[bool]time.Duration{false: time.Second, true: 10 * time.Second}[widen])
+	// A build waits for a second to start beside it: widened, until it
+	// does; if not, a second, time for the next batch to be analysed even
+	// under the race detector.
+	for _, c := range []struct {
+		widen bool
+		wait  time.Duration
+		want  int
+	}{{false, time.Second, 1}, {true, 10 * time.Second, 2}} {
+		builds := newAtOnce(c.wait)
 		buildStarted = builds.start
-		dir := filepath.Join(t.TempDir(), "search")
-		w, err := Create(dir, siteLangs)
-		if err != nil {
-			t.Fatal(err)
+		var before func(*Writer)
+		if c.widen {
+			before = (*Writer).Widen
 		}
-		if widen {
-			w.Widen()
-		}
-		for _, d := range docs {
-			if err := w.Add(d); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if most, want := builds.most(), map[bool]int{false: 1, true: 2}[widen]; most != want {
-			t.Errorf("widened %v: at most %d segments built at once, want %d", widen, most, want)
+		dir := buildDirWith(t, docs, before)
+		if most := builds.most(); most != c.want {
+			t.Errorf("widened %v: at most %d segments built at once, want %d", c.widen, most, c.want)
 		}
 		if _, n := openBuilt(t, dir).Count(); n != len(docs) {
-			t.Errorf("widened %v: %d documents, want %d", widen, n, len(docs))
+			t.Errorf("widened %v: %d documents, want %d", c.widen, n, len(docs))
 		}
 	}
 }
