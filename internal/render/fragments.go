@@ -128,9 +128,6 @@ func (r *Renderer) partial(name string, data any) (template.HTML, error) {
 // ItemHTML is the incident's entry in lists (partials/incident-item.html).
 func (v *IncidentView) ItemHTML() (template.HTML, error) {
 	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partItem}, v.r.born, func() (template.HTML, error) {
-		if v.r.layouts.native.item {
-			return fragment(func(w *htmlw) { w.item(v) })
-		}
 		return v.r.partial("incident-item", v)
 	})
 }
@@ -139,9 +136,6 @@ func (v *IncidentView) ItemHTML() (template.HTML, error) {
 // (partials/timeline-line.html).
 func (v *IncidentView) LineHTML() (template.HTML, error) {
 	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partLine}, v.r.born, func() (template.HTML, error) {
-		if v.r.layouts.native.line {
-			return fragment(func(w *htmlw) { w.line(v) })
-		}
 		return v.r.partial("timeline-line", v)
 	})
 }

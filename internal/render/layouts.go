@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"time"
 )
 
 // pageKinds are the page templates; each is parsed together with base.html
@@ -42,9 +43,8 @@ var funcs = template.FuncMap{
 
 // Layouts are a theme's parsed templates and its static files.
 type Layouts struct {
-	sets   map[string]*template.Template // by page kind
-	files  fs.FS
-	native nativeParts // which layouts are written from Go
+	sets  map[string]*template.Template // by page kind
+	files fs.FS
 }
 
 // ParseLayouts parses each page kind's template set from files, an FS in
@@ -55,7 +55,7 @@ func ParseLayouts(files fs.FS) (*Layouts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Layouts{sets: sets, files: files, native: nativeFor(files)}, nil
+	return &Layouts{sets: sets, files: files}, nil
 }
 
 func parseSets(layouts fs.FS) (map[string]*template.Template, error) {
@@ -99,3 +99,10 @@ func parseFile(t *template.Template, layouts fs.FS, name string) error {
 	}
 	return nil
 }
+
+// datetime is the layouts' datetime function: the machine-readable UTC
+// form for <time datetime>.
+func datetime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// utc is the layouts' utc function: a time as readers see it in UTC.
+func utc(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

@@ -574,9 +574,6 @@ func (r *Renderer) newPage(l *locale.Lang, kind, title string, loc urls.Loc, fil
 }
 
 func (r *Renderer) execute(p *PageView) ([]byte, error) {
-	if p.Kind == "incident" && r.layouts.native.incident {
-		return r.incidentPage(p)
-	}
 	t, ok := r.tmpl[p.Kind]
 	if !ok {
 		return nil, fmt.Errorf("layouts: no template for %s pages (%s.html)", p.Kind, p.Kind)
