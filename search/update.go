@@ -15,7 +15,6 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/vocab"
@@ -275,6 +274,22 @@ func linkBleve(prev, dir string) error {
 		case strings.HasSuffix(rel, ".zap") && os.Link(p, to) == nil:
 			return nil
 		}
-		return output.CopyFile(p, to)
+		return copyFile(p, to)
 	})
+}
+
+// copyFile copies a file where a hard link cannot be made (another file
+// system).
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = dst.ReadFrom(src)
+	return errors.Join(err, dst.Close())
 }

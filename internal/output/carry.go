@@ -89,7 +89,7 @@ func (f *Folder) Carry(rel, from string, info iofs.FileInfo) (carried bool, err 
 			return false, fmt.Errorf("carrying %s over: %w", rel, err)
 		}
 		// Another file system, or one without hard links.
-		if err := CopyFile(from, full); err != nil {
+		if err := copyFile(from, full); err != nil {
 			if errors.Is(err, iofs.ErrExist) {
 				return false, nil
 			}
@@ -123,9 +123,9 @@ func (f *Folder) mkdir(dir string) error {
 	return nil
 }
 
-// CopyFile copies from into a new file to, which must not exist: where a
+// copyFile copies from into a new file to, which must not exist: where a
 // hard link cannot be made (another file system), the copy stands in.
-func CopyFile(from, to string) error {
+func copyFile(from, to string) error {
 	src, err := os.Open(from)
 	if err != nil {
 		return err
