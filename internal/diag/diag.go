@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/postmortem-archive/gen/search/vocab"
 )
 
 // Error is one problem at one place in one source file.
@@ -121,59 +124,17 @@ func Suggest(word string, candidates []string, otherwise string) string {
 func Nearest(word string, candidates []string) string {
 	w := lowerRunes(nil, word)
 	best, bestDist := "", len(word)/2+2
-	var rows [2][]int
-	var cr []rune
+	var distances vocab.Distances
 	for _, c := range candidates {
-		cr = lowerRunes(cr[:0], c)
-		if abs(len(w)-len(cr)) >= bestDist {
+		lower := strings.ToLower(c)
+		if abs(len(w)-utf8.RuneCountInString(lower)) >= bestDist {
 			continue
 		}
-		if d := distanceBelow(w, cr, bestDist, &rows); d < bestDist {
+		if d := distances.Within(w, lower, bestDist-1); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein distance between a and b, in runes.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	var rows [2][]int
-	return distanceBelow(ra, rb, max(len(ra), len(rb))+1, &rows)
-}
-
-// distanceBelow is the Levenshtein distance between a and b when it is
-// below bound, and bound otherwise: once every entry of a row is at least
-// bound, no later row can be smaller. rows is scratch space, reused
-// between calls.
-func distanceBelow(a, b []rune, bound int, rows *[2][]int) int {
-	for i := range rows {
-		if cap(rows[i]) < len(b)+1 {
-			rows[i] = make([]int, len(b)+1)
-		}
-		rows[i] = rows[i][:len(b)+1]
-	}
-	prev, cur := rows[0], rows[1]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= bound {
-			return bound
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], bound)
 }
 
 // lowerRunes appends s in lower case, rune by rune, to dst.

@@ -81,13 +81,13 @@ func (v *Vocab) Completions(prefix string, limit int) []Entry {
 func (v *Vocab) Corrections(word string, maxDist, limit int) []Entry {
 	w := []rune(word)
 	var out []Entry
-	var buf distanceBuf
+	var buf Distances
 	for i, cand := range v.words {
 		n := utf8.RuneCountInString(cand)
 		if n < len(w)-maxDist || n > len(w)+maxDist || cand == word {
 			continue
 		}
-		if d := buf.distance(w, cand, maxDist); d <= maxDist {
+		if d := buf.Within(w, cand, maxDist); d <= maxDist {
 			out = append(out, Entry{Word: cand, Docs: int(v.docs[i]), Dist: d})
 		}
 	}
@@ -100,16 +100,19 @@ func (v *Vocab) Corrections(word string, maxDist, limit int) []Entry {
 	return out[:min(len(out), limit)]
 }
 
-// distanceBuf holds the rows of the distance computation.
-type distanceBuf struct {
+// Distances computes optimal string alignment distances (Levenshtein with
+// a swap of two neighbours as one edit), keeping its rows between calls.
+// It is the one edit distance of gen: typo correction here, "did you
+// mean" for misspelt keys in internal/diag.
+type Distances struct {
 	b           []rune
 	prev2, prev []int
 	cur         []int
 }
 
-// distance returns the optimal string alignment distance between a and
-// b, or maxDist+1 as soon as it must exceed maxDist.
-func (d *distanceBuf) distance(a []rune, bs string, maxDist int) int {
+// Within returns the distance between a and b, or maxDist+1 as soon as it
+// must exceed maxDist.
+func (d *Distances) Within(a []rune, bs string, maxDist int) int {
 	d.b = d.b[:0]
 	for _, r := range bs {
 		d.b = append(d.b, r)
@@ -141,7 +144,7 @@ func (d *distanceBuf) distance(a []rune, bs string, maxDist int) int {
 		}
 		d.prev2, d.prev, d.cur = d.prev, d.cur, d.prev2
 	}
-	return d.prev[n]
+	return min(d.prev[n], maxDist+1)
 }
 
 // Builder counts the words of documents.

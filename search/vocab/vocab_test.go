@@ -3,6 +3,7 @@ package vocab
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -123,5 +124,41 @@ func BenchmarkBuilderVocab(b *testing.B) {
 	}
 	for b.Loop() {
 		bl.Vocab()
+	}
+}
+
+// The bounded distance agrees with the full one wherever the full one is
+// within the bound, and says "bound+1" otherwise.
+func TestDistanceWithinMatchesFull(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		b := make([]rune, r.IntN(12))
+		for i := range b {
+			b[i] = []rune("abcdeé_")[r.IntN(7)]
+		}
+		return string(b)
+	}
+	var d Distances
+	for range 20000 {
+		a, b := word(), word()
+		full := d.Within([]rune(a), b, 100)
+		bound := r.IntN(14)
+		if got := d.Within([]rune(a), b, bound); got != min(full, bound+1) {
+			t.Fatalf("Within(%q, %q, %d) = %d; the full distance is %d", a, b, bound, got, full)
+		}
+	}
+}
+
+// The full distance is checked against hand-computed values, so that the
+// reference above is itself right.
+func TestDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"tiltle", "title", 1}, {"日本", "日本語", 1}, {"ab", "ba", 1}, {"latnecy", "latency", 1}} {
+		var d Distances
+		if got := d.Within([]rune(c.a), c.b, 100); got != c.want {
+			t.Errorf("distance(%q, %q) = %d; want %d", c.a, c.b, got, c.want)
+		}
 	}
 }
