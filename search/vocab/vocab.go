@@ -50,9 +50,6 @@ type Entry struct {
 	Dist int // Corrections: edit distance to the word asked for
 }
 
-// Len returns the number of words.
-func (v *Vocab) Len() int { return len(v.words) }
-
 // Docs returns the number of documents using word, 0 if none.
 func (v *Vocab) Docs(word string) int {
 	i, ok := slices.BinarySearch(v.words, word)
