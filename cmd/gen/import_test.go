@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -284,6 +285,62 @@ func TestImportAcrossClockChangeAndSameTitles(t *testing.T) {
 		dir := strings.TrimSuffix(strings.TrimPrefix(id, "content/"), "/en.md")
 		if _, err := os.Stat(filepath.Join(dest, "en", "incidents", dir, "index.html")); err != nil {
 			t.Errorf("same-title incident %s not built: %v", dir, err)
+		}
+	}
+}
+
+// writeExport writes an export of the given format holding one incident
+// per title, each of one update with text, and returns its path. The
+// incidents begin on 2024-05-0N, N their place in the list, at 10:00 UTC.
+func writeExport(t *testing.T, dir, format string, text string, titles ...string) string {
+	t.Helper()
+	var doc any
+	var incs []any
+	for i, title := range titles {
+		at := fmt.Sprintf("2024-05-%02dT10:00:00Z", i+1)
+		end := fmt.Sprintf("2024-05-%02dT11:00:00Z", i+1)
+		id := fmt.Sprintf("inc%04d", i+1)
+		if format == "statuspage" {
+			incs = append(incs, map[string]any{"id": id, "name": title, "status": "resolved", "impact": "minor",
+				"created_at": at, "resolved_at": end,
+				"incident_updates": []any{map[string]any{"status": "resolved", "body": text, "created_at": at}}})
+		} else {
+			incs = append(incs, map[string]any{"id": id, "external_desc": title, "begin": at, "end": end, "severity": "low",
+				"updates": []any{map[string]any{"when": at, "text": text, "status": "AVAILABLE"}}})
+		}
+	}
+	doc = incs
+	if format == "statuspage" {
+		doc = map[string]any{"page": map[string]any{"name": "Example"}, "incidents": incs}
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, format+".json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestImportLongFirstWord: a title that opens with a commit hash, longer
+// than a slug may be, gives a slug cut to length in both formats, with
+// and without --dry-run.
+func TestImportLongFirstWord(t *testing.T) {
+	hash := strings.Repeat("0123456789abcdef", 4)
+	for _, format := range []string{"statuspage", "google-cloud"} {
+		site := t.TempDir()
+		export := writeExport(t, t.TempDir(), format, "Rolled back.", hash+" broke deploys", "資源耗盡")
+		want := "content/2024-05-01-" + hash[:60] + "/en.md"
+		for _, dry := range []string{"--dry-run", "--dry-run=false"} {
+			code, out, errs := runGen("import", format, export, "--source", site, dry)
+			if code != exitOK || !strings.Contains(out, want) || !strings.Contains(out, "content/2024-05-02-incident-inc0002/en.md") {
+				t.Errorf("%s %s: %d %q %q", format, dry, code, out, errs)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(site, filepath.FromSlash(want))); err != nil {
+			t.Errorf("%s: %v", format, err)
 		}
 	}
 }

@@ -6,18 +6,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"golang.org/x/text/language"
 
+	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/importer"
 	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/source"
 )
-
-var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 // cmdNew writes a new incident's original with every field and section a
 // postmortem needs, ready to fill in.
@@ -35,7 +33,7 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args, 1, stdout, stderr); !ok {
 		return code
 	}
-	if fs.NArg() != 1 || !slugPattern.MatchString(fs.Arg(0)) {
+	if fs.NArg() != 1 || !content.IsSlug(fs.Arg(0)) {
 		fmt.Fprintln(stderr, "gen new: give one slug of lowercase letters, digits and hyphens, e.g. gen new bigquery-streaming-inserts")
 		return exitUsage
 	}
@@ -60,7 +58,7 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	id := at.Format("2006-01-02") + "-" + fs.Arg(0)
+	id := content.ID(at, fs.Arg(0))
 	dir := filepath.Join(*source, "content", id)
 	file := filepath.Join(dir, tag.String()+".md")
 	if _, err := os.Stat(dir); err == nil {

@@ -250,9 +250,11 @@ func linkWindow(inc *Incident, id string, m *content.Meta, at func(content.Pos, 
 	if !ok {
 		return false
 	}
-	if d := begin.In(inc.Location).Format("2006-01-02"); !strings.HasPrefix(id, d+"-") {
-		at(m.Begin.Pos, "the incident begins on %s in %s but its id %q starts with another date; rename the folder to %s-%s",
-			d, inc.Location, id, d, id[min(11, len(id)):])
+	_, slug, _ := content.SplitID(id)
+	if want := content.ID(begin.In(inc.Location), slug); want != id {
+		d, _, _ := content.SplitID(want)
+		at(m.Begin.Pos, "the incident begins on %s in %s but its id %q starts with another date; rename the folder to %s",
+			d, inc.Location, id, want)
 	}
 	inc.Begin, inc.Ongoing = begin.UTC(), m.Ongoing
 	if !end.IsZero() {

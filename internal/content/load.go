@@ -16,7 +16,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -72,10 +71,6 @@ type Page struct {
 	abs     string
 	bodySum uint64
 }
-
-// idPattern is the shape of an incident id: the local begin date, then a
-// lowercase slug.
-var idPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 // Cache keeps parsed files between builds of a long-running server, so a
 // rebuild parses only the files that changed. A file is parsed again when

@@ -80,14 +80,14 @@ func Plan(site, lang string, files []File) ([]Change, error) {
 
 // place settles one file's folder and action.
 func place(site, lang string, f File, byImport map[string]existing, taken map[string]bool) Change {
-	date := f.ID[:len("2006-01-02")]
+	date, _, _ := content.SplitID(f.ID)
 	if prev, ok := byImport[f.ImportID]; ok {
 		f.ID = prev.id
 		c := Change{File: f, Path: prev.rel}
 		switch {
 		case prev.lang != lang:
 			c.Action, c.Why = Conflict, fmt.Sprintf("already imported in %s as %s; import it with --lang %s", prev.lang, prev.rel, prev.lang)
-		case !strings.HasPrefix(prev.id, date+"-"):
+		case !sameDate(prev.id, date):
 			c.Action, c.Why = Conflict, fmt.Sprintf("the export now has it begin on %s, but its id %s, which is in its URLs, says otherwise; correct begin in the export or the folder name by hand", date, prev.id)
 		default:
 			c.Action, c.Why = compare(filepath.Join(site, filepath.FromSlash(prev.rel)), f.Text)
@@ -102,6 +102,12 @@ func place(site, lang string, f File, byImport map[string]existing, taken map[st
 		c.Action, c.Why = Conflict, fmt.Sprintf("content/%s already holds another incident", f.ID)
 	}
 	return c
+}
+
+// sameDate reports whether id is of an incident that begins on date.
+func sameDate(id, date string) bool {
+	d, _, ok := content.SplitID(id)
+	return ok && d == date
 }
 
 // compare says whether a file gen wrote before needs the new text.

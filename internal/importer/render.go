@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
 	"gopkg.in/yaml.v3"
 
 	"github.com/postmortem-archive/gen/internal/content"
@@ -70,7 +69,7 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 		section("section_timeline", "timeline", timeline)
 	}
 	text := "---\n" + frontMatter(&inc, summary, loc) + "---\n\n" + strings.TrimSuffix(strings.Join(body, "\n"), "\n") + "\n"
-	return File{Incident: inc, ID: inc.Begin.In(loc).Format("2006-01-02") + "-" + slug(inc), Text: withHash(text)}, true
+	return File{Incident: inc, ID: content.ID(inc.Begin.In(loc), slug(inc)), Text: withHash(text)}, true
 }
 
 // Heading is a section's Markdown heading in lang: the string key as its
@@ -201,26 +200,13 @@ func timelineLines(updates []Update, loc *time.Location, lang *locale.Lang) ([]s
 	return lines, ""
 }
 
-// slug makes the name part of an incident's id from its title: up to six
-// words of ASCII letters and digits (accents dropped), or the export's id
-// when the title has none.
+// slug makes the slug of an incident's id from its title, or from the
+// export's id when the title has no word to make one of.
 func slug(inc Incident) string {
-	plain := strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Mn, r) {
-			return -1
-		}
-		return unicode.ToLower(r)
-	}, norm.NFD.String(inc.Title))
-	words := strings.FieldsFunc(plain, func(r rune) bool { return r > unicode.MaxASCII || !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	words = words[:min(len(words), 6)]
-	s := strings.Join(words, "-")
-	for len(s) > 60 {
-		s = s[:strings.LastIndex(s, "-")]
+	if s := content.Slug(inc.Title); s != "" {
+		return s
 	}
-	if s == "" {
-		return "incident-" + idPart(inc.ImportID)
-	}
-	return s
+	return "incident-" + idPart(inc.ImportID)
 }
 
 // idPart is the export's id reduced to what an incident id may hold.

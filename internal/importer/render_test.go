@@ -236,11 +236,17 @@ func TestTimelineItem(t *testing.T) {
 	}
 }
 
+// TestSlug: a title with no word for a slug gives the export's id, and a
+// title that opens with a long word (a commit hash) is cut, not a panic.
 func TestSlug(t *testing.T) {
+	hash := strings.Repeat("0123456789abcdef", 4)
 	for title, want := range map[string]string{
 		"Elevated API errors in the object store": "elevated-api-errors-in-the-object",
 		"Pub/Sub: délais de livraison":            "pub-sub-delais-de-livraison",
+		hash + " rolled back":                     hash[:60],
 		"資源耗盡":                                    "incident-abc123",
+		"🔥":                                       "incident-abc123",
+		"…":                                       "incident-abc123",
 		"":                                        "incident-abc123",
 	} {
 		if got := slug(Incident{Title: title, ImportID: "ABC-123"}); got != want {
