@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -290,13 +291,15 @@ func TestImportAcrossClockChangeAndSameTitles(t *testing.T) {
 }
 
 // writeExport writes an export of the given format holding one incident
-// per title, each of one update with text, and returns its path. The
-// incidents begin on 2024-05-0N, N their place in the list, at 10:00 UTC.
-func writeExport(t *testing.T, dir, format string, text string, titles ...string) string {
+// per title and text, each of one update with the text, and returns its
+// path. The incidents begin on 2024-05-0N, N their place in the list, at
+// 10:00 UTC.
+func writeExport(t *testing.T, dir, format string, incidents ...[2]string) string {
 	t.Helper()
 	var doc any
 	var incs []any
-	for i, title := range titles {
+	for i, ti := range incidents {
+		title, text := ti[0], ti[1]
 		at := fmt.Sprintf("2024-05-%02dT10:00:00Z", i+1)
 		end := fmt.Sprintf("2024-05-%02dT11:00:00Z", i+1)
 		id := fmt.Sprintf("inc%04d", i+1)
@@ -331,7 +334,7 @@ func TestImportLongFirstWord(t *testing.T) {
 	hash := strings.Repeat("0123456789abcdef", 4)
 	for _, format := range []string{"statuspage", "google-cloud"} {
 		site := t.TempDir()
-		export := writeExport(t, t.TempDir(), format, "Rolled back.", hash+" broke deploys", "資源耗盡")
+		export := writeExport(t, t.TempDir(), format, [2]string{hash + " broke deploys", "Rolled back."}, [2]string{"資源耗盡", "Rolled back."})
 		want := "content/2024-05-01-" + hash[:60] + "/en.md"
 		for _, dry := range []string{"--dry-run", "--dry-run=false"} {
 			code, out, errs := runGen("import", format, export, "--source", site, dry)
@@ -341,6 +344,39 @@ func TestImportLongFirstWord(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(site, filepath.FromSlash(want))); err != nil {
 			t.Errorf("%s: %v", format, err)
+		}
+	}
+}
+
+// TestImportWithinBuildLimits: an incident whose file the build would
+// refuse (too large, too many lines of text, too many marks) is not
+// written, with an error at its text's JSON path; the others are, and the
+// site still builds.
+func TestImportWithinBuildLimits(t *testing.T) {
+	huge := strings.Repeat("Logs we pasted. ", 3<<20/16) // twice in the file: summary and timeline
+	lines := strings.Repeat("line\n", 25_000)
+	marks := strings.Repeat("a_b ", 100_001)
+	for _, format := range []string{"statuspage", "google-cloud"} {
+		site := copySite(t)
+		export := writeExport(t, t.TempDir(), format,
+			[2]string{"Fine", "Back to normal."}, [2]string{"Huge", huge}, [2]string{"Lines", lines}, [2]string{"Marks", marks})
+		code, out, errs := runGen("import", format, export, "--source", site)
+		if code != exitContent || out != "created   content/2024-05-01-fine/en.md\n1 created\n" {
+			t.Errorf("%s: %d %q %q", format, code, out, errs)
+		}
+		text := "incidents[%d].incident_updates[0].body"
+		if format == "google-cloud" {
+			text = "[%d].updates[0].text"
+		}
+		for i, want := range []string{"the limit for one incident is 4 MiB", "lines of text outside fenced code blocks", "link, emphasis and table marks"} {
+			at := regexp.MustCompile(regexp.QuoteMeta(format+".json:1:") + `\d+: ` + regexp.QuoteMeta(fmt.Sprintf(text, i+1)+
+				": not written: gen build would refuse the incident's file: ") + ".*" + regexp.QuoteMeta(want))
+			if !at.MatchString(errs) {
+				t.Errorf("%s: no %s in:\n%s", format, at, errs)
+			}
+		}
+		if code, out, errs := runGen("check", "--source", site); code != exitOK {
+			t.Errorf("%s: check after import: %d\n%s%s", format, code, out, errs)
 		}
 	}
 }

@@ -403,8 +403,8 @@ func (c *Cache) load(abs, file, id, lang string, earlier *Earlier, errs *diag.Li
 // cannot be used at all; otherwise the page, with any problems recorded
 // in errs.
 func (c *Cache) loadFile(abs string, info os.FileInfo, file, id, lang string, earlier *Earlier, errs *diag.List) *Page {
-	if info.Size() > MaxFileSize {
-		errs.Add(file, 1, 1, "file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(info.Size())/(1<<20), MaxFileSize>>20)
+	if err := tooLarge(info.Size()); err != nil {
+		errs.Add(file, 1, 1, "%v", err)
 		return nil
 	}
 	src, err := os.ReadFile(abs)
@@ -476,6 +476,29 @@ func normalize(src []byte) ([]byte, error) {
 		return src, errors.New("not UTF-8")
 	}
 	return src, nil
+}
+
+// tooLarge is the loader's refusal of a file of size bytes, or nil.
+func tooLarge(size int64) error {
+	if size <= MaxFileSize {
+		return nil
+	}
+	return fmt.Errorf("file is %.1f MiB; the limit for one incident is %d MiB, split it or remove pasted logs", float64(size)/(1<<20), MaxFileSize>>20)
+}
+
+// CheckLimits returns why a build would refuse src, a whole content file,
+// before parsing it: its size, or a body over the parse budget, at a line
+// of the file. gen import calls it so as never to write a file the build
+// refuses.
+func CheckLimits(src []byte) error {
+	if err := tooLarge(int64(len(src))); err != nil {
+		return err
+	}
+	_, body, bodyLine, _ := splitFrontMatter(src)
+	if pr := markdown.DefaultBudget.Check(body); pr != nil {
+		return fmt.Errorf("line %d: %s", bodyLine+bytes.Count(body[:pr.Offset], []byte("\n")), pr.Msg)
+	}
+	return nil
 }
 
 // Parse turns the bytes of one content file into a Page. file, id and lang

@@ -85,7 +85,7 @@ func readGoogleCloudIncident(src *source, n *node, errs *diag.List) Incident {
 		if isHTML(body) {
 			src.fail(errs, field(u, "text"), "is HTML; gen imports the text of updates, and the dashboard gives it as Markdown")
 		}
-		inc.Updates = append(inc.Updates, Update{At: at, Status: statusWord(src.str(errs, u, "status", "")), Text: body})
+		inc.Updates = append(inc.Updates, Update{At: at, Status: statusWord(src.str(errs, u, "status", "")), Text: body, textAt: field(u, "text")})
 	}
 	uri := src.str(errs, n, "uri", "")
 	if isWebURL(uri) {

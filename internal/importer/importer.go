@@ -40,7 +40,8 @@ type Incident struct {
 	Updates      []Update // in time order
 	// Postmortem is the report published after the incident, Markdown or
 	// plain text, when the export has one.
-	Postmortem string
+	Postmortem   string
+	postmortemAt *node
 }
 
 // Update is one status update.
@@ -48,6 +49,7 @@ type Update struct {
 	At     time.Time
 	Status string // as the status page shows it: "Investigating", "Resolved"
 	Text   string // Markdown or plain text, as posted
+	textAt *node  // where Text is in the export, when read from one
 }
 
 // placed is a node of a source, for an error found after reading.
@@ -64,6 +66,27 @@ func (inc *Incident) Fail(errs *diag.List, format string, args ...any) {
 		return
 	}
 	inc.node.src.fail(errs, inc.node.node, format, args...)
+}
+
+// failLongest records a problem with the incident's text as a whole at
+// its longest text (an update or the postmortem): that is the one to
+// shorten.
+func (inc *Incident) failLongest(errs *diag.List, format string, args ...any) {
+	var at *node
+	longest := -1
+	for _, u := range inc.Updates {
+		if u.textAt != nil && len(u.Text) > longest {
+			at, longest = u.textAt, len(u.Text)
+		}
+	}
+	if inc.postmortemAt != nil && len(inc.Postmortem) > longest {
+		at, longest = inc.postmortemAt, len(inc.Postmortem)
+	}
+	if at == nil || inc.node.src == nil {
+		inc.Fail(errs, format, args...)
+		return
+	}
+	inc.node.src.fail(errs, at, format+"; this is the incident's longest text (%.1f MiB)", append(args, float64(longest)/(1<<20))...)
 }
 
 // Ongoing reports whether the incident has not been resolved.

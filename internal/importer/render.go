@@ -69,7 +69,14 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 		section("section_timeline", "timeline", timeline)
 	}
 	text := "---\n" + frontMatter(&inc, summary, loc) + "---\n\n" + strings.TrimSuffix(strings.Join(body, "\n"), "\n") + "\n"
-	return File{Incident: inc, ID: content.ID(inc.Begin.In(loc), slug(inc)), Text: withHash(text)}, true
+	file := withHash(text)
+	// What the build would refuse is not written: one such file would
+	// stop every later build.
+	if err := content.CheckLimits(file); err != nil {
+		inc.failLongest(errs, "not written: gen build would refuse the incident's file: %v", err)
+		return File{}, false
+	}
+	return File{Incident: inc, ID: content.ID(inc.Begin.In(loc), slug(inc)), Text: file}, true
 }
 
 // Heading is a section's Markdown heading in lang: the string key as its

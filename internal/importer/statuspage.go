@@ -84,7 +84,7 @@ func readStatuspageIncident(src *source, n *node, pageName, pageURL string, errs
 		if isHTML(body) {
 			src.fail(errs, field(u, "body"), "is HTML; gen imports the text of updates, and the API gives it as text")
 		}
-		inc.Updates = append(inc.Updates, Update{At: at, Status: statusWord(src.str(errs, u, "status", "")), Text: body})
+		inc.Updates = append(inc.Updates, Update{At: at, Status: statusWord(src.str(errs, u, "status", "")), Text: body, textAt: field(u, "body")})
 	}
 	if inc.End.IsZero() {
 		// Some pages resolve without a resolved_at; the last update says so.
@@ -96,6 +96,7 @@ func readStatuspageIncident(src *source, n *node, pageName, pageURL string, errs
 	}
 	if pm := field(n, "postmortem_body"); pm != nil {
 		inc.Postmortem = src.str(errs, n, "postmortem_body", "")
+		inc.postmortemAt = pm
 		if isHTML(inc.Postmortem) {
 			src.fail(errs, pm, "is HTML; gen imports the postmortem's text, and the API gives it as text")
 		}
