@@ -18,6 +18,7 @@ var importVerbs = map[importer.Action][2]string{
 	importer.Unchanged: {"unchanged", "unchanged"},
 	importer.Edited:    {"skipped", "skip"},
 	importer.Conflict:  {"skipped", "skip"},
+	importer.Leftover:  {"removed", "remove"},
 }
 
 // cmdImport writes an incident for each incident of a status page's
@@ -77,14 +78,21 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	unlock, err := importer.Lock(*site, !*dryRun)
+	if err != nil {
+		fmt.Fprintln(stderr, "gen import:", err)
+		return exitContent
+	}
 	changes, err := importer.Plan(*site, tag.String(), files)
 	if err != nil {
+		unlock()
 		fmt.Fprintln(stderr, "gen import:", err)
 		return exitContent
 	}
 	if !*dryRun {
 		errs.AddError(importer.Apply(*site, changes))
 	}
+	unlock()
 	printChanges(stdout, changes, *dryRun)
 	printShown(stderr, "", "error", errs.Errors())
 	if errs.Len() > 0 {
@@ -115,7 +123,7 @@ func printChanges(w io.Writer, changes []importer.Change, dryRun bool) {
 		}
 	}
 	var parts []string
-	for _, verb := range []string{"created", "create", "updated", "update", "unchanged", "skipped", "skip"} {
+	for _, verb := range []string{"created", "create", "updated", "update", "unchanged", "skipped", "skip", "removed", "remove"} {
 		if n := counts[verb]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, verb))
 		}

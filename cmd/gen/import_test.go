@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -377,6 +378,81 @@ func TestImportWithinBuildLimits(t *testing.T) {
 		}
 		if code, out, errs := runGen("check", "--source", site); code != exitOK {
 			t.Errorf("%s: check after import: %d\n%s%s", format, code, out, errs)
+		}
+	}
+}
+
+// TestImportAfterKill: what an import killed while writing left (a folder
+// holding only its temporary file, an empty folder) is removed or reused:
+// the incidents get the ids they would have had, not new ones.
+func TestImportAfterKill(t *testing.T) {
+	site := t.TempDir()
+	export := writeExport(t, t.TempDir(), "statuspage", [2]string{"Fine", "Back to normal."}, [2]string{"Other", "Back to normal."})
+	fine, other := filepath.Join(site, "content", "2024-05-01-fine"), filepath.Join(site, "content", "2024-05-02-other")
+	for _, dir := range []string{fine, other} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(fine, ".import-999-0"), []byte("---\ntitle: Fi"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runGen("import", "statuspage", export, "--source", site, "--dry-run")
+	if code != exitOK || out != "remove    content/2024-05-01-fine/.import-999-0: left by an import that was stopped while writing\n"+
+		"create    content/2024-05-01-fine/en.md\ncreate    content/2024-05-02-other/en.md\ndry run, nothing written: 2 create, 1 remove\n" {
+		t.Errorf("dry run: %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(fine, ".import-999-0")); err != nil {
+		t.Errorf("the dry run removed the leftover: %v", err)
+	}
+	code, out, errs = runGen("import", "statuspage", export, "--source", site)
+	if code != exitOK || !strings.HasSuffix(out, "2 created, 1 removed\n") {
+		t.Errorf("import: %d %q %q", code, out, errs)
+	}
+	for dir, want := range map[string][]string{fine: {"en.md"}, other: {"en.md"}} {
+		var got []string
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			got = append(got, e.Name())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s holds %q, want %q", dir, got, want)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(site, "content")); len(entries) != 2 {
+		t.Errorf("content/ holds %d folders, want 2", len(entries))
+	}
+}
+
+// TestImportsAtOnce: two imports of one export running at once give each
+// incident one folder, whatever their interleaving.
+func TestImportsAtOnce(t *testing.T) {
+	var incs [][2]string
+	for i := range 28 {
+		incs = append(incs, [2]string{fmt.Sprintf("Outage %d", i), "Back to normal."})
+	}
+	export := writeExport(t, t.TempDir(), "statuspage", incs...)
+	for trial := range 8 {
+		site := t.TempDir()
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				if code, out, errs := runGen("import", "statuspage", export, "--source", site); code != exitOK {
+					t.Errorf("trial %d: %d %q %q", trial, code, out, errs)
+				}
+			})
+		}
+		wg.Wait()
+		dirs, err := os.ReadDir(filepath.Join(site, "content"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dirs) != len(incs) {
+			var names []string
+			for _, d := range dirs {
+				names = append(names, d.Name())
+			}
+			t.Fatalf("trial %d: %d folders for %d incidents: %q", trial, len(dirs), len(incs), names)
 		}
 	}
 }
