@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 )
 
@@ -325,6 +326,44 @@ func TestNewIncidentBuilds(t *testing.T) {
 	if code, _, _ := runGen("new", "--source", site, "--begin", "2025-01-02 00:30", "--timezone", "Asia/Taipei", "cdn-purge-storm"); code != exitUsage {
 		t.Errorf("creating it twice: exit %d", code)
 	}
+}
+
+// TestNewRefusesTimesTheBuildRefuses: a begin the clocks skip or show
+// twice, or outside the years dates are written in, is refused with the
+// build's own message, and nothing is written.
+func TestNewRefusesTimesTheBuildRefuses(t *testing.T) {
+	site := copySite(t)
+	for _, tc := range []struct{ begin, zone string }{
+		{"2018-11-04 00:30", "America/Sao_Paulo"}, // the clocks skip 00:00–01:00
+		{"2021-11-07 01:30", "America/Los_Angeles"},
+		{"0000-01-01 00:00", "America/Los_Angeles"},
+		{"9999-12-31 23:59", "America/Los_Angeles"}, // 10000 in UTC
+	} {
+		_, want := content.ParseTime(tc.begin, mustLoad(t, tc.zone))
+		code, out, errs := runGen("new", "--source", site, "--begin", tc.begin, "--timezone", tc.zone, "odd-time")
+		if want == nil || code != exitUsage || out != "" || errs != "gen new: --begin: "+want.Error()+"\n" {
+			t.Errorf("--begin %q in %s: %d %q %q; want the build's %v", tc.begin, tc.zone, code, out, errs, want)
+		}
+	}
+	if matches, _ := filepath.Glob(filepath.Join(site, "content", "*-odd-time")); len(matches) > 0 {
+		t.Errorf("wrote %q", matches)
+	}
+	// The hour after the gap is what the message says to use; it builds.
+	if code, out, errs := runGen("new", "--source", site, "--begin", "2018-11-04 01:30", "--timezone", "America/Sao_Paulo", "odd-time"); code != exitOK {
+		t.Fatalf("after the gap: %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runGen("build", "--source", site, "--drafts", "--dest", filepath.Join(t.TempDir(), "public")); code != exitOK || !strings.Contains(out, "built 5 incidents") {
+		t.Errorf("build with the new draft: %d %q %q", code, out, errs)
+	}
+}
+
+func mustLoad(t *testing.T, zone string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
 }
 
 // TestBuildWarnsWhenOldOutputStays: the new output is in place, the old

@@ -17,6 +17,9 @@ import (
 	"github.com/postmortem-archive/gen/internal/source"
 )
 
+// newLayout is how gen new reads --begin and writes begin: a local time.
+const newLayout = "2006-01-02 15:04"
+
 // cmdNew writes a new incident's original with every field and section a
 // postmortem needs, ready to fill in.
 func cmdNew(args []string, stdout, stderr io.Writer) int {
@@ -50,22 +53,29 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	heading := func(key, id string) string { return importer.Heading(siteLang, key, id) }
-	var err error
-	at := time.Now().In(loc)
+	when := time.Now().In(loc).Format(newLayout)
 	if *begin != "" {
-		if at, err = time.ParseInLocation("2006-01-02 15:04", *begin, loc); err != nil {
+		if _, err := time.Parse(newLayout, *begin); err != nil {
 			fmt.Fprintln(stderr, "gen new: --begin must be YYYY-MM-DD HH:MM")
 			return exitUsage
 		}
+		when = *begin
 	}
-	id := content.ID(at, fs.Arg(0))
+	// The build reads begin with content.ParseTime: what it would refuse
+	// (a time the clocks skip or show twice, a year it cannot write) is
+	// refused here, in its words.
+	at, err := content.ParseTime(when, loc)
+	if err != nil {
+		fmt.Fprintf(stderr, "gen new: --begin: %v\n", err)
+		return exitUsage
+	}
+	id := content.ID(at.In(loc), fs.Arg(0))
 	dir := filepath.Join(*source, "content", id)
 	file := filepath.Join(dir, tag.String()+".md")
 	if _, err := os.Stat(dir); err == nil {
 		fmt.Fprintf(stderr, "gen new: %s already exists\n", dir)
 		return exitUsage
 	}
-	when := at.Format("2006-01-02 15:04")
 	text := strings.Join([]string{
 		"---",
 		"title: " + strings.ReplaceAll(fs.Arg(0), "-", " "),
