@@ -463,3 +463,53 @@ func BenchmarkPageSizes(b *testing.B) {
 		}
 	}
 }
+
+// TestOverviewBoundedAcrossMillennia: incidents in years 1, 2020 and 9999
+// keep the overview under maxPage (its heat map once drew a row for each
+// of the 10,000 years, 9.5 MB), and every incident is reached from it by
+// following links through the timeline.
+func TestOverviewBoundedAcrossMillennia(t *testing.T) {
+	site := files{}
+	var ids []string
+	for _, begin := range []string{"0001-01-01 10:00", "2020-06-01 10:00", "9999-12-31 10:00"} {
+		id := begin[:10] + "-outage"
+		ids = append(ids, id)
+		site["content/"+id+"/en.md"] = "---\ntitle: Outage\nsummary: Requests failed.\ntimezone: UTC\nbegin: " + begin +
+			"\nend: " + begin[:11] + "11:00\norganization: Example\nseverity: major\n---\n\n## Timeline {#timeline}\n\n- " + begin + " — Errors began.\n"
+	}
+	dir := writeSite(t, site)
+	if _, err := buildSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "public")
+	overview := filepath.Join(dest, "en", "timeline", "index.html")
+	if info, err := os.Stat(overview); err != nil || info.Size() > maxPage {
+		t.Fatalf("the overview: %v bytes (%v), want under %d", info.Size(), err, maxPage)
+	}
+	// Breadth first through the timeline's pages, to the incidents.
+	reached := map[string]bool{}
+	todo := []string{"/en/timeline/"}
+	for len(todo) > 0 {
+		page := todo[0]
+		todo = todo[1:]
+		if reached[page] {
+			continue
+		}
+		reached[page] = true
+		if !strings.HasPrefix(page, "/en/timeline/") {
+			continue
+		}
+		doc := parseHTML(t, filepath.Join(dest, filepath.FromSlash(page), "index.html"))
+		for _, a := range findAll(doc, tag("a")) {
+			href, _, _ := strings.Cut(strings.TrimPrefix(attr(a, "href"), "http://127.0.0.1:1313"), "#")
+			if strings.HasPrefix(href, "/en/timeline/") || strings.HasPrefix(href, "/en/incidents/") {
+				todo = append(todo, href)
+			}
+		}
+	}
+	for _, id := range ids {
+		if !reached["/en/incidents/"+id+"/"] {
+			t.Errorf("%s is not reached from the overview", id)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package chart
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -37,39 +39,37 @@ const (
 // column are cut with "…" (the tooltip keeps them whole).
 func GridSVG(g Grid) string {
 	id := cleanID(g.IDPrefix)
-	first, last, peak := gridYears(g.Rows)
+	years, peak := gridYears(g.Rows)
 	var b strings.Builder
 	if peak == 0 {
 		emptyFrame(&b, id, "grid", g.Title, g.Desc)
 		return b.String()
 	}
-	years := last - first + 1
-	cw := (viewWidth - grLabelW - float64(years)*hmGap) / float64(years)
+	cols := yearSlots(years)
+	cw := (viewWidth - grLabelW - float64(len(cols))*hmGap) / float64(len(cols))
 	top := 40 + grHeadH
 	openSVG(&b, id, "grid", viewWidth, top+float64(len(g.Rows))*grRowH+8, g.Title, g.Desc)
 	heatScale(&b, g.Legend, 22)
-	yearHeads(&b, first, years, cw, 40+grHeadH-8)
+	yearHeads(&b, cols, cw, 40+grHeadH-8)
 	for r, row := range g.Rows {
-		gridRow(&b, g, row, first, years, peak, cw, top+float64(r)*grRowH)
+		gridRow(&b, g, row, cols, peak, cw, top+float64(r)*grRowH)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
 }
 
-// gridYears finds the rows' first and last years and the largest count.
-func gridYears(rows []GridRow) (first, last, peak int) {
+// gridYears finds the years in which the rows have incidents, ascending,
+// and the largest count.
+func gridYears(rows []GridRow) (years []int, peak int) {
+	seen := map[int]bool{}
 	for _, row := range rows {
 		for y, n := range row.Years {
-			if n == 0 {
-				continue
+			if n > 0 {
+				seen[y], peak = true, max(peak, n)
 			}
-			if peak == 0 {
-				first, last = y, y
-			}
-			first, last, peak = min(first, y), max(last, y), max(peak, n)
 		}
 	}
-	return first, last, peak
+	return slices.Sorted(maps.Keys(seen)), peak
 }
 
 // heatScale draws the shade legend on one row at baseline y.
@@ -89,8 +89,8 @@ func heatScale(b *strings.Builder, l Legend, y float64) {
 }
 
 // yearHeads labels the year columns, every other one on a narrow screen
-// when they would collide.
-func yearHeads(b *strings.Builder, first, years int, cw, y float64) {
+// when they would collide; a gap's column is marked "…".
+func yearHeads(b *strings.Builder, cols []yearSlot, cw, y float64) {
 	// Name every year that fits: every one, every second, fifth or tenth,
 	// on a wide screen and, among those, on a narrow one.
 	step := func(font float64) int {
@@ -103,22 +103,27 @@ func yearHeads(b *strings.Builder, first, years int, cw, y float64) {
 	}
 	wide, narrow := step(fontText), step(fontTextNarrow)
 	b.WriteString(`<g class="heads" text-anchor="middle">`)
-	for i := range years {
-		if (first+i)%wide != 0 {
+	for i, col := range cols {
+		label := strconv.Itoa(col.first)
+		x := grLabelW + float64(i)*(cw+hmGap) + cw/2
+		if col.gap {
+			b.WriteString(`<text class="muted" x="` + num(x) + `" y="` + num(y) + `"><title>` + yearRange(col) + `</title>…</text>`)
+			continue
+		}
+		if col.first%wide != 0 {
 			continue
 		}
 		class := "muted"
-		if (first+i)%narrow != 0 {
+		if col.first%narrow != 0 {
 			class += " nh"
 		}
-		x := grLabelW + float64(i)*(cw+hmGap) + cw/2
-		b.WriteString(`<text class="` + class + `" x="` + num(x) + `" y="` + num(y) + `">` + strconv.Itoa(first+i) + `</text>`)
+		b.WriteString(`<text class="` + class + `" x="` + num(x) + `" y="` + num(y) + `">` + label + `</text>`)
 	}
 	b.WriteString(`</g>`)
 }
 
 // gridRow draws one row at y: its label, linked, and its cells.
-func gridRow(b *strings.Builder, g Grid, row GridRow, first, years, peak int, cw, y float64) {
+func gridRow(b *strings.Builder, g Grid, row GridRow, cols []yearSlot, peak int, cw, y float64) {
 	ch := grRowH - hmGap
 	label := row.Label
 	for textWidth(label, fontTextNarrow) > grLabelW-10 && len([]rune(label)) > 2 {
@@ -130,15 +135,19 @@ func gridRow(b *strings.Builder, g Grid, row GridRow, first, years, peak int, cw
 		text = `<a href="` + esc(safeHref(row.Href)) + `" tabindex="-1">` + text + `</a>`
 	}
 	b.WriteString(text)
-	for i := range years {
-		n := row.Years[first+i]
+	for i, col := range cols {
+		if col.gap {
+			continue
+		}
+		year := col.first
+		n := row.Years[year]
 		lvl := level(n, peak)
 		x := grLabelW + float64(i)*(cw+hmGap)
 		b.WriteString(`<g class="cell">`)
 		if n > 0 {
-			tip := row.Label + ", " + strconv.Itoa(first+i) + ": " + strconv.Itoa(n)
+			tip := row.Label + ", " + strconv.Itoa(year) + ": " + strconv.Itoa(n)
 			if g.CellLabel != nil {
-				tip = g.CellLabel(row.Label, first+i, n)
+				tip = g.CellLabel(row.Label, year, n)
 			}
 			b.WriteString(`<title>` + esc(tip) + `</title>`)
 		}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,29 +43,47 @@ const (
 	hmHeadH   = 30.0 // month heads
 	hmKeyRowH = 30.0 // a row of the legend above the grid
 	hmLevels  = 5    // shades of a non-empty cell
+	hmGapH    = 20.0 // a row standing for a run of empty years
 )
+
+// rowHeight is the height of a heat map's row.
+func rowHeight(r yearSlot) float64 {
+	if r.gap {
+		return hmGapH
+	}
+	return hmRowH
+}
+
+// gapRow draws a run of empty years at y: their span, where a year's label
+// would be.
+func gapRow(b *strings.Builder, r yearSlot, y float64) {
+	b.WriteString(`<text class="year-label muted" x="4" y="` + num(y+hmGapH/2+2) + `">` + yearRange(r) + `</text>`)
+}
+
+// yearRange writes a gap's years: "1–2019".
+func yearRange(r yearSlot) string { return strconv.Itoa(r.first) + "–" + strconv.Itoa(r.last) }
 
 // monthCounts counts spans per (year, month), by severity.
 type monthCounts struct {
-	first, last int
-	cells       [][12][4]int
-	peak        int
+	cells map[int]*[12][4]int // by year
+	years []int               // the years with spans, ascending
+	peak  int
 }
 
 func countMonths(spans []Span) monthCounts {
-	var c monthCounts
-	for i, sp := range spans {
-		y := sp.Begin.Year()
-		if i == 0 {
-			c.first, c.last = y, y
-		}
-		c.first, c.last = min(c.first, y), max(c.last, y)
-	}
-	c.cells = make([][12][4]int, c.last-c.first+1)
+	c := monthCounts{cells: map[int]*[12][4]int{}}
 	for _, sp := range spans {
-		cell := &c.cells[sp.Begin.Year()-c.first][sp.Begin.Month()-1]
+		y := sp.Begin.Year()
+		row := c.cells[y]
+		if row == nil {
+			row = new([12][4]int)
+			c.cells[y] = row
+			c.years = append(c.years, y)
+		}
+		cell := &row[sp.Begin.Month()-1]
 		cell[sevRank(cleanClass(sp.Severity))]++
 	}
+	slices.Sort(c.years)
 	for _, row := range c.cells {
 		for _, cell := range row {
 			c.peak = max(c.peak, cell[0]+cell[1]+cell[2]+cell[3])
@@ -82,11 +101,13 @@ func level(n, peak int) int {
 	return (n*hmLevels + peak - 1) / peak
 }
 
-// HeatmapSVG draws h. Cells are <a class="cell"> (when linked) holding a
-// <title> from CellLabel, a rect of class "heat heat-<level>", the count,
-// and one rect per severity present along the foot (class
-// "severity-<name>"). A legend above the grid shows the shades and the
-// severity colours (class "chart-key"). Spans dated outside the years 1–9999 are skipped.
+// HeatmapSVG draws h, one row per year as yearSlots lays them out (a long
+// run of empty years is one narrow row giving their span). Cells are
+// <a class="cell"> (when linked) holding a <title> from CellLabel, a rect
+// of class "heat heat-<level>", the count, and one rect per severity
+// present along the foot (class "severity-<name>"). A legend above the grid shows the shades and the
+// severity colours (class "chart-key"). Spans dated outside the years
+// 1–9999 are skipped.
 func HeatmapSVG(h Heatmap) string {
 	id := cleanID(h.IDPrefix)
 	spans := validSpans(h.Spans)
@@ -96,17 +117,25 @@ func HeatmapSVG(h Heatmap) string {
 		return b.String()
 	}
 	c := countMonths(spans)
-	rows := len(c.cells)
+	rows := yearSlots(c.years)
 	key := severityKey(h.Legend)
 	legendH := 4 + hmKeyRowH*float64(1+len(key))
-	height := legendH + hmHeadH + float64(rows)*hmRowH + 8
+	height := legendH + hmHeadH + 8
+	for _, r := range rows {
+		height += rowHeight(r)
+	}
 	openSVG(&b, id, "heatmap", viewWidth, height, h.Title, h.Desc)
 	heatScale(&b, h.Legend, 22)
 	heatKey(&b, key, 22+hmKeyRowH)
 	monthHeads(&b, h.MonthLabel, legendH)
-	top := legendH + hmHeadH
-	for r := range rows {
-		heatRow(&b, h, c, r, top+float64(r)*hmRowH)
+	y := legendH + hmHeadH
+	for _, r := range rows {
+		if r.gap {
+			gapRow(&b, r, y)
+		} else {
+			heatRow(&b, h, c, r.first, y)
+		}
+		y += rowHeight(r)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
@@ -215,14 +244,16 @@ func monthHeads(b *strings.Builder, label func(time.Month) string, y float64) {
 	b.WriteString(`</g>`)
 }
 
-// heatRow draws year row r at y: its label, twelve cells and its total.
-func heatRow(b *strings.Builder, h Heatmap, c monthCounts, r int, y float64) {
-	year := c.first + r
+// heatRow draws year's row at y: its label, twelve cells and its total.
+func heatRow(b *strings.Builder, h Heatmap, c monthCounts, year int, y float64) {
 	w, ch := cellWidth(), hmRowH-hmGap
 	b.WriteString(`<text class="year-label" x="4" y="` + num(y+ch/2+5) + `">` + strconv.Itoa(year) + `</text>`)
 	total := 0
 	for m := range 12 {
-		cell := c.cells[r][m]
+		var cell [4]int
+		if row := c.cells[year]; row != nil {
+			cell = row[m]
+		}
 		n := cell[0] + cell[1] + cell[2] + cell[3]
 		total += n
 		x := hmLabelW + float64(m)*(w+hmGap)

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -140,5 +141,51 @@ func TestSeverityKeyFits(t *testing.T) {
 		if l.Caption == "" && len(rows) != 1 {
 			t.Errorf("%+v: %d rows, want one", l, len(rows))
 		}
+	}
+}
+
+// TestChartsBoundedAcrossYears: incidents in years 1, 2020 and 9999 draw
+// three rows (and three columns) with the empty millennia between as two
+// gaps, not ten thousand; incidents in 500 different years draw the most
+// recent maxYearSlots.
+func TestChartsBoundedAcrossYears(t *testing.T) {
+	at := func(y int) time.Time { return time.Date(y, 6, 1, 0, 0, 0, 0, time.UTC) }
+	spans := []Span{{Begin: at(1)}, {Begin: at(2020), Severity: "major"}, {Begin: at(9999)}}
+	heat := HeatmapSVG(testHeatmap(spans))
+	root := parse(t, heat)
+	if got := len(root.all(byClass("heat"))) - (hmLevels + 1); got != 3*12 {
+		t.Errorf("%d heat map cells, want 3 years × 12", got)
+	}
+	var labels []string
+	for _, l := range root.all(byClass("year-label")) {
+		labels = append(labels, l.text)
+	}
+	if want := []string{"1", "2–2019", "2020", "2021–9998", "9999"}; !slices.Equal(labels, want) {
+		t.Errorf("rows %q, want %q", labels, want)
+	}
+	grid := GridSVG(Grid{IDPrefix: "g", Title: "t", Rows: []GridRow{{Label: "A", Years: map[int]int{1: 1, 2020: 1, 9999: 1}}}})
+	if got := len(parse(t, grid).all(byClass("heat"))) - (hmLevels + 1); got != 3 {
+		t.Errorf("%d grid cells, want 3", got)
+	}
+	if len(heat)+len(grid) > 20_000 {
+		t.Errorf("the heat map and grid weigh %d bytes", len(heat)+len(grid))
+	}
+	var many []Span
+	years := map[int]int{}
+	for y := 1000; y < 3000; y += 4 {
+		many = append(many, Span{Begin: at(y)})
+		years[y] = 1
+	}
+	root = parse(t, HeatmapSVG(testHeatmap(many)))
+	labels = labels[:0]
+	for _, l := range root.all(byClass("year-label")) {
+		labels = append(labels, l.text)
+	}
+	if len(labels) > maxYearSlots || labels[len(labels)-1] != "2996" {
+		t.Errorf("500 years: %d rows, the last %q; want at most %d, the most recent last", len(labels), labels[len(labels)-1], maxYearSlots)
+	}
+	grid = GridSVG(Grid{IDPrefix: "g", Title: "t", Rows: []GridRow{{Label: "A", Years: years}}})
+	if got := len(parse(t, grid).all(byClass("heat"))) - (hmLevels + 1); got > maxYearSlots {
+		t.Errorf("500 years: %d grid columns, want at most %d", got, maxYearSlots)
 	}
 }
