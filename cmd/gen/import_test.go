@@ -456,3 +456,25 @@ func TestImportsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestProductSpellingsWarned: two products of one organization spelled
+// "A.B" and "A B" share a page under the first spelling; gen check says
+// so where the second is written, naming the file of the first.
+func TestProductSpellingsWarned(t *testing.T) {
+	site := copySite(t)
+	export := filepath.Join(t.TempDir(), "incidents.json")
+	os.WriteFile(export, []byte(`{"page": {"name": "Example"}, "incidents": [
+  {"id": "one", "name": "Slow queries", "created_at": "2024-05-01T10:00:00Z", "resolved_at": "2024-05-01T11:00:00Z",
+   "components": [{"name": "Cloud.SQL"}], "incident_updates": [{"status": "resolved", "body": "Fixed.", "created_at": "2024-05-01T11:00:00Z"}]},
+  {"id": "two", "name": "Failed queries", "created_at": "2024-05-02T10:00:00Z", "resolved_at": "2024-05-02T11:00:00Z",
+   "components": [{"name": "Cloud SQL"}], "incident_updates": [{"status": "resolved", "body": "Fixed.", "created_at": "2024-05-02T11:00:00Z"}]}
+]}`), 0o644)
+	if code, out, errs := runGen("import", "statuspage", export, "--source", site); code != exitOK {
+		t.Fatalf("import: %d %q %q", code, out, errs)
+	}
+	code, out, errs := runGen("check", "--source", site)
+	want := `warning: content/2024-05-02-failed-queries/en.md:7:12: product "Cloud SQL" is shown as "Cloud.SQL", as content/2024-05-01-slow-queries/en.md spells it`
+	if code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("check: %d, no %q in:\n%s%s", code, want, out, errs)
+	}
+}

@@ -1,8 +1,13 @@
 package archive
 
 import (
+	"fmt"
 	"iter"
 	"slices"
+	"strings"
+
+	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // TermLists are an incident's terms by taxonomy, each list in the order
@@ -73,6 +78,52 @@ func (l *TermLists) mapped(to func(*Term) *Term) TermLists {
 	out := TermLists{terms: make([]*Term, len(l.terms)), ends: l.ends}
 	for i, t := range l.terms {
 		out.terms[i] = to(t)
+	}
+	return out
+}
+
+// Respellings reports every name written otherwise than the name its
+// term's page shows ("A B" beside "A.B", "aws" beside "AWS"): names of one
+// slug are one term, shown as first written, which the writer of the
+// other spelling may not have meant. Each is placed where the other
+// spelling is written and names the file of the shown one.
+func (a *Archive) Respellings() []*diag.Error {
+	var out []*diag.Error
+	for _, tax := range Taxonomies {
+		for _, t := range a.Terms[tax] {
+			shownIn := ""
+			for _, inc := range slices.Backward(t.Incidents) { // oldest first
+				for _, v := range termValuesOf(inc, t) {
+					if v.V == t.Name && shownIn == "" {
+						shownIn = inc.Original.File
+					}
+				}
+			}
+			for _, inc := range slices.Backward(t.Incidents) {
+				for _, v := range termValuesOf(inc, t) {
+					if v.V != t.Name {
+						out = append(out, &diag.Error{File: inc.Original.File, Line: v.Line, Col: v.Col, Msg: fmt.Sprintf(
+							"%s %q is shown as %q, as %s spells it: the two names are one %s with one page; spell them the same, or name them apart",
+							strings.TrimSuffix(string(tax), "s"), v.V, t.Name, shownIn, strings.TrimSuffix(string(tax), "s"))})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// termValuesOf are the names inc writes for t.
+func termValuesOf(inc *Incident, t *Term) []content.String {
+	var org *Term
+	if t.Taxonomy == Products {
+		org = inc.Organization()
+	}
+	var out []content.String
+	for _, v := range termValues(inc.Original, t.Taxonomy) {
+		if termSlug(v.V, org) == t.Slug {
+			out = append(out, v)
+		}
 	}
 	return out
 }
