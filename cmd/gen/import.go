@@ -67,10 +67,10 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	var errs diag.List
+	var errs, warnings diag.List
 	var files []importer.File
 	for _, name := range fs.Args()[1:] {
-		incs, err := format.ReadFile(name)
+		incs, err := format.ReadFile(name, &warnings)
 		errs.AddError(err)
 		for _, inc := range incs {
 			if f, ok := importer.Render(inc, importer.Options{Location: loc, Organization: *org, Lang: siteLang}, &errs); ok {
@@ -94,6 +94,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	}
 	unlock()
 	printChanges(stdout, changes, *dryRun)
+	printShown(stderr, "warning: ", "warning", warnings.Errors())
 	printShown(stderr, "", "error", errs.Errors())
 	if errs.Len() > 0 {
 		done := "were not written, the others were"

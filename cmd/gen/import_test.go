@@ -478,3 +478,15 @@ func TestProductSpellingsWarned(t *testing.T) {
 		t.Errorf("check: %d, no %q in:\n%s%s", code, want, out, errs)
 	}
 }
+
+// TestImportWarns: a repeated key is imported with a placed warning, and
+// the import succeeds.
+func TestImportWarns(t *testing.T) {
+	export := filepath.Join(t.TempDir(), "incidents.json")
+	os.WriteFile(export, []byte(`{"incidents": [{"id": "a", "name": "First", "name": "Second", "created_at": "2024-05-01T10:00:00Z"}]}`), 0o644)
+	code, out, errs := runGen("import", "statuspage", export, "--source", t.TempDir())
+	if code != exitOK || !strings.Contains(out, "content/2024-05-01-second/en.md") ||
+		!strings.Contains(errs, "warning: "+export+":1:45: incidents[0].name: the key appears again in its object") {
+		t.Errorf("%d %q %q", code, out, errs)
+	}
+}

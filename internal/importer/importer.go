@@ -123,8 +123,10 @@ func Lookup(name string) (Format, bool) {
 	return Formats[i], true
 }
 
-// ReadFile reads one export file. file is the name used in messages.
-func (f Format) ReadFile(file string) ([]Incident, error) {
+// ReadFile reads one export file. file is the name used in messages;
+// warnings, when not nil, gets what is read but may not be what the
+// export meant.
+func (f Format) ReadFile(file string, warnings *diag.List) ([]Incident, error) {
 	var errs diag.List
 	info, err := os.Stat(file)
 	if err != nil {
@@ -140,19 +142,23 @@ func (f Format) ReadFile(file string) ([]Incident, error) {
 		errs.Add(file, 0, 0, "cannot read the export: %v", err)
 		return nil, errs.Err()
 	}
-	incs := f.Read(file, data, &errs)
+	incs := f.Read(file, data, &errs, warnings)
 	return incs, errs.Err()
 }
 
-// Read reads the bytes of one export; problems are recorded in errs.
-func (f Format) Read(file string, data []byte, errs *diag.List) []Incident {
-	src := newSource(file, data)
-	root, err := parseJSON(data)
+// Read reads the bytes of one export; problems are recorded in errs and,
+// when warnings is not nil, doubts in warnings.
+func (f Format) Read(file string, data []byte, errs, warnings *diag.List) []Incident {
+	src := newSource(file, data, warnings)
+	root, dups, err := parseJSON(data)
 	if err != nil {
 		pe := err.(*placedError)
 		line, col := src.at(pe.offset)
 		errs.Add(file, line, col, "not JSON: %s; a %s export is the JSON from %s", pe.msg, f.Name, f.Where)
 		return nil
+	}
+	for _, d := range dups {
+		src.warn(d, "the key appears again in its object; the value written last is read")
 	}
 	return f.read(src, root, errs)
 }

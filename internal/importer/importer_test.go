@@ -13,7 +13,7 @@ import (
 
 func read(t *testing.T, format Format, file string) ([]Incident, []*diag.Error) {
 	t.Helper()
-	incs, err := format.ReadFile(filepath.Join("testdata", file))
+	incs, err := format.ReadFile(filepath.Join("testdata", file), nil)
 	if err == nil {
 		return incs, nil
 	}
@@ -136,7 +136,7 @@ func TestWrongInput(t *testing.T) {
 		{GoogleCloud, "testdata/statuspage.json", "statuspage.json:1:1: a google-cloud export is a list of incidents, but this is an object; it looks like a statuspage export"},
 		{GoogleCloud, filepath.Join(dir, "absent.json"), "absent.json: cannot read the export"},
 	} {
-		incs, err := tc.format.ReadFile(tc.file)
+		incs, err := tc.format.ReadFile(tc.file, nil)
 		if len(incs) != 0 || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: %d incidents, error %v; want %q", tc.format.Name, tc.file, len(incs), err, tc.want)
 		}
@@ -145,11 +145,11 @@ func TestWrongInput(t *testing.T) {
 
 func TestParseJSONPositions(t *testing.T) {
 	src := []byte("{\n  \"a\": [1, {\"b\": \"x\"}],\n  \"é\": \"y\", \"c\": null\n}")
-	root, err := parseJSON(src)
+	root, _, err := parseJSON(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSource("f.json", src)
+	s := newSource("f.json", src, nil)
 	b := root.fields["a"].items[1].fields["b"]
 	if line, col := s.at(b.offset); b.path != "a[1].b" || line != 2 || col != 18 {
 		t.Errorf("a[1].b at %d:%d path %q, want 2:18", line, col, b.path)
@@ -158,10 +158,10 @@ func TestParseJSONPositions(t *testing.T) {
 	if line, col := s.at(c.offset); line != 3 || col != 18 || c.kind != null {
 		t.Errorf("c at %d:%d kind %v, want 3:18 (columns count characters, not bytes)", line, col, c.kind)
 	}
-	if _, err := parseJSON([]byte(strings.Repeat("[", 100) + strings.Repeat("]", 100))); err == nil || !strings.Contains(err.Error(), "nested more than") {
+	if _, _, err := parseJSON([]byte(strings.Repeat("[", 100) + strings.Repeat("]", 100))); err == nil || !strings.Contains(err.Error(), "nested more than") {
 		t.Errorf("deep nesting: %v", err)
 	}
-	if _, err := parseJSON([]byte(`{} {}`)); err == nil || !strings.Contains(err.Error(), "more after the end") {
+	if _, _, err := parseJSON([]byte(`{} {}`)); err == nil || !strings.Contains(err.Error(), "more after the end") {
 		t.Errorf("two values: %v", err)
 	}
 }
@@ -179,8 +179,8 @@ func FuzzRead(f *testing.F) {
 	english := lang(f, "en")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, format := range Formats {
-			var errs diag.List
-			for _, inc := range format.Read("export.json", data, &errs) {
+			var errs, warns diag.List
+			for _, inc := range format.Read("export.json", data, &errs, &warns) {
 				var rerrs diag.List
 				file, ok := Render(inc, Options{Location: time.UTC, Lang: english}, &rerrs)
 				if !ok {
@@ -188,11 +188,37 @@ func FuzzRead(f *testing.F) {
 				}
 				parse(t, file)
 			}
-			for _, e := range errs.Errors() {
+			for _, e := range append(errs.Errors(), warns.Errors()...) {
 				if e.File != "export.json" || e.Line < 1 || e.Col < 1 {
-					t.Errorf("error not placed: %v", e)
+					t.Errorf("not placed: %v", e)
 				}
 			}
 		}
 	})
+}
+
+// TestDoubtfulInput: a key an object repeats and a numeric id are read
+// (the last value, the number as text) with a warning at the JSON path,
+// and the incidents are kept.
+func TestDoubtfulInput(t *testing.T) {
+	data := []byte(`{"incidents": [
+  {"id": 12, "name": "First", "name": "Second",
+   "created_at": "2024-05-01T10:00:00Z", "incident_updates": []}
+]}`)
+	var errs, warns diag.List
+	incs := Statuspage.Read("export.json", data, &errs, &warns)
+	if errs.Len() > 0 || len(incs) != 1 || incs[0].ImportID != "12" || incs[0].Title != "Second" {
+		t.Fatalf("read %+v, errors %v", incs, errs.Err())
+	}
+	var got []string
+	for _, w := range warns.Errors() {
+		got = append(got, w.Error())
+	}
+	want := []string{
+		`export.json:2:10: incidents[0].id: is a number, not text as the format has it; read as the text "12"`,
+		"export.json:2:31: incidents[0].name: the key appears again in its object; the value written last is read",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

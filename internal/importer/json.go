@@ -45,18 +45,21 @@ type node struct {
 }
 
 // parseJSON reads data into a tree of nodes. Only the first error is
-// returned: after a syntax error nothing further can be trusted.
-func parseJSON(data []byte) (*node, error) {
+// returned: after a syntax error nothing further can be trusted. dups are
+// the keys an object repeats, each placed at its repetition: the last
+// one's value is kept, as JSON readers keep it, but the export may have
+// meant either.
+func parseJSON(data []byte) (root *node, dups []*node, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	root, err := parseValue(dec, data, "", 0)
+	root, err = parseValue(dec, data, "", 0, &dups)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &placedError{skipSpace(data, int(dec.InputOffset())), "more after the end of the JSON value; an export is one object or list"}
+		return nil, nil, &placedError{skipSpace(data, int(dec.InputOffset())), "more after the end of the JSON value; an export is one object or list"}
 	}
-	return root, nil
+	return root, dups, nil
 }
 
 // placedError is a parse error at a byte offset.
@@ -67,7 +70,7 @@ type placedError struct {
 
 func (e *placedError) Error() string { return e.msg }
 
-func parseValue(dec *json.Decoder, data []byte, path string, depth int) (*node, error) {
+func parseValue(dec *json.Decoder, data []byte, path string, depth int, dups *[]*node) (*node, error) {
 	start := skipSpace(data, int(dec.InputOffset()))
 	tok, err := dec.Token()
 	if err != nil {
@@ -88,11 +91,13 @@ func parseValue(dec *json.Decoder, data []byte, path string, depth int) (*node, 
 					return nil, syntaxError(err, keyAt)
 				}
 				key, _ := k.(string)
-				child, err := parseValue(dec, data, joinPath(path, key), depth+1)
+				child, err := parseValue(dec, data, joinPath(path, key), depth+1, dups)
 				if err != nil {
 					return nil, err
 				}
-				if _, dup := n.fields[key]; !dup {
+				if _, dup := n.fields[key]; dup {
+					*dups = append(*dups, &node{path: child.path, offset: keyAt})
+				} else {
 					n.keys = append(n.keys, key)
 				}
 				n.fields[key] = child
@@ -100,7 +105,7 @@ func parseValue(dec *json.Decoder, data []byte, path string, depth int) (*node, 
 		} else {
 			n.kind = array
 			for dec.More() {
-				child, err := parseValue(dec, data, fmt.Sprintf("%s[%d]", path, len(n.items)), depth+1)
+				child, err := parseValue(dec, data, fmt.Sprintf("%s[%d]", path, len(n.items)), depth+1, dups)
 				if err != nil {
 					return nil, err
 				}
@@ -154,10 +159,11 @@ type source struct {
 	file       string
 	data       []byte
 	lineStarts []int
+	warns      *diag.List // what is read but may not be what the export meant; may be nil
 }
 
-func newSource(file string, data []byte) *source {
-	s := &source{file: file, data: data, lineStarts: []int{0}}
+func newSource(file string, data []byte, warns *diag.List) *source {
+	s := &source{file: file, data: data, lineStarts: []int{0}, warns: warns}
 	for i, c := range data {
 		if c == '\n' {
 			s.lineStarts = append(s.lineStarts, i+1)
@@ -183,6 +189,13 @@ func (s *source) fail(errs *diag.List, n *node, format string, args ...any) {
 		msg = n.path + ": " + msg
 	}
 	errs.Add(s.file, line, col, "%s", msg)
+}
+
+// warn records something read that may not be what the export meant.
+func (s *source) warn(n *node, format string, args ...any) {
+	if s.warns != nil {
+		s.fail(s.warns, n, format, args...)
+	}
 }
 
 // field returns obj's member key, or nil when it is absent or null.
@@ -218,7 +231,11 @@ func (s *source) str(errs *diag.List, obj *node, key, why string) string {
 		return ""
 	}
 	if f.kind == number && key == "id" {
-		return f.value // some exports number their incidents
+		// Some exports number their incidents; the number is read as
+		// text, which finds the incident again only while it is written
+		// the same way (12, not 12.0).
+		s.warn(f, "is a number, not text as the format has it; read as the text %q", f.value)
+		return f.value
 	}
 	if !s.want(errs, f, text) {
 		return ""

@@ -163,7 +163,7 @@ func TestRenderFacts(t *testing.T) {
 func TestRenderRepeatedHour(t *testing.T) {
 	ny := mustZone("America/New_York")
 	inc := Incident{ImportID: "x", Title: "Fall back", Begin: utc("2024-11-03T04:50:00Z"), End: utc("2024-11-03T07:00:00Z"), Path: "incidents[0]"}
-	src := newSource("e.json", []byte("[\n\n    {}]"))
+	src := newSource("e.json", []byte("[\n\n    {}]"), nil)
 	inc.node = placed{src, &node{path: "incidents[0]", offset: 7}}
 	inc.Updates = []Update{{At: utc("2024-11-03T05:30:00Z"), Status: "Investigating"}, {At: utc("2024-11-03T06:10:00Z"), Status: "Resolved"}}
 	var errs diag.List
@@ -318,7 +318,7 @@ func TestStatuspagePostmortem(t *testing.T) {
   "postmortem_body": ` + body + `}]}`)
 	}
 	var errs diag.List
-	incs := Statuspage.Read("pm.json", export(`"An expired signing certificate made every login fail for an hour. We now alert thirty days before expiry.\n\n## Root cause\nThe renewal job had been disabled."`), &errs)
+	incs := Statuspage.Read("pm.json", export(`"An expired signing certificate made every login fail for an hour. We now alert thirty days before expiry.\n\n## Root cause\nThe renewal job had been disabled."`), &errs, nil)
 	if errs.Len() > 0 || len(incs) != 1 {
 		t.Fatalf("read: %d incidents, %v", len(incs), errs.Err())
 	}
@@ -336,7 +336,7 @@ func TestStatuspagePostmortem(t *testing.T) {
 	}
 
 	errs = diag.List{}
-	Statuspage.Read("pm.json", export(`"<p>An <b>expired</b> certificate.</p>"`), &errs)
+	Statuspage.Read("pm.json", export(`"<p>An <b>expired</b> certificate.</p>"`), &errs, nil)
 	if err := errs.Err(); err == nil || !strings.Contains(err.Error(), "pm.json:4:22: incidents[0].postmortem_body: is HTML") {
 		t.Errorf("an HTML postmortem: got %v", err)
 	}
