@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/content"
 )
 
 const (
@@ -217,7 +219,7 @@ func Plan(o Options) ([]Incident, error) {
 			inc.vendor = pickW(r, vendorW)
 		}
 		prod0 := planTerms(r, inc, incs, partner, dur)
-		inc.ID = uniqueID(ids, inc.Begin.Format("2006-01-02")+"-"+vendors[inc.vendor].products[prod0].slugOrName()+"-"+failModes[inc.fm].slug)
+		inc.ID = uniqueID(ids, content.ID(inc.Begin, vendors[inc.vendor].products[prod0].slugOrName()+"-"+failModes[inc.fm].slug))
 		planRelated(r, incs, i, partner, recent)
 
 		inc.Original = o.Langs[0]
