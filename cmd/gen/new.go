@@ -15,10 +15,8 @@ import (
 	"github.com/postmortem-archive/gen/internal/importer"
 	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/source"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
-
-// newLayout is how gen new reads --begin and writes begin: a local time.
-const newLayout = "2006-01-02 15:04"
 
 // cmdNew writes a new incident's original with every field and section a
 // postmortem needs, ready to fill in.
@@ -53,9 +51,9 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	heading := func(key, id string) string { return importer.Heading(siteLang, key, id) }
-	when := time.Now().In(loc).Format(newLayout)
+	when := time.Now().In(loc).Format(timefmt.Wall)
 	if *begin != "" {
-		if _, err := time.Parse(newLayout, *begin); err != nil {
+		if _, err := time.Parse(timefmt.Wall, *begin); err != nil {
 			fmt.Fprintln(stderr, "gen new: --begin must be YYYY-MM-DD HH:MM")
 			return exitUsage
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // Options change what the link stage keeps.
@@ -330,7 +331,7 @@ func compareTimelines(orig *content.Page, want []content.Event, tr *content.Page
 		case !got[i].Instant.Equal(want[i].Instant):
 			g := gotAt[i]
 			errs.Add(tr.File, g.Line, g.Col, "timeline event %d is at %s but in the original (%s:%d) at %s; translations keep the original's times",
-				i+1, got[i].Instant.Format("2006-01-02 15:04 UTC"), orig.File, wantAt[i].Line, want[i].Instant.Format("2006-01-02 15:04 UTC"))
+				i+1, timefmt.UTC(got[i].Instant), orig.File, wantAt[i].Line, timefmt.UTC(want[i].Instant))
 			return false
 		}
 	}

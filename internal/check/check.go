@@ -22,6 +22,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/source"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // Translation states in the matrix.
@@ -175,7 +176,7 @@ func markPos(p *content.Page, i int) content.Pos {
 }
 
 func local(inc *archive.Incident, t time.Time) string {
-	return t.In(inc.Location).Format("2006-01-02 15:04 MST")
+	return timefmt.Zoned(t.In(inc.Location))
 }
 
 // translations fills one row of the matrix. A translation is out of date
@@ -201,7 +202,7 @@ func translations(inc *archive.Incident, langs []string, history map[string]comm
 				}
 			} else if orig.hash != "" && tr.hash != "" && orig.when.After(tr.when) {
 				row.Langs[l] = Outdated
-				row.Notes = append(row.Notes, l+": the original changed on "+orig.when.UTC().Format("2006-01-02")+", after this translation ("+tr.when.UTC().Format("2006-01-02")+")")
+				row.Notes = append(row.Notes, l+": the original changed on "+orig.when.UTC().Format(timefmt.Date)+", after this translation ("+tr.when.UTC().Format(timefmt.Date)+")")
 			}
 		}
 	}

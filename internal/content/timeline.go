@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/markdown"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
@@ -122,7 +123,7 @@ func PlaceEvents(marks []Mark, loc *time.Location) ([]Event, []PosError) {
 // placeMark is the instant of mark m on date in loc, not before prev; or
 // what is wrong with it.
 func placeMark(m Mark, date string, prev time.Time, loc *time.Location) (time.Time, string) {
-	wall, err := time.Parse("2006-01-02 15:04", date+" "+m.Clock)
+	wall, err := time.Parse(timefmt.Wall, date+" "+m.Clock)
 	if err != nil {
 		return time.Time{}, fmt.Sprintf("%q is not a valid date and time; write YYYY-MM-DD HH:MM with a 24-hour clock", m.Written)
 	}
@@ -143,7 +144,7 @@ func placeMark(m Mark, date string, prev time.Time, loc *time.Location) (time.Ti
 			hint = "if the day changed, write the new date: `YYYY-MM-DD " + m.Clock + " — …`"
 		}
 		return time.Time{}, fmt.Sprintf("timeline goes backwards: %s %s is before the previous item (%s); %s",
-			date, m.Clock, prev.In(loc).Format("2006-01-02 15:04"), hint)
+			date, m.Clock, prev.In(loc).Format(timefmt.Wall), hint)
 	}
 	if err := Writable(at, date+" "+m.Clock); err != nil {
 		return time.Time{}, err.Error()

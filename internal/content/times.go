@@ -3,11 +3,9 @@ package content
 import (
 	"fmt"
 	"time"
-)
 
-// Local time layouts accepted in front matter and timelines, most specific
-// first. RFC 3339 with an offset is accepted separately.
-var localLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"}
+	"github.com/postmortem-archive/gen/internal/timefmt"
+)
 
 // ParseTime reads a begin/end value: a local wall-clock time in loc, or an
 // RFC 3339 time with an explicit offset. A wall-clock time that does not
@@ -17,7 +15,7 @@ func ParseTime(s string, loc *time.Location) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, Writable(t, s)
 	}
-	for _, layout := range localLayouts {
+	for _, layout := range timefmt.Written {
 		wall, err := time.Parse(layout, s)
 		if err != nil {
 			continue
@@ -30,7 +28,7 @@ func ParseTime(s string, loc *time.Location) (time.Time, error) {
 			return cands[0], Writable(cands[0], s)
 		default:
 			return time.Time{}, fmt.Errorf("%s happens twice in %s (the clocks fall back); write it with its offset, e.g. %s or %s",
-				s, loc, cands[0].In(loc).Format("2006-01-02T15:04:05-07:00"), cands[1].In(loc).Format("2006-01-02T15:04:05-07:00"))
+				s, loc, timefmt.Offset(cands[0].In(loc)), timefmt.Offset(cands[1].In(loc)))
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not a time; write YYYY-MM-DD HH:MM (local to timezone) or RFC 3339 like 2017-03-13T10:22:00-07:00", s)
@@ -43,7 +41,7 @@ func ParseTime(s string, loc *time.Location) (time.Time, error) {
 func Writable(t time.Time, written string) error {
 	if y, uy := t.Year(), t.UTC().Year(); y < 1 || y > 9999 || uy < 1 || uy > 9999 {
 		return fmt.Errorf("%s is %s in UTC, outside the years 1–9999 that dates can be written in; check the year",
-			written, t.UTC().Format("2006-01-02 15:04"))
+			written, timefmt.UTC(t))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // GoogleCloud reads the incidents.json of the Google Cloud status
@@ -57,7 +58,7 @@ func readGoogleCloudIncident(src *source, n *node, errs *diag.List) Incident {
 	if end, ok := src.time(errs, n, "end", ""); ok {
 		if end.Before(inc.Begin) {
 			src.fail(errs, field(n, "end"), "%s is before the incident began (%s); an incident ends after it begins",
-				end.Format("2006-01-02T15:04:05Z07:00"), inc.Begin.Format("2006-01-02T15:04:05Z07:00"))
+				timefmt.Offset(end), timefmt.Offset(inc.Begin))
 		}
 		inc.End = end
 	}

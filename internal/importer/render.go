@@ -15,6 +15,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/locale"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // Options say how incidents are written.
@@ -170,7 +171,7 @@ func localTime(t time.Time, loc *time.Location) string {
 	if len(content.WallInstants(t, loc)) != 1 {
 		return t.Format(time.RFC3339)
 	}
-	return t.Format("2006-01-02 15:04")
+	return t.Format(timefmt.Wall)
 }
 
 // timelineLines writes the updates as timeline items, each local to loc,
@@ -183,9 +184,9 @@ func timelineLines(updates []Update, loc *time.Location, lang *locale.Lang) ([]s
 	prevDate := ""
 	for _, u := range updates {
 		at := u.At.Truncate(time.Minute).In(loc)
-		m := content.Mark{Clock: at.Format("15:04")}
+		m := content.Mark{Clock: at.Format(timefmt.Clock)}
 		when := m.Clock
-		if d := at.Format("2006-01-02"); d != prevDate {
+		if d := at.Format(timefmt.Date); d != prevDate {
 			m.Date, prevDate = d, d
 			when = d + " " + when
 		}
@@ -200,7 +201,7 @@ func timelineLines(updates []Update, loc *time.Location, lang *locale.Lang) ([]s
 	}
 	for i, e := range events {
 		if !e.Instant.Equal(updates[i].At.Truncate(time.Minute)) {
-			return nil, "the update at " + updates[i].At.UTC().Format("2006-01-02 15:04 UTC") + " falls in the hour the clocks repeat in " +
+			return nil, "the update at " + timefmt.UTC(updates[i].At) + " falls in the hour the clocks repeat in " +
 				loc.String() + ", and a timeline item cannot say which of the two it is; import it with --timezone UTC"
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // Statuspage reads the incidents.json of an Atlassian Statuspage page
@@ -62,7 +63,7 @@ func readStatuspageIncident(src *source, n *node, pageName, pageURL string, errs
 	if end, ok := src.time(errs, n, "resolved_at", ""); ok {
 		if end.Before(begin) {
 			src.fail(errs, field(n, "resolved_at"), "%s is before the incident began (%s); an incident is resolved after it begins",
-				end.Format("2006-01-02T15:04:05Z07:00"), begin.Format("2006-01-02T15:04:05Z07:00"))
+				timefmt.Offset(end), timefmt.Offset(begin))
 		}
 		inc.End = end
 	}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // Time shows an instant as wall-clock time in loc with the zone's
@@ -15,7 +17,7 @@ import (
 // instant in UTC is shown once: "16:36 UTC".
 func (l *Lang) Time(t time.Time, loc *time.Location) string {
 	local, utc := t.In(loc), t.UTC()
-	utcText := utc.Format("15:04")
+	utcText := utc.Format(timefmt.Clock)
 	if local.YearDay() != utc.YearDay() || local.Year() != utc.Year() {
 		utcText = l.DateShort(utc) + " " + utcText
 	}
@@ -26,7 +28,7 @@ func (l *Lang) Time(t time.Time, loc *time.Location) string {
 		}
 		return fill(format, "utc", utcText)
 	}
-	return fill(l.f.Time, "local", local.Format("15:04"), "zone", ZoneName(local), "utc", utcText)
+	return fill(l.f.Time, "local", local.Format(timefmt.Clock), "zone", ZoneName(local), "utc", utcText)
 }
 
 // isUTC reports whether t's zone is UTC itself (not a zone that happens to

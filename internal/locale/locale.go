@@ -24,6 +24,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // Message is a UI string: one text, or one text per CLDR plural form
@@ -320,7 +321,7 @@ func (l *Lang) Date(t time.Time) string { return l.date(l.f.Date, t) }
 // DateShort formats the date of t compactly, for lists.
 func (l *Lang) DateShort(t time.Time) string {
 	if l.f.DateShort == "" {
-		return t.Format("2006-01-02")
+		return t.Format(timefmt.Date)
 	}
 	return l.date(l.f.DateShort, t)
 }
@@ -328,7 +329,7 @@ func (l *Lang) DateShort(t time.Time) string {
 // MonthYear names the month of t, for grouping headings.
 func (l *Lang) MonthYear(t time.Time) string {
 	if l.f.MonthYear == "" {
-		return t.Format("2006-01")
+		return t.Format(timefmt.Month)
 	}
 	return l.date(l.f.MonthYear, t)
 }

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // pageKinds are the page templates; each is parsed together with base.html
@@ -105,4 +107,4 @@ func parseFile(t *template.Template, layouts fs.FS, name string) error {
 func datetime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // utc is the layouts' utc function: a time as readers see it in UTC.
-func utc(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+func utc(t time.Time) string { return timefmt.UTC(t) }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
@@ -103,7 +104,7 @@ func (r *Renderer) sitemapGroup(p sitemapPage) (string, error) {
 		})
 	}
 	return r.fragments.get(fragmentKey{p.inc.ID, "", partSitemap}, r.born, func() (string, error) {
-		return r.sitemapURLs(p.loc, p.inc.Through.Format("2006-01-02")), nil
+		return r.sitemapURLs(p.loc, p.inc.Through.Format(timefmt.Date)), nil
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/chart"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/locale"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
@@ -273,8 +274,8 @@ func (v *IncidentView) chart() (chart.IncidentTimeline, error) {
 	return chart.IncidentTimeline{
 		IDPrefix: "incident-chart", Title: words[0], Desc: words[1],
 		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
-		LocalTick:     func(t time.Time) string { return t.Format("15:04") + " " + locale.ZoneName(t) },
-		UTCTick:       func(t time.Time) string { return t.UTC().Format("15:04 UTC") },
+		LocalTick:     func(t time.Time) string { return t.Format(timefmt.Clock) + " " + locale.ZoneName(t) },
+		UTCTick:       func(t time.Time) string { return t.UTC().Format(timefmt.Clock) + " UTC" },
 		MidnightLabel: func(t time.Time) string { return v.L.DateShort(t) },
 		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4]},
 	}, nil
