@@ -22,6 +22,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/memory"
 )
 
 // version is set at link time (-ldflags "-X main.version=…").
@@ -125,12 +126,14 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&b.drafts, "drafts", false, "include incidents marked draft: true")
 }
 
+// options are the build's; gen's builds own the process, so their memory
+// policy may set its collector.
 func (b *buildFlags) options(baseURL string) build.Options {
 	dest := b.dest
 	if !filepath.IsAbs(dest) {
 		dest = filepath.Join(b.source, dest)
 	}
-	return build.Options{Source: b.source, Dest: dest, BaseURL: baseURL, Drafts: b.drafts, Generator: "gen " + version}
+	return build.Options{Source: b.source, Dest: dest, BaseURL: baseURL, Drafts: b.drafts, Generator: "gen " + version, Memory: memory.Policy{Tune: true}}
 }
 
 // parse parses flags and at most positional arguments; ok=false means

@@ -22,6 +22,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/locale"
+	"github.com/postmortem-archive/gen/internal/memory"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
@@ -62,7 +63,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 
 // buildOptionsFor builds source for serving on ln, in memory.
 func buildOptionsFor(source string, ln net.Listener) build.Options {
-	return build.Options{Source: source, BaseURL: "http://" + ln.Addr().String() + "/", Generator: "gen " + version}
+	return build.Options{Source: source, BaseURL: "http://" + ln.Addr().String() + "/", Generator: "gen " + version, Memory: memory.Policy{Tune: true}}
 }
 
 // serveBuilt serves a folder made by gen build, as deployed: read-only,

@@ -9,11 +9,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"time"
 
@@ -23,6 +20,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/index"
+	"github.com/postmortem-archive/gen/internal/memory"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/render"
@@ -42,6 +40,9 @@ type Options struct {
 	// Sitemap bounds each file of the sitemap; the zero value is the
 	// protocol's limits (tests pass smaller ones).
 	Sitemap render.SitemapLimits
+	// Memory is how the build uses memory; only a program's main lets it
+	// set the process's collector (memory.Policy.Tune).
+	Memory memory.Policy
 }
 
 // Result summarises a successful build.
@@ -129,7 +130,7 @@ func Run(opts Options) (*Result, error) {
 	// then drops what only linking read of them: a write done again
 	// cold has none to save.
 	var res *Result
-	var files scratch
+	files := memory.Scratch{Policy: opts.Memory}
 	if plan == nil {
 		// m's last use: write lets it go before the render.
 		res, err = write(site, opts, m, nil, site.Pages, &files, &phases)
@@ -137,7 +138,7 @@ func Run(opts Options) (*Result, error) {
 		note = fmt.Sprintf("cold build: %v", err)
 		res, err = write(site, opts, m, nil, nil, &files, &phases)
 	}
-	if closeErr := files.close(); closeErr != nil {
+	if closeErr := files.Close(); closeErr != nil {
 		if err == nil {
 			res.Warnings = append(res.Warnings, closeErr)
 		} else {
@@ -161,14 +162,14 @@ func Run(opts Options) (*Result, error) {
 // swaps it in: every page, or with a plan the pages it names and the
 // previous output's other files carried over. The bundle gets the pages
 // of save, if any, for the next build.
-func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save []*content.Page, files *scratch, phases *Phases) (*Result, error) {
+func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save []*content.Page, files *memory.Scratch, phases *Phases) (*Result, error) {
 	layouts, err := render.ParseLayouts(site.Layouts)
 	if err != nil {
 		return nil, err
 	}
 	// A cold build's index is built from the Markdown the render parses,
 	// while the pages render or, near the memory limit, once they are
-	// written (scratch); a warm build's is the previous one with the
+	// written (memory.Scratch); a warm build's is the previous one with the
 	// changed incidents' documents replaced.
 	var stream *index.Stream
 	r, err := render.New(site.Archive, site.Bundle, layouts, render.Options{
@@ -190,7 +191,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		return nil, err
 	}
 	dropLinkInputs(site.Archive)
-	if err := files.moveTexts(site.Archive, filepath.Dir(opts.Dest)); err != nil {
+	if err := files.MoveTexts(site.Archive, filepath.Dir(opts.Dest)); err != nil {
 		stage.Abort()
 		return nil, err
 	}
@@ -200,7 +201,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 	updated := make(chan struct{})   // closed when the index is updated, or being built with the render
 	var documents io.ReadWriteSeeker // where the index's documents wait for the render, if they do
 	if plan == nil {
-		if documents, indexErr = files.documents(filepath.Dir(opts.Dest)); indexErr == nil {
+		if documents, indexErr = files.Documents(filepath.Dir(opts.Dest)); indexErr == nil {
 			stream, indexErr = index.NewStream(indexDir, site.Archive, site.Bundle.Tags(), r.BasePath(), documents)
 		}
 		close(updated)
@@ -241,7 +242,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 	errs.AddError(err)
 	// The render and the index's documents have read the texts back.
 	errs.AddError(site.Archive.TextsErr())
-	finishIndex(stream, documents != nil, indexErr, stage, &errs)
+	finishIndex(stream, documents != nil, indexErr, stage, &errs, opts.Memory)
 	errs.AddError(stage.Err())
 	phases.mark("index")
 	if err := errs.Err(); err != nil || carryErr != nil {
@@ -267,14 +268,14 @@ func isNil(err error) bool { return err == nil }
 // the merge, and records the index's error, its own or that of its start
 // or update (indexErr): one the staging caused (a full disk) marks the
 // index failed in the bundle, which the staging's error then reports.
-func finishIndex(stream *index.Stream, waited bool, indexErr error, stage *output.Staging, errs *diag.List) {
+func finishIndex(stream *index.Stream, waited bool, indexErr error, stage *output.Staging, errs *diag.List, policy memory.Policy) {
 	if stream != nil {
 		if waited {
-			restore := heapToTheLimit()
+			restore := policy.HeapToTheLimit()
 			_ = stream.Added() // its error is Close's too
 			restore()
 		}
-		restore := leanHeap()
+		restore := policy.LeanHeap()
 		indexErr = stream.Close()
 		restore()
 	}
@@ -286,69 +287,6 @@ func finishIndex(stream *index.Stream, waited bool, indexErr error, stage *outpu
 	} else {
 		errs.Add(stage.Bundle().Path(bundle.IndexDir), 0, 0, "building the search index: %v", indexErr)
 	}
-}
-
-// heapToTheLimit lets the heap grow to the soft memory limit before a
-// collection, whatever is live (GOGC off), until restore: for the search
-// documents of a build near the limit, added once the render is done
-// (scratch). With the archive let go, about 200 MB are live then at
-// 100,000 incidents, and GOGC's goal made a collection for every 400 MB
-// of the index's garbage (225 of them); the load and the render have
-// held the heap at the limit already, so the build's peak is no higher.
-// Nothing changes without a limit, or with GOGC lower than mergePercent.
-func heapToTheLimit() (restore func()) {
-	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
-		return func() {}
-	}
-	old := debug.SetGCPercent(-1)
-	if old < mergePercent {
-		debug.SetGCPercent(old) // lower already, or off
-		return func() {}
-	}
-	return func() { debug.SetGCPercent(old) }
-}
-
-// mergePercent is how far the heap may grow past what is live while the
-// index's segments are merged (the GOGC percentage): what gen build
-// sets. With the document store's records in files until it is written,
-// 110–240 MB are live during the merge at 100,000 incidents; at 100 %
-// the merge's garbage made 169 collections there (13.7 s of CPU against
-// 5.9 s at 200 %).
-const mergePercent = 200
-
-// leanHeap readies the process for the index's final merge, which maps
-// the segments it merges beside the heap: at 100,000 incidents hundreds
-// of megabytes of them resident, while the heap the render left (grown
-// to the soft limit around the archive, which is let go by then) would
-// stay resident too. So a heap holding more than half the soft memory
-// limit is given back to the system; a smaller one is kept, as the
-// collection that gives it back and the pages the merge then touches
-// again cost 5 % of a 1,000-incident build's CPU. The heap is held to
-// mergePercent, if a higher percentage is set (GOGC), until restore. It
-// sets the process's percentage: builds running at once in one process
-// may leave the lower one set.
-func leanHeap() (restore func()) {
-	if heapHeld() > debug.SetMemoryLimit(-1)/2 {
-		debug.FreeOSMemory()
-	}
-	old := debug.SetGCPercent(mergePercent)
-	if old < mergePercent {
-		debug.SetGCPercent(old) // lower already, or off
-		return func() {}
-	}
-	return func() { debug.SetGCPercent(old) }
-}
-
-// heapHeld is the memory the heap holds from the system, used or free,
-// but not what it has already given back.
-func heapHeld() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
-	metrics.Read(s)
-	var held uint64
-	for _, v := range s {
-		held += v.Value.Uint64()
-	}
-	return int64(held)
 }
 
 // dropLinkInputs lets go what only the link stage reads: the timeline
@@ -365,100 +303,6 @@ func dropLinkInputs(a *archive.Archive) {
 			p.Meta.Facts = nil
 		}
 	}
-}
-
-// scratch is what a build near the soft memory limit keeps in files
-// beside the output rather than in memory: the archive's timelines'
-// texts (archive.MoveTexts), moved once for all its writes (an
-// incident's are read back for its pages, its search documents and its
-// record in incidents.json), and a cold write's search documents, which
-// wait for the render to end before they are indexed (index.NewStream).
-// The collector then has that much less heap under the limit at every
-// cycle, and the render and the index are never live at once.
-type scratch struct {
-	texts *os.File // nil while the texts are in memory
-	files []*os.File
-	named []string // files whose name could not be removed at once
-}
-
-// moveTexts moves a's texts into a new file in dir, when near the limit
-// and not moved already (by a write before this one).
-func (s *scratch) moveTexts(a *archive.Archive, dir string) error {
-	if s.texts != nil || !nearTheLimit() {
-		return nil
-	}
-	f, err := s.create(dir, ".gen-scratch-texts-*")
-	if err != nil {
-		return fmt.Errorf("moving the timelines' texts: %w", err)
-	}
-	s.texts = f
-	return a.MoveTexts(f, f)
-}
-
-// documents returns a new file in dir for the search documents of a cold
-// write to wait in, or nil when the texts are in memory: the archive is
-// small enough for the render and the index to share the heap.
-func (s *scratch) documents(dir string) (io.ReadWriteSeeker, error) {
-	if s.texts == nil {
-		return nil, nil
-	}
-	f, err := s.create(dir, ".gen-scratch-documents-*")
-	if err != nil {
-		return nil, fmt.Errorf("keeping the search documents until the pages are written: %w", err)
-	}
-	return f, nil
-}
-
-// create makes a file in dir that, where an open file can lose its name
-// (Unix), loses it at once: a build killed from here on leaves nothing.
-func (s *scratch) create(dir, pattern string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return nil, err
-	}
-	s.files = append(s.files, f)
-	if os.Remove(f.Name()) != nil {
-		s.named = append(s.named, f.Name())
-	}
-	return f, nil
-}
-
-// scratchAbove is how much of the soft memory limit the collector's
-// goal after linking (the live heap grown by GOGC's percentage) passes
-// when a build keeps what it can in files (scratch): the render and the
-// index would add their own to what is live, and the goal would meet the
-// limit, where each byte of heap makes the collections come sooner (at
-// 100,000 incidents). Below it the goal is GOGC's, what is live costs
-// only its room, and reading the texts back would cost the 10,000 build
-// 1–2 % of its CPU. A variable for the tests.
-var scratchAbove = 0.5
-
-// nearTheLimit reports whether this process's heap after linking is
-// near enough the soft memory limit to keep what it can in files
-// (scratchAbove).
-func nearTheLimit() bool {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	return goalPasses(s[0].Value.Uint64(), s[1].Value.Uint64(), debug.SetMemoryLimit(-1), scratchAbove)
-}
-
-// goalPasses reports whether the collector's goal for a live heap of
-// live bytes at GOGC percent passes the fraction of the memory limit.
-func goalPasses(live, percent uint64, limit int64, fraction float64) bool {
-	return float64(live)*(1+float64(percent)/100) > fraction*float64(limit)
-}
-
-// close closes the files and removes those still named.
-func (s *scratch) close() error {
-	var errs []error
-	for _, f := range s.files {
-		errs = append(errs, f.Close())
-	}
-	for _, name := range s.named {
-		errs = append(errs, os.Remove(name))
-	}
-	*s = scratch{}
-	return errors.Join(errs...)
 }
 
 // writeRecords writes what the bundle records of the archive for the

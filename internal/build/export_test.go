@@ -19,19 +19,3 @@ func (s *Session) IndexFolders() (all, current string) {
 
 // DropLinkInputs lets go what a build no longer needs once linked.
 func DropLinkInputs(a *archive.Archive) { dropLinkInputs(a) }
-
-// LeanHeap readies the process for the index's final merge.
-func LeanHeap() (restore func()) { return leanHeap() }
-
-// HeapToTheLimit readies the process for the documents that waited for
-// the render.
-func HeapToTheLimit() (restore func()) { return heapToTheLimit() }
-
-// UseScratch has every build keep what it can in files (the timelines'
-// texts, the search documents until the pages are written), as a build
-// near the soft memory limit does, until restore.
-func UseScratch() (restore func()) {
-	above := scratchAbove
-	scratchAbove = 0
-	return func() { scratchAbove = above }
-}

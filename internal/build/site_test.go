@@ -19,6 +19,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/memory"
 )
 
 // The bundled archive: the repository's own content/, i18n/ and layouts/.
@@ -243,8 +244,7 @@ func TestGeneratedArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := filepath.Join(dir, "public")
-	defer build.UseScratch()()
-	res, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/"})
+	res, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1:1313/", Memory: memory.Policy{Scratch: memory.Always}})
 	if err != nil {
 		t.Fatalf("building a generated archive: %v", err)
 	}
