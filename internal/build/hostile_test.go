@@ -51,7 +51,7 @@ func TestSymlinksNotFollowed(t *testing.T) {
 		"content/2021-06-02-loop: is a symbolic link",
 		"content/2021-06-03-outside: is a symbolic link",
 		"content/2021-06-04-parent-dir: is a symbolic link",
-		"content/" + errID + "/zh-TW.md: is not a regular file",
+		"content/" + errID + "/zh-TW.md: is a symbolic link, not a regular file",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
@@ -59,6 +59,49 @@ func TestSymlinksNotFollowed(t *testing.T) {
 	}
 	if strings.Contains(out, "secret") {
 		t.Errorf("a file outside content/ was read:\n%s", out)
+	}
+}
+
+// Symbolic links under layouts/ and i18n/ are refused as content's are,
+// each at its place and together with the content's errors: a linked
+// static file or 404 page would publish the file it points to.
+func TestLayoutSymlinksRefused(t *testing.T) {
+	en, err := os.ReadFile(filepath.Join("..", "..", "i18n", "en.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeSite(t, files{file(errID, "en"): errOrig, "i18n/en.yaml": string(en)})
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("root:x:0:0:secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{"layouts/static/passwd.txt", "layouts/404.html", "layouts/partials", "i18n/fr.yaml", file(errID, "ja")} {
+		full := filepath.Join(dir, filepath.FromSlash(link))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, full); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An editor's lock file is a hidden symbolic link: not the site's.
+	if err := os.Symlink("user@host.1234", filepath.Join(dir, "layouts", ".#404.html")); err != nil {
+		t.Fatal(err)
+	}
+	out := mustFail(t, dir)
+	for _, want := range []string{
+		"layouts/static/passwd.txt: is a symbolic link, not a regular file",
+		"layouts/404.html: is a symbolic link",
+		"layouts/partials: is a symbolic link",
+		"i18n/fr.yaml: is a symbolic link",
+		"content/" + errID + "/ja.md: is a symbolic link",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "secret") || strings.Contains(out, ".#404.html") {
+		t.Errorf("a linked file was read, or a hidden one reported:\n%s", out)
 	}
 }
 

@@ -30,6 +30,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/markdown"
+	"github.com/postmortem-archive/gen/internal/sitefs"
 )
 
 // MaxFileSize bounds one content file. Postmortems are a few pages long; a
@@ -267,8 +268,11 @@ func folderJobs(root string, e fs.DirEntry, siteLangs map[string]bool, langs []s
 		if strings.HasPrefix(fname, ".") || !strings.HasSuffix(fname, ".md") {
 			continue
 		}
-		if !f.Type().IsRegular() {
-			errs.Add(frel, 0, 0, "is not a regular file (symbolic links are not followed); put the text itself here")
+		if kind := sitefs.Kind(f.Type()); kind != "" || f.IsDir() {
+			if f.IsDir() {
+				kind = "a folder"
+			}
+			errs.Add(frel, 0, 0, "is %s, not a regular file (links are not followed); put the text itself here", kind)
 			continue
 		}
 		tagText := strings.TrimSuffix(fname, ".md")

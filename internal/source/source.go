@@ -20,6 +20,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/locale"
+	"github.com/postmortem-archive/gen/internal/sitefs"
 	"github.com/postmortem-archive/gen/layouts"
 )
 
@@ -62,6 +63,7 @@ func load(ctx context.Context, dir string, drafts bool, loadContent func(langs [
 	var errs diag.List
 	bundle, langFS, err := Languages(dir)
 	errs.AddError(err)
+	sitefs.Check(dir, "layouts", &errs)
 	if bundle == nil || len(bundle.Langs) == 0 {
 		return nil, errs.Err()
 	}
@@ -85,9 +87,11 @@ func load(ctx context.Context, dir string, drafts bool, loadContent func(langs [
 func Languages(dir string) (*locale.Bundle, fs.FS, error) {
 	// The set of i18n files is the set of site languages: a site with its
 	// own i18n folder gets exactly those, not the defaults as well.
+	var errs diag.List
+	sitefs.Check(dir, "i18n", &errs)
 	var langFS fs.FS = i18n.Files
 	if own := filepath.Join(dir, "i18n"); isDir(own) {
-		langFS = os.DirFS(own)
+		langFS = sitefs.Dir(own)
 	}
 	bundle, err := locale.Load(langFS, "i18n")
 	if bundle != nil && langFS != fs.FS(i18n.Files) {
@@ -97,7 +101,8 @@ func Languages(dir string) (*locale.Bundle, fs.FS, error) {
 		}
 		bundle.FillFrom(defaults)
 	}
-	return bundle, langFS, err
+	errs.AddError(err)
+	return bundle, langFS, errs.Err()
 }
 
 // Reload is LoadContext after changes to the files of the incident
@@ -153,7 +158,7 @@ var builtinLangs = sync.OnceValues(func() (*locale.Bundle, error) { return local
 // built into gen: a site may override any one file, or none.
 func siteFS(dir, name string, defaults fs.FS) fs.FS {
 	if own := filepath.Join(dir, name); isDir(own) {
-		return overlay{top: os.DirFS(own), bottom: defaults}
+		return overlay{top: sitefs.Dir(own), bottom: defaults}
 	}
 	return defaults
 }
