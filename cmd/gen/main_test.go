@@ -469,3 +469,28 @@ func TestBuildWarmAndCold(t *testing.T) {
 		}
 	}
 }
+
+// Removing content/ while serving is the error gen build reports for a
+// site without one, not an archive with no incidents: the last good
+// pages stay, with the error over them.
+func TestServeContentRemovedIsAnError(t *testing.T) {
+	site := copySite(t)
+	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, t.Logf)
+	})
+	page := base + "/en/incidents/2017-03-13-bigquery-streaming-inserts/"
+	if res, _ := fetch(t, page); res.StatusCode != http.StatusOK {
+		t.Fatalf("before: %s", res.Status)
+	}
+	events := liveEvents(t, base)
+	if err := os.RemoveAll(filepath.Join(site, "content")); err != nil {
+		t.Fatal(err)
+	}
+	afterEvents(t, events, "the error overlay", func() bool {
+		res, body := fetch(t, page)
+		return res.StatusCode == http.StatusOK && strings.Contains(body, "gen-errors") && strings.Contains(body, "/content</span>: no such folder")
+	})
+	if _, body := fetch(t, base+"/en/"); strings.Contains(body, "No incidents yet") || !strings.Contains(body, "2017-03-13-bigquery-streaming-inserts") {
+		t.Errorf("/en/ lost the last good incidents:\n%s", body)
+	}
+}

@@ -142,13 +142,8 @@ func loadPages(ctx context.Context, dir string, langs []string, cache *Cache, ea
 	var errs diag.List
 	root := filepath.Join(dir, "content")
 	entries, err := os.ReadDir(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		errs.Add(filepath.ToSlash(root), 0, 0, "no such folder; incidents live in content/<YYYY-MM-DD-slug>/<lang>.md under the site folder: create it, or point --source at the site")
-		return nil, errs.Err()
-	}
 	if err != nil {
-		errs.Add(filepath.ToSlash(root), 0, 0, "cannot read the content folder: %v", unwrapPath(err))
-		return nil, errs.Err()
+		return nil, contentFolderError(root, err)
 	}
 	siteLangs := map[string]bool{}
 	for _, l := range langs {
@@ -179,6 +174,11 @@ func Reload(ctx context.Context, dir string, langs []string, cache *Cache, prev 
 	for _, l := range langs {
 		siteLangs[l] = true
 	}
+	// Every folder gone may be content/ itself gone: that is the error a
+	// full load reports, not an archive with no incidents.
+	if _, err := os.Stat(root); err != nil {
+		return nil, contentFolderError(root, err)
+	}
 	var jobs []job
 	for _, name := range slices.Sorted(maps.Keys(folders)) {
 		info, err := os.Lstat(filepath.Join(root, name))
@@ -208,6 +208,18 @@ func Reload(ctx context.Context, dir string, langs []string, cache *Cache, prev 
 		out = slices.Insert(out, i, p)
 	}
 	return out, errs.Err()
+}
+
+// contentFolderError is the error of a content folder, root, that cannot
+// be read.
+func contentFolderError(root string, err error) error {
+	var errs diag.List
+	if errors.Is(err, fs.ErrNotExist) {
+		errs.Add(filepath.ToSlash(root), 0, 0, "no such folder; incidents live in content/<YYYY-MM-DD-slug>/<lang>.md under the site folder: create it, or point --source at the site")
+	} else {
+		errs.Add(filepath.ToSlash(root), 0, 0, "cannot read the content folder: %v", unwrapPath(err))
+	}
+	return errs.Err()
 }
 
 // job is one content file to parse.
