@@ -494,3 +494,43 @@ func TestServeContentRemovedIsAnError(t *testing.T) {
 		t.Errorf("/en/ lost the last good incidents:\n%s", body)
 	}
 }
+
+// A layout that fails when run fails the build as one that does not
+// parse does: the page asked for first after the save and a page not
+// visited yet both show the last good build with the error over it.
+func TestServeLayoutRunErrorKeepsLastGood(t *testing.T) {
+	site := copySite(t)
+	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, t.Logf)
+	})
+	visited := base + "/en/incidents/2017-03-13-bigquery-streaming-inserts/"
+	notVisited := base + "/ja/incidents/2016-10-31-pubsub-subscription-creation/"
+	if res, _ := fetch(t, visited); res.StatusCode != http.StatusOK {
+		t.Fatalf("before: %s", res.Status)
+	}
+	layout := filepath.Join(site, "layouts", "incident.html")
+	data, err := os.ReadFile(layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := liveEvents(t, base)
+	broken := bytes.Replace(data, []byte(`{{define "main"}}`), []byte(`{{define "main"}}{{ index .Site 99 }}`), 1)
+	if err := os.WriteFile(layout, broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var kind string
+	select {
+	case kind = <-events:
+	case <-time.After(time.Minute):
+		t.Fatal("no build after the layout was saved")
+	}
+	if kind != "errors" {
+		t.Fatalf("the broken layout brought event %q, want errors", kind)
+	}
+	for _, page := range []string{visited, notVisited} {
+		res, body := fetch(t, page)
+		if res.StatusCode != http.StatusOK || !strings.Contains(body, "gen-errors") || !strings.Contains(body, "incident.html:") || !strings.Contains(body, `class="incident"`) {
+			t.Errorf("%s: %s; want the last good page with the layout's error over it:\n%s", page, res.Status, body)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
+	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/refcount"
@@ -182,15 +183,48 @@ func (s *Session) plan(ctx context.Context, r *render.Renderer, scope *render.Sc
 	for ; i < len(s.list.files); i++ {
 		delete(pages, s.list.files[i])
 	}
+	if scope == nil {
+		now = samples(list)
+	}
+	var errs diag.List
+	seen := map[string]bool{}
 	for _, p := range now {
 		if err := ctx.Err(); err != nil {
 			return nil, listing{}, nil, 0, err
 		}
-		if _, err := p.Bytes(); err != nil {
-			return nil, listing{}, nil, 0, err
+		if _, err := p.Bytes(); err != nil && !seen[err.Error()] {
+			// One broken layout fails every page of its kind alike.
+			seen[err.Error()] = true
+			errs.AddError(err)
 		}
 	}
+	if err := errs.Err(); err != nil {
+		return nil, listing{}, nil, 0, err
+	}
 	return pages, list, carried, count, nil
+}
+
+// samples are the pages a full build makes at once, the first of each
+// kind in each language: the others are made when asked for, but a
+// layout that fails when run must fail the build, as one that does not
+// parse does, so that the last good pages stay with its error over them
+// instead of pages that cannot be shown.
+func samples(list listing) []*Page {
+	type kind struct {
+		kind urls.Kind
+		lang string
+	}
+	seen := map[kind]bool{}
+	var out []*Page
+	for _, p := range list.pages {
+		k := kind{p.loc.Kind, p.loc.Lang}
+		if !strings.HasSuffix(p.file, ".html") || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, p)
+	}
+	return out
 }
 
 // listing is a build's files in name order (render.Renderer.Files), each
