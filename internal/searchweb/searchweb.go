@@ -264,14 +264,17 @@ func (h *Handler) search(ctx context.Context, st *state, req search.Request) (*s
 // or unknown language is an error for the reader, never a server error.
 func (st *state) request(r *http.Request) (search.Request, error) {
 	q := r.URL.Query()
+	// What a reader sends is echoed in pages and JSON sent as UTF-8:
+	// invalid bytes become U+FFFD here, once for every echo.
+	get := func(name string) string { return strings.ToValidUTF8(q.Get(name), "\uFFFD") }
 	req := search.Request{
-		Query: strings.TrimSpace(q.Get("q")), Product: q.Get("product"), Region: q.Get("region"), Cause: q.Get("cause"),
-		Organization: q.Get("organization"), Severity: q.Get("severity"),
-		Language: q.Get("language"), Duration: q.Get("duration"), Sort: q.Get("sort"),
-		AllFacet: q.Get("all"),
+		Query: strings.TrimSpace(get("q")), Product: get("product"), Region: get("region"), Cause: get("cause"),
+		Organization: get("organization"), Severity: get("severity"),
+		Language: get("language"), Duration: get("duration"), Sort: get("sort"),
+		AllFacet: get("all"),
 		Lang:     st.fallback,
 	}
-	if l := q.Get("lang"); l != "" {
+	if l := get("lang"); l != "" {
 		tag, err := search.CanonicalLang(l)
 		if err != nil || !slices.Contains(st.langs, tag) {
 			langs := strings.Join(st.langs, ", ")
@@ -280,7 +283,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		req.Lang = tag
 	}
 	num := func(name string, dst *int, lo, hi int) error {
-		s := q.Get(name)
+		s := get(name)
 		if s == "" {
 			return nil
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
@@ -154,6 +155,21 @@ func TestJunkNeverServerError(t *testing.T) {
 			if path == "/en/search/" && strings.Contains(string(body), "<script>") {
 				t.Errorf("%s %v: unescaped input in the page", path, params)
 			}
+		}
+	}
+}
+
+// Invalid UTF-8 in a request is echoed as U+FFFD: the page is sent as
+// UTF-8, in the search box, the filter chips and the hidden fields.
+func TestInvalidUTF8NotEchoed(t *testing.T) {
+	srv := serveSeed(t)
+	code, body := get(t, srv, "/en/search/", url.Values{"q": {"\xff<script>"}, "product": {"Big\xfeQuery"}, "sort": {"\xc3"}})
+	if code >= 500 || !utf8.Valid(body) {
+		t.Fatalf("status %d; valid UTF-8: %v", code, utf8.Valid(body))
+	}
+	for _, want := range []string{"\uFFFD&lt;script&gt;", "Big\uFFFDQuery"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the page does not echo %q", want)
 		}
 	}
 }
