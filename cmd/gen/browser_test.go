@@ -220,7 +220,7 @@ func TestBrowser(t *testing.T) {
 
 	site := copySite(t)
 	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
-		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, t.Logf)
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), nil, out, t.Logf)
 	})
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],

@@ -53,7 +53,7 @@ func breakFrontMatter(t *testing.T, file string) {
 func TestServeBoundsManyErrors(t *testing.T) {
 	site := copySite(t)
 	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
-		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, func(string, ...any) {})
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), nil, out, func(string, ...any) {})
 	})
 	page := base + "/en/incidents/2017-03-13-bigquery-streaming-inserts/"
 	_, body := fetch(t, page)

@@ -105,7 +105,7 @@ func TestLoadLivePreviewWhileEditing(t *testing.T) {
 	}
 	pages := sitePages(t, dest)
 	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
-		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, func(string, ...any) {})
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), nil, out, func(string, ...any) {})
 	})
 	// The server answers once its first build is done.
 	if res, _ := fetch(t, base+pages[0]); res.StatusCode != http.StatusOK {

@@ -173,7 +173,7 @@ func afterEvents(t *testing.T, events <-chan string, what string, check func() b
 func TestServeSourcesRebuildsOnSave(t *testing.T) {
 	site := copySite(t)
 	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
-		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, t.Logf)
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), nil, out, t.Logf)
 	})
 	page := base + "/en/incidents/2017-03-13-bigquery-streaming-inserts/"
 	res, body := fetch(t, page)
@@ -476,7 +476,7 @@ func TestBuildWarmAndCold(t *testing.T) {
 func TestServeContentRemovedIsAnError(t *testing.T) {
 	site := copySite(t)
 	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
-		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, t.Logf)
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), nil, out, t.Logf)
 	})
 	page := base + "/en/incidents/2017-03-13-bigquery-streaming-inserts/"
 	if res, _ := fetch(t, page); res.StatusCode != http.StatusOK {
@@ -501,7 +501,7 @@ func TestServeContentRemovedIsAnError(t *testing.T) {
 func TestServeLayoutRunErrorKeepsLastGood(t *testing.T) {
 	site := copySite(t)
 	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
-		return serveSources(ctx, ln, buildOptionsFor(site, ln), out, t.Logf)
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), nil, out, t.Logf)
 	})
 	visited := base + "/en/incidents/2017-03-13-bigquery-streaming-inserts/"
 	notVisited := base + "/ja/incidents/2016-10-31-pubsub-subscription-creation/"
@@ -532,5 +532,29 @@ func TestServeLayoutRunErrorKeepsLastGood(t *testing.T) {
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, "gen-errors") || !strings.Contains(body, "incident.html:") || !strings.Contains(body, `class="incident"`) {
 			t.Errorf("%s: %s; want the last good page with the layout's error over it:\n%s", page, res.Status, body)
 		}
+	}
+}
+
+// Serving sources answers the loopback names and --allowed-host names
+// only; --allowed-host is refused with --dir, whose server answers any.
+func TestServeSourcesAnswersOnlyItsHosts(t *testing.T) {
+	site := copySite(t)
+	base := startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
+		return serveSources(ctx, ln, buildOptionsFor(site, ln), []string{"127.0.0.1", "docs.test"}, out, t.Logf)
+	})
+	for host, want := range map[string]int{"localhost": http.StatusOK, "docs.test:1313": http.StatusOK, "rebound.example": http.StatusForbidden} {
+		req, _ := http.NewRequest(http.MethodGet, base+"/en/", nil)
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("Host %s: %s, want %d", host, res.Status, want)
+		}
+	}
+	if code, _, stderr := runGen("serve", "--dir", t.TempDir(), "--allowed-host", "docs.test"); code != exitUsage || !strings.Contains(stderr, "--allowed-host") {
+		t.Errorf("serve --dir --allowed-host: exit %d: %s", code, stderr)
 	}
 }

@@ -36,13 +36,25 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "serve this already built folder (from gen build) instead of building: no watching, no reload")
 	bind := fs.String("bind", "127.0.0.1", "address to listen on")
 	port := fs.Int("port", 1313, "port to listen on")
+	var allowed []string
+	fs.Func("allowed-host", "without --dir, also answer requests for this host `name` (repeatable); only localhost, 127.0.0.1, [::1] and the --bind address are answered otherwise, the --bind address not when it is 0.0.0.0 or ::, so that pages of other sites cannot reach the server through DNS rebinding", func(name string) error {
+		if name == "" {
+			return errors.New("an empty host name")
+		}
+		allowed = append(allowed, name)
+		return nil
+	})
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: gen serve [--source DIR] [--drafts] [--bind ADDR] [--port N]\n       gen serve --dir public [--bind ADDR] [--port N]")
+		fmt.Fprintln(fs.Output(), "Usage: gen serve [--source DIR] [--drafts] [--bind ADDR] [--port N] [--allowed-host NAME]...\n       gen serve --dir public [--bind ADDR] [--port N]")
 		fmt.Fprintln(fs.Output(), "\nWithout --dir, builds the site in memory, watches its sources and reloads the browser on every save.")
 		fs.PrintDefaults()
 	}
 	if code, ok := parse(fs, args, 0, stdout, stderr); !ok {
 		return code
+	}
+	if *dir != "" && len(allowed) > 0 {
+		fmt.Fprintln(stderr, "gen serve: --allowed-host is for serving sources; with --dir every host is answered, as behind a proxy")
+		return exitUsage
 	}
 	ln, err := server.Listen(net.JoinHostPort(*bind, strconv.Itoa(*port)))
 	if err != nil {
@@ -58,7 +70,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	opts := buildOptionsFor(*source, ln)
 	opts.Drafts = *drafts
 	softMemoryLimit(serveMemoryLimit)
-	return serveSources(ctx, ln, opts, stdout, logf)
+	return serveSources(ctx, ln, opts, append([]string{*bind}, allowed...), stdout, logf)
 }
 
 // buildOptionsFor builds source for serving on ln, in memory.
@@ -109,8 +121,10 @@ func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writ
 
 // serveSources builds the site in memory, serves it with live reload and
 // rebuilds what changed on every save. Build errors are shown in the
-// browser over the last good pages; the server keeps running.
-func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdout io.Writer, logf func(string, ...any)) int {
+// browser over the last good pages; the server keeps running. It answers
+// requests for the loopback names and for hosts only
+// (server.AuthoringHosts).
+func serveSources(ctx context.Context, ln net.Listener, opts build.Options, hosts []string, stdout io.Writer, logf func(string, ...any)) int {
 	session := build.NewSession(opts)
 	defer session.Close()
 	site := server.NewMemSite()
@@ -192,6 +206,7 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, stdo
 		Search:     http.HandlerFunc(search.API),
 		Pages:      pages(langs.Load, "", search),
 		Logf:       logf,
+		Hosts:      server.AuthoringHosts(hosts...),
 	})
 	fmt.Fprintf(stdout, "serving %s at %s (watching for changes; Ctrl+C to stop)\n", src, opts.BaseURL)
 	return serveUntilDone(ctx, ln, h, logf)

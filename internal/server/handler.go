@@ -39,6 +39,10 @@ type Options struct {
 	// Timeout bounds each Search and Pages request; 0 means 5 seconds.
 	// A request that takes longer is answered 503.
 	Timeout time.Duration
+	// Hosts, when not empty, are the only names (in the Host header, any
+	// port) answered; others get 403. For authoring (AuthoringHosts),
+	// not behind a proxy that names the site.
+	Hosts []string
 }
 
 const (
@@ -69,10 +73,11 @@ type handler struct {
 	mux     *http.ServeMux // the site: files, search, pages
 	gen     *http.ServeMux // the server's own /_gen/
 
-	boot      string        // tells this process's versions from a previous one's
-	streams   chan struct{} // one token per open event stream
-	heartbeat time.Duration // between comments on an idle event stream
-	sseWrite  time.Duration // to write one event
+	boot      string          // tells this process's versions from a previous one's
+	streams   chan struct{}   // one token per open event stream
+	heartbeat time.Duration   // between comments on an idle event stream
+	sseWrite  time.Duration   // to write one event
+	hosts     map[string]bool // the names answered; nil for any
 }
 
 // NewHandler serves site. Paths map to files the usual way: "/" and
@@ -94,6 +99,12 @@ func NewHandler(site Snapshotter, o Options) http.Handler {
 	}
 	if h.logf == nil {
 		h.logf = func(string, ...any) {}
+	}
+	for _, name := range o.Hosts {
+		if h.hosts == nil {
+			h.hosts = map[string]bool{}
+		}
+		h.hosts[hostName(name)] = true
 	}
 	if h.timeout <= 0 {
 		h.timeout = defaultTimeout
@@ -170,6 +181,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	for _, kv := range securityHeaders {
 		hd.Set(kv[0], kv[1])
+	}
+	if !h.hostAllowed(w, r) {
+		return
 	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)

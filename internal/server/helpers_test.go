@@ -88,6 +88,9 @@ func do(t *testing.T, method, url string, headers ...string) (*http.Response, []
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ":")
 		req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+		if strings.EqualFold(strings.TrimSpace(k), "Host") {
+			req.Host = strings.TrimSpace(v) // the client sends this, not the header
+		}
 	}
 	resp, err := client.Do(req)
 	if err != nil {
