@@ -102,6 +102,7 @@ func (h *Handler) API(w http.ResponseWriter, r *http.Request) {
 	}
 	res, status, err := h.search(r.Context(), st, req)
 	if err != nil {
+		retryLater(w, err)
 		writeJSON(w, status, errorJSON(err))
 		return
 	}
@@ -142,6 +143,7 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 		view.Error, status = problemOf(err), http.StatusBadRequest
 	} else if res, code, err := h.search(r.Context(), st, req); err != nil {
 		view.Error, status = problemOf(err), code
+		retryLater(w, err)
 	} else {
 		view.Response = pageResponse(req, res)
 	}
@@ -178,6 +180,17 @@ var (
 	errFailed = errors.New("the search failed")
 	errKeys   = map[error]string{errBusy: "search_error_busy", errSlow: "search_error_slow", errFailed: "search_error_failed"}
 )
+
+// busyRetry is how long a client is told to wait after errBusy: a
+// search takes at most Timeout, most a few milliseconds.
+const busyRetry = "1"
+
+// retryLater tells a client refused for errBusy when to try again.
+func retryLater(w http.ResponseWriter, err error) {
+	if errors.Is(err, errBusy) {
+		w.Header().Set("Retry-After", busyRetry)
+	}
+}
 
 // problemOf is an error of a search as the page says it: by the key of
 // its message in the site's languages.

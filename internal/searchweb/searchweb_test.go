@@ -28,6 +28,13 @@ func serveSeed(t *testing.T) *httptest.Server { t.Helper(); return serveSite(t, 
 // serveSite builds the site in source and serves it with search.
 func serveSite(t *testing.T, source string) *httptest.Server {
 	t.Helper()
+	srv, _ := serveSiteHandler(t, source)
+	return srv
+}
+
+// serveSiteHandler is serveSite, returning the search handler too.
+func serveSiteHandler(t *testing.T, source string) (*httptest.Server, *searchweb.Handler) {
+	t.Helper()
 	dest := filepath.Join(t.TempDir(), "public")
 	if _, err := build.Run(build.Options{Source: source, Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
 		t.Fatal(err)
@@ -47,7 +54,25 @@ func serveSite(t *testing.T, source string) *httptest.Server {
 		}),
 	}}))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, h
+}
+
+// A search refused because every slot is taken says when to try again,
+// on the API and on the search page.
+func TestBusySaysRetryAfter(t *testing.T) {
+	srv, h := serveSiteHandler(t, "../..")
+	free := h.Occupy()
+	defer free()
+	for _, path := range []string{"/api/search", "/en/search/"} {
+		res, err := http.Get(srv.URL + path + "?q=gmail")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "1" {
+			t.Errorf("%s while busy: %s, Retry-After %q; want 503 and 1", path, res.Status, res.Header.Get("Retry-After"))
+		}
+	}
 }
 
 func get(t *testing.T, srv *httptest.Server, path string, params url.Values) (int, []byte) {
