@@ -78,6 +78,7 @@ type handler struct {
 	heartbeat time.Duration   // between comments on an idle event stream
 	sseWrite  time.Duration   // to write one event
 	hosts     map[string]bool // the names answered; nil for any
+	refused   *refusals       // live reload connections over streams
 }
 
 // NewHandler serves site. Paths map to files the usual way: "/" and
@@ -100,6 +101,7 @@ func NewHandler(site Snapshotter, o Options) http.Handler {
 	if h.logf == nil {
 		h.logf = func(string, ...any) {}
 	}
+	h.refused = &refusals{every: refusalReportEvery, logf: h.logf}
 	for _, name := range o.Hosts {
 		if h.hosts == nil {
 			h.hosts = map[string]bool{}

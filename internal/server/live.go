@@ -75,7 +75,7 @@ func (h *handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	case h.streams <- struct{}{}:
 		defer func() { <-h.streams }()
 	default:
-		h.logf("live reload: more than %d pages open; refusing another", cap(h.streams))
+		h.refused.add(fmt.Sprintf("more than %d pages open", cap(h.streams)))
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, "too many live reload connections", http.StatusServiceUnavailable)
 		return
