@@ -27,3 +27,9 @@ func key(dir string) (string, error) {
 
 // markerID is the line of the marker file that names the bundle.
 func markerID() string { return "id: " + rand.Text() + "\n" }
+
+// isKey reports whether name is a key, the name of a bundle: an id of
+// markerID.
+func isKey(name string) bool {
+	return len(name) == len(rand.Text()) && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") == ""
+}

@@ -5,6 +5,7 @@ package output
 import (
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -24,3 +25,13 @@ func key(dir string) (string, error) {
 
 // markerID is extra text for the marker file; the inode needs none.
 func markerID() string { return "" }
+
+// isKey reports whether name is a key, the name of a bundle.
+func isKey(name string) bool {
+	dev, ino, ok := strings.Cut(name, "-")
+	return ok && isHex(dev) && isHex(ino)
+}
+
+func isHex(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789abcdef") == ""
+}

@@ -110,6 +110,9 @@ func Begin(dest string, opts Options) (*Staging, error) {
 			return nil, err
 		}
 	}
+	if err := checkBundles(BundleRoot(dest)); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(dest), err)
 	}
@@ -248,6 +251,27 @@ func checkReplaceable(dir string) error {
 	}
 	if len(entries) > 0 {
 		return fmt.Errorf("%s is not empty and was not made by gen (no %s file); refusing to replace it: empty it or choose another --dest", dir, Marker)
+	}
+	return nil
+}
+
+// checkBundles refuses a bundle folder (dest.gen) holding a folder that
+// is not a bundle, by its name, and not gen's, by checkReplaceable: the
+// sweep of stray bundles after the build would delete it.
+func checkBundles(root string) error {
+	entries, err := os.ReadDir(root)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checking %s: %w", root, err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && !isKey(e.Name()) {
+			if err := checkReplaceable(filepath.Join(root, e.Name())); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

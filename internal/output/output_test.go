@@ -348,6 +348,32 @@ func TestRefusesForeignBundleFolder(t *testing.T) {
 	}
 }
 
+// A folder of somebody's put into gen's own bundle folder after a build
+// is not swept away with the stray bundles by the next: it is refused,
+// as in the output folder.
+func TestRefusesForeignFolderInBundles(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "public")
+	if err := build(t, dest, "v1", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(BundleRoot(dest), "notes")
+	if err := os.MkdirAll(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notes, "todo.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := build(t, dest, "v2", Options{}); err == nil || !strings.Contains(err.Error(), notes+" is not empty and was not made by gen") {
+		t.Fatalf("a build with %s: %v", notes, err)
+	}
+	if _, err := os.Stat(filepath.Join(notes, "todo.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if version(t, dest) != "v1" {
+		t.Error("a refused build replaced the output")
+	}
+}
+
 func TestWriteFileStaysInside(t *testing.T) {
 	s, err := Begin(filepath.Join(t.TempDir(), "public"), Options{})
 	if err != nil {
