@@ -103,6 +103,23 @@ func TestLayoutSymlinksRefused(t *testing.T) {
 	if strings.Contains(out, "secret") || strings.Contains(out, ".#404.html") {
 		t.Errorf("a linked file was read, or a hidden one reported:\n%s", out)
 	}
+
+	// A linked layouts/ or i18n/ folder is refused whole and not read:
+	// its broken language file would be reported too.
+	dir = writeSite(t, files{file(errID, "en"): errOrig})
+	theirs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(theirs, "fr.yaml"), []byte("{{ broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"layouts", "i18n"} {
+		if err := os.Symlink(theirs, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out = mustFail(t, dir)
+	if !strings.Contains(out, "layouts: is a symbolic link") || !strings.Contains(out, "i18n: is a symbolic link") || strings.Contains(out, "fr.yaml") {
+		t.Errorf("linked folders:\n%s", out)
+	}
 }
 
 // A broken layout a site overrides is reported with its file and line,

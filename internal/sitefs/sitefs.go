@@ -66,7 +66,10 @@ func Check(dir, name string, errs *diag.List) {
 			errs.Add(rel, 0, 0, "cannot read: %v", unwrapPath(err))
 			return nil
 		}
-		if kind := Kind(d.Type()); kind != "" {
+		switch kind := Kind(d.Type()); {
+		case kind != "" && p == top:
+			errs.Add(rel, 0, 0, "is %s, not a folder; make %s/ a real folder in the site (links are not followed)", kind, name)
+		case kind != "":
 			errs.Add(rel, 0, 0, "is %s, not a regular file; put the file itself inside %s/ (links are not followed)", kind, name)
 		}
 		return nil

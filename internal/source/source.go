@@ -163,8 +163,10 @@ func siteFS(dir, name string, defaults fs.FS) fs.FS {
 	return defaults
 }
 
+// isDir reports whether p is a folder, not a link to one: a linked
+// layouts/ or i18n/ is refused (sitefs.Check), never read.
 func isDir(p string) bool {
-	info, err := os.Stat(p)
+	info, err := os.Lstat(p)
 	return err == nil && info.IsDir()
 }
 
