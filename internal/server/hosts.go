@@ -37,9 +37,16 @@ func hostName(host string) string {
 // reach a server on the loopback under its own name (DNS rebinding) and
 // read its answers: the Host header still names that site.
 func (h *handler) hostAllowed(w http.ResponseWriter, r *http.Request) bool {
-	if h.hosts == nil || h.hosts[hostName(r.Host)] {
+	name := hostName(r.Host)
+	if h.hosts == nil || h.hosts[name] {
 		return true
 	}
-	http.Error(w, "this server answers only localhost, 127.0.0.1, [::1] and its --bind address; to open it as "+hostName(r.Host)+", start it with --allowed-host "+hostName(r.Host), http.StatusForbidden)
+	msg := "this server answers only localhost, 127.0.0.1, [::1] and its --bind address; "
+	if name == "" {
+		msg += "this request names no host (no Host header)"
+	} else {
+		msg += "to open it as " + name + ", start it with --allowed-host " + name
+	}
+	http.Error(w, msg, http.StatusForbidden)
 	return false
 }
