@@ -1,9 +1,15 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 )
 
 // An authoring server answers only the names it is reached by on this
@@ -38,6 +44,22 @@ func TestHostsRefusedUnlessAllowed(t *testing.T) {
 				t.Errorf("Host %s: the refusal does not say how to allow it: %q", host, body)
 			}
 		}
+	}
+	// HTTP/1.0 needs no Host header: such a request names no host.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(live, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "GET / HTTP/1.0\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusForbidden || !bytes.Contains(body, []byte("no Host header")) {
+		t.Errorf("HTTP/1.0 without Host: %s %q", resp.Status, body)
 	}
 	served := startServer(t, NewHandler(m, Options{}))
 	if resp, _ := get(t, served+"/", "Host: evil.example"); resp.StatusCode != http.StatusOK {
