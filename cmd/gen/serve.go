@@ -26,6 +26,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
+	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/internal/watch"
 )
 
@@ -237,8 +238,8 @@ func errorLines(err error) []string {
 // their language, /L/search/ shows results.
 func pages(bundle func() *locale.Bundle, basePath string, search *searchweb.Handler) map[string]http.Handler {
 	return map[string]http.Handler{
-		"GET /{$}": negotiate(bundle, basePath),
-		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		urls.HomeRoute: negotiate(bundle, basePath),
+		urls.SearchPageRoute: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if !search.Page(w, r) {
 				server.NotFound(w, r) // not a site language, or nothing built yet
 			}

@@ -6,6 +6,7 @@ import (
 	"container/list"
 	"context"
 	"errors"
+	"github.com/postmortem-archive/gen/internal/urls"
 	"io"
 	"io/fs"
 	"net/http"
@@ -121,19 +122,19 @@ func NewHandler(site Snapshotter, o Options) http.Handler {
 	h.gen = http.NewServeMux()
 	h.gen.HandleFunc("GET /", h.serveNotFound)
 	if h.live {
-		h.gen.HandleFunc("GET /_gen/livereload.js", func(w http.ResponseWriter, r *http.Request) {
+		h.gen.HandleFunc("GET "+urls.LiveReloadPath, func(w http.ResponseWriter, r *http.Request) {
 			serveAsset(w, r, "text/javascript; charset=utf-8", livereloadTag, livereloadJS)
 		})
-		h.gen.HandleFunc("GET /_gen/overlay.css", func(w http.ResponseWriter, r *http.Request) {
+		h.gen.HandleFunc("GET "+urls.OverlayPath, func(w http.ResponseWriter, r *http.Request) {
 			serveAsset(w, r, "text/css; charset=utf-8", overlayTag, overlayCSS)
 		})
-		h.gen.HandleFunc("GET /_gen/events", h.serveEvents)
+		h.gen.HandleFunc("GET "+urls.EventsPath, h.serveEvents)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /", h.serveStatic)
 	if o.Search != nil {
 		search := http.TimeoutHandler(o.Search, h.timeout, "search took too long\n")
-		mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) {
+		mux.HandleFunc(urls.SearchAPIRoute, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Cache-Control", h.noCache())
 			search.ServeHTTP(w, r)
 		})
@@ -202,7 +203,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 	case !ok:
 		h.notFound(w, r, snap)
-	case name == "_gen" || strings.HasPrefix(name, "_gen/"):
+	case name == urls.ServerDir || strings.HasPrefix(name, urls.ServerDir+"/"):
 		h.gen.ServeHTTP(w, r)
 	default:
 		h.mux.ServeHTTP(w, r)

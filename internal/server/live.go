@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/urls"
 )
 
 // The live reload script and the overlay's stylesheet, served under
@@ -35,7 +36,7 @@ type ChangeFeed interface {
 	Watch(ctx context.Context, since uint64) <-chan Change
 }
 
-const scriptTag = `<script src="/_gen/livereload.js" defer></script>`
+const scriptTag = `<script src="` + urls.LiveReloadPath + `" defer></script>`
 
 func serveAsset(w http.ResponseWriter, r *http.Request, ctype, etag string, data []byte) {
 	hd := w.Header()
@@ -186,7 +187,7 @@ func (h *handler) decorate(page []byte, snap Snapshot) []byte {
 		text string
 	}
 	inserts := []insert{
-		{headEnd, `<link rel="stylesheet" href="/_gen/overlay.css"><meta name="gen-version" content="` + h.tag(snap.Version()) + `">`},
+		{headEnd, `<link rel="stylesheet" href="` + urls.OverlayPath + `"><meta name="gen-version" content="` + h.tag(snap.Version()) + `">`},
 		{bodyOpenEnd, overlayHTML(snap.Errors())},
 		{bodyClose, scriptTag},
 	}

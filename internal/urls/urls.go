@@ -57,6 +57,19 @@ const (
 	indexFile    = "index.html"
 )
 
+// The servers' routes beside the site's files, as http.ServeMux patterns
+// and paths, so that every URL shape is spelled in this package.
+const (
+	HomeRoute       = "GET /{$}"                          // / sends a reader to their language
+	SearchPageRoute = "GET /{lang}/" + searchDir + "/{$}" // /L/search/, rendered per request
+	SearchAPIRoute  = "GET " + apiPath                    // the search API
+	// ServerDir is the authoring server's own folder, never the site's.
+	ServerDir      = "_gen"
+	LiveReloadPath = "/" + ServerDir + "/livereload.js"
+	OverlayPath    = "/" + ServerDir + "/overlay.css"
+	EventsPath     = "/" + ServerDir + "/events"
+)
+
 // Loc is one location of the site: a page or a file, and a fragment.
 type Loc struct {
 	Kind     Kind
