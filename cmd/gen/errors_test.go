@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // badKeys is how many unknown front-matter keys breakFrontMatter writes:
@@ -67,11 +69,15 @@ func TestServeBoundsManyErrors(t *testing.T) {
 	data := <-errorsEvent
 	var ev struct {
 		Count  int
-		Errors []string
+		Errors []diag.Error
 		More   string
 	}
 	if err := json.Unmarshal([]byte(data), &ev); err != nil {
 		t.Fatalf("errors event %.200q: %v", data, err)
+	}
+	// Each error comes placed, as a value: no page parses it out of text.
+	if e := ev.Errors[0]; e.File != "content/2017-03-13-bigquery-streaming-inserts/en.md" || e.Line != 2 || e.Col != 1 || !strings.HasPrefix(e.Msg, "unknown front-matter key") {
+		t.Errorf("first error of the event: %+v", e)
 	}
 	if ev.Count != badKeys || len(ev.Errors) != 100 || ev.More != "… and 19,900 more" {
 		t.Errorf("errors event: count %d, %d errors, more %q", ev.Count, len(ev.Errors), ev.More)

@@ -133,10 +133,10 @@ func serveSources(ctx context.Context, ln net.Listener, opts build.Options, host
 	var langs atomic.Pointer[locale.Bundle]
 	publish := func(b build.Built) {
 		if b.Err != nil {
-			msgs := errorLines(b.Err)
+			msgs := diag.Problems(b.Err)
 			shown, more := diag.Shown(msgs)
 			for _, m := range shown {
-				logf("%s", m)
+				logf("%s", m.Error())
 			}
 			if more != "" {
 				logf("%s errors (gen check --format json lists them all)", more)
@@ -219,19 +219,6 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logf f
 		return exitContent
 	}
 	return exitOK
-}
-
-// errorLines lists a build error's problems, one line each.
-func errorLines(err error) []string {
-	var list *diag.List
-	if errors.As(err, &list) {
-		var out []string
-		for _, e := range list.Errors() {
-			out = append(out, e.Error())
-		}
-		return out
-	}
-	return []string{err.Error()}
 }
 
 // pages are the pages gen serve renders per request: / sends readers to

@@ -25,16 +25,41 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e.File == "" {
+		return e.Msg // not about a file: a failed write, say
+	}
+	return e.Place() + ": " + e.Msg
+}
+
+// Place is where the problem is, as editors and terminals link it:
+// "file:line:col", "file:line" or "file"; "" when not about a file.
+func (e *Error) Place() string {
 	switch {
 	case e.File == "":
-		return e.Msg // not about a file: a failed write, say
+		return ""
 	case e.Line > 0 && e.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+		return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
 	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d", e.File, e.Line)
 	default:
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+		return e.File
 	}
+}
+
+// Problems lists the problems err holds, sorted, as values for the
+// terminal, JSON and the authoring server's overlay alike: a List's, one
+// Error, or a plain error as an Error about no file; nil for nil.
+func Problems(err error) []Error {
+	if err == nil {
+		return nil
+	}
+	var l List
+	l.AddError(err)
+	out := make([]Error, 0, l.Len())
+	for _, e := range l.Errors() {
+		out = append(out, *e)
+	}
+	return out
 }
 
 // List collects errors. The zero value is ready to use.

@@ -70,7 +70,7 @@ func TestBrowserLiveReload(t *testing.T) {
 	defer cancel()
 
 	var mu sync.Mutex
-	var problems []string
+	var pageProblems []string
 	err := chromedp.Listen(ctx, func(ev any) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -80,10 +80,10 @@ func TestBrowserLiveReload(t *testing.T) {
 				return // the browser asks; the test site has none
 			}
 			if ev.Entry.Level == log.EntryLevelError || strings.Contains(ev.Entry.Text, "Content Security Policy") {
-				problems = append(problems, string(ev.Entry.Source)+": "+ev.Entry.Text+" "+ev.Entry.URL)
+				pageProblems = append(pageProblems, string(ev.Entry.Source)+": "+ev.Entry.Text+" "+ev.Entry.URL)
 			}
 		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
+			pageProblems = append(pageProblems, "exception: "+ev.ExceptionDetails.Text)
 		}
 	})
 	if err != nil {
@@ -142,7 +142,7 @@ func TestBrowserLiveReload(t *testing.T) {
 
 	// A failed build: the overlay, from the event, styled by overlay.css.
 	msg := `content/x/en.md:3:7: bad <script>alert("x")</script> here`
-	m.Swap(nil, []string{msg})
+	m.Swap(nil, problems(msg))
 	waitFor("overlay", `document.getElementById("gen-errors") !== null`)
 	waitFor("overlay text", fmt.Sprintf(`document.getElementById("gen-errors").textContent.includes(%q)`, msg))
 	waitFor("overlay styled", `getComputedStyle(document.getElementById("gen-errors")).position === "fixed"`)
@@ -162,7 +162,7 @@ func TestBrowserLiveReload(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf("content/x/en.md:%d:1: unknown front-matter key", i+2)
 	}
-	m.Swap(nil, many)
+	m.Swap(nil, problems(many...))
 	waitFor("bounded overlay", `document.querySelectorAll("#gen-errors li").length === 101 && `+
 		`document.querySelector("#gen-errors .gen-errors-more").textContent === "… and 50 more" && `+
 		`document.querySelector("#gen-errors .gen-errors-title").textContent.startsWith("Build failed with 150 errors")`)
@@ -173,7 +173,7 @@ func TestBrowserLiveReload(t *testing.T) {
 
 	mu.Lock()
 	defer mu.Unlock()
-	for _, p := range problems {
+	for _, p := range pageProblems {
 		t.Errorf("browser reported: %s", p)
 	}
 }

@@ -11,9 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // writeTree writes files (slash paths relative to dir) into dir.
@@ -206,4 +209,24 @@ func nextEvent(t *testing.T, ch <-chan sseEvent) sseEvent {
 		t.Fatal("no event within 5s")
 	}
 	return sseEvent{}
+}
+
+// problems makes a failed build's errors from lines written as the
+// terminal shows them, "file:line:col: message" (or a bare message).
+func problems(lines ...string) []diag.Error {
+	out := make([]diag.Error, 0, len(lines))
+	for _, l := range lines {
+		e := diag.Error{Msg: l}
+		if place, msg, ok := strings.Cut(l, ": "); ok {
+			if parts := strings.Split(place, ":"); len(parts) == 3 {
+				line, lerr := strconv.Atoi(parts[1])
+				col, cerr := strconv.Atoi(parts[2])
+				if lerr == nil && cerr == nil {
+					e = diag.Error{File: parts[0], Line: line, Col: col, Msg: msg}
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -155,12 +155,12 @@ func (h *handler) event(c Change) string {
 // errorsEvent is the data of an "errors" event: how many errors there
 // are, the first diag.MaxShown of them, and what the page says of the
 // rest. However many errors a build has, the event stays small.
-func errorsEvent(errs []string) string {
+func errorsEvent(errs []diag.Error) string {
 	shown, more := diag.Shown(errs)
 	b, _ := json.Marshal(struct {
-		Count  int      `json:"count"`
-		Errors []string `json:"errors"`
-		More   string   `json:"more,omitempty"`
+		Count  int          `json:"count"`
+		Errors []diag.Error `json:"errors"`
+		More   string       `json:"more,omitempty"`
 	}{len(errs), shown, more})
 	return string(b)
 }
@@ -236,7 +236,7 @@ func asciiLower(b []byte) []byte {
 // overlayHTML lists a failed build's errors, escaped, for the top of
 // every page: the first diag.MaxShown and how many more there are. It is
 // styled by /_gen/overlay.css.
-func overlayHTML(errs []string) string {
+func overlayHTML(errs []diag.Error) string {
 	if len(errs) == 0 {
 		return ""
 	}
@@ -251,14 +251,12 @@ func overlayHTML(errs []string) string {
 	shown, more := diag.Shown(errs)
 	for _, e := range shown {
 		b.WriteString("<li>")
-		if at, msg, ok := splitLocation(e); ok {
+		if at := e.Place(); at != "" {
 			b.WriteString(`<span class="gen-errors-at">`)
 			b.WriteString(html.EscapeString(at))
 			b.WriteString("</span>: ")
-			b.WriteString(html.EscapeString(msg))
-		} else {
-			b.WriteString(html.EscapeString(e))
 		}
+		b.WriteString(html.EscapeString(e.Msg))
 		b.WriteString("</li>")
 	}
 	if more != "" {
@@ -268,14 +266,4 @@ func overlayHTML(errs []string) string {
 	}
 	b.WriteString("</ul></div>")
 	return b.String()
-}
-
-// splitLocation splits "file:line:col: message" at its first ": " when
-// what comes before it looks like a place.
-func splitLocation(e string) (at, msg string, ok bool) {
-	at, msg, ok = strings.Cut(e, ": ")
-	if !ok || at == "" || strings.ContainsAny(at, " \t\n") {
-		return "", e, false
-	}
-	return at, msg, true
 }

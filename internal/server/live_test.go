@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 func htmlPage(title, body string) []byte {
@@ -73,7 +75,7 @@ func TestLiveReloadScriptOnlyWhenLive(t *testing.T) {
 	}
 
 	// Production: nothing of it, even with a failed build.
-	m.Swap(nil, []string{"content/x/en.md:1:1: broken"})
+	m.Swap(nil, problems("content/x/en.md:1:1: broken"))
 	for _, path := range []string{"/", "/en/", "/missing"} {
 		_, body := get(t, prod+path)
 		for _, s := range []string{"livereload", "/_gen/", "gen-errors", "gen-version", "broken"} {
@@ -107,9 +109,9 @@ func TestFailedBuildKeepsLastGoodPageWithOverlay(t *testing.T) {
 		"content/2017-03-13-x/en.md:12:3: unknown severity \"<script>alert(1)</script>\"; use minor, major or critical",
 		"layouts/base.html:4:9: template: & broken",
 	}
-	m.Swap(nil, errs)
+	m.Swap(nil, problems(errs...))
 	if got := m.Errors(); len(got) != 2 {
-		t.Fatalf("Errors() = %q", got)
+		t.Fatalf("Errors() = %v", got)
 	}
 	for _, path := range []string{"/", "/en/", "/missing"} {
 		_, body := get(t, base+path)
@@ -141,7 +143,7 @@ func TestFailedBuildKeepsLastGoodPageWithOverlay(t *testing.T) {
 
 	// A build with files but also errors still failed: the files are not
 	// taken.
-	m.Swap(liveFiles("half-built", "body{}"), []string{"content/y/en.md:1:1: bad"})
+	m.Swap(liveFiles("half-built", "body{}"), problems("content/y/en.md:1:1: bad"))
 	_, body = get(t, base+"/")
 	if !bytes.Contains(body, []byte("good content")) || bytes.Contains(body, []byte("half-built")) || !bytes.Contains(body, []byte("content/y/en.md:1:1")) {
 		t.Errorf("a failed build with files:\n%s", body)
@@ -154,7 +156,7 @@ func TestFailedBuildKeepsLastGoodPageWithOverlay(t *testing.T) {
 		t.Errorf("after the fix:\n%s", body)
 	}
 	if m.Errors() != nil {
-		t.Errorf("Errors() after the fix: %q", m.Errors())
+		t.Errorf("Errors() after the fix: %v", m.Errors())
 	}
 }
 
@@ -171,7 +173,7 @@ func TestManyErrorsAreBounded(t *testing.T) {
 	for i := range errs {
 		errs[i] = fmt.Sprintf("content/x/en.md:%d:1: unknown front-matter key \"k%d\"; remove it", i+2, i)
 	}
-	m.Swap(nil, errs)
+	m.Swap(nil, problems(errs...))
 	_, body := get(t, base+"/en/")
 	if len(body) > 64<<10 {
 		t.Errorf("page with the overlay is %d bytes", len(body))
@@ -189,13 +191,13 @@ func TestManyErrorsAreBounded(t *testing.T) {
 	ev := nextEvent(t, events)
 	var got struct {
 		Count  int
-		Errors []string
+		Errors []diag.Error
 		More   string
 	}
 	if err := json.Unmarshal([]byte(ev.Data), &got); err != nil || ev.Event != "errors" {
 		t.Fatalf("event %s %q: %v", ev.Event, ev.Data, err)
 	}
-	if got.Count != len(errs) || !slices.Equal(got.Errors, errs[:100]) || got.More != "… and 349,900 more" || len(ev.Data) > 64<<10 {
+	if got.Count != len(errs) || !slices.Equal(got.Errors, problems(errs[:100]...)) || got.More != "… and 349,900 more" || len(ev.Data) > 64<<10 {
 		t.Errorf("event: count %d, %d errors, more %q, %d bytes", got.Count, len(got.Errors), got.More, len(ev.Data))
 	}
 }
@@ -256,8 +258,8 @@ func TestSwapIsAtomic(t *testing.T) {
 				v := int(s.Version())
 				want := v
 				if errs := s.Errors(); errs != nil {
-					if errs[0] != fmt.Sprintf("build %d failed", v) {
-						report("snapshot %d has errors %q", v, errs)
+					if errs[0].Msg != fmt.Sprintf("build %d failed", v) {
+						report("snapshot %d has errors %v", v, errs)
 					}
 					want = -2 // some earlier build
 				}
@@ -335,7 +337,7 @@ func TestSwapIsAtomic(t *testing.T) {
 	}
 	for v := 2; v <= swaps; v++ {
 		if v%7 == 0 {
-			m.Swap(nil, []string{fmt.Sprintf("build %d failed", v)})
+			m.Swap(nil, problems(fmt.Sprintf("build %d failed", v)))
 		} else {
 			m.Swap(build(v), nil)
 		}
@@ -406,17 +408,17 @@ func TestEventStream(t *testing.T) {
 
 	// A failed build: errors, as JSON with their count.
 	errs := []string{"content/a/en.md:3:1: bad <b>date</b>", "i18n/ja.yaml:2:5: missing key"}
-	m.Swap(nil, errs)
+	m.Swap(nil, problems(errs...))
 	ev = nextEvent(t, events)
 	if ev.Event != "errors" {
 		t.Fatalf("after a failed build: %+v, want errors", ev)
 	}
 	var got struct {
 		Count  int
-		Errors []string
+		Errors []diag.Error
 		More   string
 	}
-	if err := json.Unmarshal([]byte(ev.Data), &got); err != nil || got.Count != 2 || !slices.Equal(got.Errors, errs) || got.More != "" {
+	if err := json.Unmarshal([]byte(ev.Data), &got); err != nil || got.Count != 2 || !slices.Equal(got.Errors, problems(errs...)) || got.More != "" {
 		t.Errorf("errors data %q: %v", ev.Data, err)
 	}
 
@@ -439,7 +441,7 @@ func TestEventStream(t *testing.T) {
 	if ev = nextEvent(t, late); ev.Event != "reload" {
 		t.Errorf("a stale page: %+v, want reload", ev)
 	}
-	m.Swap(nil, []string{"x.md:1:1: broken"})
+	m.Swap(nil, problems("x.md:1:1: broken"))
 	nextEvent(t, events)
 	late2, _ := openEvents(t, base+"/_gen/events?v="+tag)
 	if ev = nextEvent(t, late2); ev.Event != "errors" {

@@ -71,17 +71,17 @@
       '; showing the last good build.';
     var ul = document.createElement('ul');
     list.forEach(function (err) {
+      // err is {file, line, col, message}, the build's error as a value.
       var li = document.createElement('li');
-      var i = err.indexOf(': ');
-      var at = i > 0 ? err.slice(0, i) : '';
-      if (at && !/\s/.test(at)) {
+      var at = err.file ? err.file + (err.line ? ':' + err.line + (err.col ? ':' + err.col : '') : '') : '';
+      if (at) {
         var span = document.createElement('span');
         span.className = 'gen-errors-at';
         span.textContent = at;
         li.appendChild(span);
-        li.appendChild(document.createTextNode(': ' + err.slice(i + 2)));
+        li.appendChild(document.createTextNode(': ' + err.message));
       } else {
-        li.textContent = err;
+        li.textContent = err.message;
       }
       ul.appendChild(li);
     });
@@ -119,7 +119,7 @@
       try {
         showErrors(JSON.parse(e.data));
       } catch (err) {
-        showErrors({ count: 1, errors: [String(e.data)] });
+        showErrors({ count: 1, errors: [{ message: String(e.data) }] });
       }
     });
     es.addEventListener('error', function () {

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // Snapshotter is the set of files being served.
@@ -36,7 +38,7 @@ type Snapshot interface {
 	Open(name string) (*File, error)
 	// Errors are the errors of the last build when it failed (its files
 	// are then those of the last good build), nil otherwise.
-	Errors() []string
+	Errors() []diag.Error
 	// Version counts the builds swapped in; it is 0 for a folder.
 	Version() uint64
 }
@@ -107,9 +109,9 @@ type dirSite struct {
 	opened func() // tests only: called between finding the folder and looking in it
 }
 
-func (d dirSite) Snapshot() Snapshot { return d }
-func (d dirSite) Errors() []string   { return nil }
-func (d dirSite) Version() uint64    { return 0 }
+func (d dirSite) Snapshot() Snapshot   { return d }
+func (d dirSite) Errors() []diag.Error { return nil }
+func (d dirSite) Version() uint64      { return 0 }
 
 // open opens rel in the folder. A build swaps a new folder in at the path
 // and then removes the old one, possibly while a lookup that began in the
@@ -189,8 +191,8 @@ type MemSite struct {
 // Change is what one or more swaps changed, as told to a live page.
 type Change struct {
 	Version uint64
-	Kind    string   // ChangeReload, ChangeCSS or ChangeErrors
-	Errors  []string // the build's errors, for ChangeErrors
+	Kind    string       // ChangeReload, ChangeCSS or ChangeErrors
+	Errors  []diag.Error // the build's errors, for ChangeErrors
 }
 
 // The kinds of Change; they are also the names of the events sent to
@@ -205,7 +207,7 @@ type memSnapshot struct {
 	version uint64
 	files   map[string]*memFile
 	dirs    map[string]bool
-	errors  []string
+	errors  []diag.Error
 	pageGen uint64        // bumped when anything but a stylesheet changed
 	cssGen  uint64        // bumped when a stylesheet changed
 	next    chan struct{} // closed when this snapshot is replaced
@@ -265,14 +267,14 @@ func NewMemSite() *MemSite {
 // files is nil, the build failed: the last good files keep being served,
 // with these errors (none for a nil files with no errors). Every Swap
 // increments the version and wakes watchers.
-func (m *MemSite) Swap(files map[string][]byte, buildErrors []string) {
+func (m *MemSite) Swap(files map[string][]byte, buildErrors []diag.Error) {
 	m.SwapLazy(files, nil, buildErrors)
 }
 
 // SwapLazy is Swap with some files made when first asked for: a file
 // given as the same Lazy as in the previous swap is unchanged, another is
 // changed. lazy may be nil.
-func (m *MemSite) SwapLazy(files map[string][]byte, lazy map[string]Lazy, buildErrors []string) {
+func (m *MemSite) SwapLazy(files map[string][]byte, lazy map[string]Lazy, buildErrors []diag.Error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	prev := m.cur.Load()
@@ -356,7 +358,7 @@ func (m *MemSite) SwapLazy(files map[string][]byte, lazy map[string]Lazy, buildE
 func (m *MemSite) Version() uint64 { return m.cur.Load().version }
 
 // Errors are the current build's errors, nil when it succeeded.
-func (m *MemSite) Errors() []string { return m.cur.Load().errors }
+func (m *MemSite) Errors() []diag.Error { return m.cur.Load().errors }
 
 // Snapshot returns the current build.
 func (m *MemSite) Snapshot() Snapshot { return m.cur.Load() }
@@ -417,8 +419,8 @@ func changeBetween(a, b *memSnapshot) Change {
 	return c
 }
 
-func (s *memSnapshot) Errors() []string { return s.errors }
-func (s *memSnapshot) Version() uint64  { return s.version }
+func (s *memSnapshot) Errors() []diag.Error { return s.errors }
+func (s *memSnapshot) Version() uint64      { return s.version }
 
 func (s *memSnapshot) Open(name string) (*File, error) {
 	if !validName(name) {
