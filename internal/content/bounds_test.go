@@ -27,6 +27,24 @@ func nestedList(n int) string {
 	return b.String()
 }
 
+// table is a table of cols columns under header line, followed by rows
+// lines of row.
+func table(prefix string, cols, rows int, row string) string {
+	return prefix + "|" + strings.Repeat("a|", cols) + "\n" + prefix + "|" + strings.Repeat("-|", cols) + "\n" + strings.Repeat(row+"\n", rows)
+}
+
+// tables is n tables of cols columns and rows rows each, blank lines between.
+func tables(n, cols, rows int) string {
+	return strings.Repeat(table("", cols, rows, "x")+"\n", n)
+}
+
+// markAt is the column where fill("[a*", …) goes over the budget's
+// 100,000 marks when prior marks came before it.
+func markAt(prior int) int {
+	k := 100_000 - prior // 0-based: the first mark over
+	return 3*(k/2) + 2*(k%2) + 1
+}
+
 func parse(body string) (*content.Page, error) {
 	var errs diag.List
 	p := content.Parse("content/2021-06-01-a/en.md", "2021-06-01-a", "en", []byte(frontMatter+body), &errs)
@@ -51,6 +69,26 @@ func TestPathologicalFilesRefused(t *testing.T) {
 		{"lines of code", "```\n" + fill("x\n", 4<<20), fmt.Sprintf("%d:1", bodyLine-1+100000), []string{"more than 100000 lines", "link to long logs"}}, // the blank line 8 counts
 		{"wide table", "|" + strings.Repeat("a|", 200000) + "\n", fmt.Sprintf("%d:200001", bodyLine), []string{"table marks"}},
 		{"autolinks", fill("see https://example.org/ ", 4<<20), fmt.Sprintf("%d:%d", bodyLine, 25*100000+10), []string{"and URLs"}},
+		// 14 KB: 3,000 columns, 1,000 bare rows; 1.45-1.91 GB in gen check before.
+		{"bare rows under a wide table", table("", 3000, 1000, "x"), fmt.Sprintf("%d:1", bodyLine), []string{"more than 50000 cells", "3000 columns", "end the table with a blank line"}},
+		{"lazy rows under a quoted table", table("> ", 3000, 1000, "x"), fmt.Sprintf("%d:3", bodyLine), []string{"more than 50000 cells"}},
+		{"table in a list item", table("- ", 3000, 20, "  x"), fmt.Sprintf("%d:3", bodyLine), []string{"more than 50000 cells"}},
+		{"rows full of pipes", table("", 100, 600, strings.Repeat("a|", 100)), fmt.Sprintf("%d:1", bodyLine), []string{"more than 50000 cells", "100 columns"}},
+		// 25 tables of 2,000 cells are the bound; the 26th's header is over.
+		{"several tables", tables(30, 50, 39), fmt.Sprintf("%d:1", bodyLine+25*42), []string{"more than 50000 cells in all"}},
+		// What the scan once took for fenced code, and goldmark does not.
+		{"indented fence", "a\n    ```\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+2, markAt(3)), []string{"more than 100000 link", "fenced code is counted too"}},
+		{"fence in an HTML block", "<div>\n```\n\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+3, markAt(4)), []string{"more than 100000 link"}},
+		{"fence in an HTML comment", "<!--\n\n```\n\n-->\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+5, markAt(4)), []string{"more than 100000 link"}},
+		{"fence in a quote that ended", "> ```\n\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+2, markAt(3)), []string{"more than 100000 link"}},
+		{"fence in a list item that ended", "1. a\n   ```\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+2, markAt(3)), []string{"more than 100000 link"}},
+		{"backtick after a fence", "```a`\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+1, markAt(4)), []string{"more than 100000 link"}},
+		{"closing fence indented 4", "```\n    ```\n```\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:150001", bodyLine+3), []string{"more than 100000 link"}},
+		// 240 KB of classes: 20-26 s in gen check before.
+		{"attribute classes", "## H {" + strings.Repeat(".c ", 80000) + "}\n", fmt.Sprintf("%d:6", bodyLine), []string{"run 240002 bytes", "at most 256", `\{`}},
+		{"many short attributes", "## Impact {#impact " + strings.Repeat("k=v ", 20) + "}\n", fmt.Sprintf("%d:11", bodyLine), []string{"has 21 attributes", "at most 16"}},
+		{"setext heading attributes", "Intro.\n\nTitle {" + strings.Repeat(".c ", 100) + "}\n---\n", fmt.Sprintf("%d:7", bodyLine+2), []string{"run 302 bytes"}},
+		{"heading in a quote", "> ### H {" + strings.Repeat("a=[", 100) + "\n", fmt.Sprintf("%d:9", bodyLine), []string{"run 301 bytes"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -74,7 +112,12 @@ func TestPathologicalFilesRefused(t *testing.T) {
 // What a postmortem may hold is parsed: lists nested 32 deep, pasted logs
 // in fenced code, marks and links inside code not counted.
 func TestBudgetAllowsRealReports(t *testing.T) {
-	body := nestedList(1100) + "\n```\n" + fill("[a* | x@y http://z\n", 1<<20) + "```\n\n" + fill("*a* [b](https://example.org/) ", 600_000)
+	body := nestedList(1100) + "\n```\n" + fill("[a* | x@y http://z\n", 1<<20) + "```\n\n" + fill("*a* [b](https://example.org/) ", 600_000) +
+		// Tables of 48,000 cells in all; a table in code is not one.
+		"\n\n## Impact {#impact .major}\n\n" + tables(2, 12, 1000) + table("> ", 24, 500, "> "+strings.Repeat("1 | ", 24)) +
+		"\n```\n" + table("", 3000, 1000, "x") + "```\n\n" +
+		// Braces in text, a setext heading with an id.
+		"The job's config was {\"retries\": 0}, see `{a=b}`.\n\nRoot cause {#root-cause}\n---\n\n## Timeline {#timeline}\n\n- 10:00 — a\n"
 	if _, err := parse(body); err != nil {
 		t.Fatalf("a valid report is refused: %v", err)
 	}

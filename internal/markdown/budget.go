@@ -79,9 +79,13 @@ type scan struct {
 	lines, text, marks, cells int   // counted so far; text: lines neither blank nor in fenced code
 	items                     []int // content columns of the open list items
 
-	fence      []byte // the open code fence, or nil
-	fenceQuote int    // the block quotes it is in
-	fenceLead  int    // the spaces before it (or before its first quote)
+	fence []byte // the open code fence, or nil
+	// A line that opens a fence for goldmark or not, depending on list
+	// items and HTML blocks the scan does not follow (an indented fence,
+	// one in a list or quote), turns skipping off: from there on, fenced
+	// code is counted as text, which costs more than anything goldmark
+	// could read there.
+	unsure bool
 
 	html    bool   // in an HTML block, where a fence is no fence
 	htmlEnd []byte // what ends it; nil: a blank line
@@ -100,13 +104,10 @@ func (s *scan) line(line []byte, from int) *Problem {
 			"the file has more than %d lines, more than gen parses in one file: link to long logs instead of pasting them, or split the report", s.MaxLines)}
 	}
 	if s.fence != nil {
-		if s.continuesFence(line) {
-			if _, _, rest := containerPrefix(line); closesFence(rest, s.fence) {
-				s.fence = nil
-			}
-			return nil
+		if closesFence(line, s.fence) {
+			s.fence = nil
 		}
-		s.fence = nil // the list item or quote it was in has ended
+		return nil
 	}
 	col, quotes, rest := containerPrefix(line)
 	if len(bytes.TrimSpace(line)) == 0 {
@@ -128,12 +129,18 @@ func (s *scan) line(line []byte, from int) *Problem {
 	for len(s.items) > 0 && s.items[len(s.items)-1] > col {
 		s.items = s.items[:len(s.items)-1]
 	}
-	// A fence counts only where it is surely one: indented at most 3
-	// spaces in all, so that no list item or quote can make it code.
-	if f := openFence(rest); f != nil && !s.html && col-quotes <= 3 {
-		s.fence, s.fenceQuote, s.fenceLead = f, quotes, leadingSpaces(line)
-		s.endParagraph()
-		return nil
+	// A fence at the start of a line, outside an HTML block, opens code
+	// whatever came before: nothing can hold it, nothing but its closing
+	// fence ends it. One after a list marker ("- ```") needs no care: the
+	// next line that goldmark takes for a fence at the start of a line
+	// ends the item, and opens a fence for both.
+	if openFence(rest) != nil && !s.unsure {
+		if col == 0 && !s.html {
+			s.fence = openFence(rest)
+			s.endParagraph()
+			return nil
+		}
+		s.unsure = true
 	}
 	return s.textLine(line, from, col, quotes, rest)
 }
@@ -142,7 +149,7 @@ func (s *scan) line(line []byte, from int) *Problem {
 func (s *scan) textLine(line []byte, from, col, quotes int, rest []byte) *Problem {
 	if s.text++; s.text > s.MaxTextLines {
 		return &Problem{Offset: from, Msg: fmt.Sprintf(
-			"the file has more than %d lines of text outside fenced code blocks, more than gen parses in one file: put logs and data in fenced code blocks (```), or split the report", s.MaxTextLines)}
+			"the file has more than %d lines of text outside fenced code blocks, more than gen parses in one file: put logs and data in fenced code blocks (```), or split the report%s", s.MaxTextLines, s.unsureNote())}
 	}
 	unmarked := rest
 	cols := delimiterColumns(rest)
@@ -169,11 +176,19 @@ func (s *scan) textLine(line []byte, from, col, quotes int, rest []byte) *Proble
 	s.htmlLine(rest)
 	if i := markOver(rest, &s.marks, s.MaxMarks); i >= 0 {
 		return &Problem{Offset: at + i, Msg: fmt.Sprintf(
-			"the text has more than %d link, emphasis and table marks ([ * _ ~ ` < | @ and URLs) outside fenced code blocks, more than gen parses in one file: put logs and data in fenced code blocks (```), or split the report",
-			s.MaxMarks)}
+			"the text has more than %d link, emphasis and table marks ([ * _ ~ ` < | @ and URLs) outside fenced code blocks, more than gen parses in one file: put logs and data in fenced code blocks (```), or split the report%s",
+			s.MaxMarks, s.unsureNote())}
 	}
 	s.prev, s.prevText = at, rest
 	return nil
+}
+
+// unsureNote says why fenced code was counted, when it was.
+func (s *scan) unsureNote() string {
+	if !s.unsure {
+		return ""
+	}
+	return "; fenced code is counted too in this file, since a fence above is indented or in a list, quote or HTML block: start long code blocks at the beginning of a line, outside lists"
 }
 
 // endParagraph forgets the paragraph and its table at a line that surely
@@ -287,17 +302,6 @@ func htmlEnds(line, end []byte) bool {
 	return bytes.Contains(line, end)
 }
 
-// continuesFence reports whether a line surely stays inside the open
-// fence: inside all the quotes it was opened in, indented at least as
-// far (the list items it may be in go on), or blank.
-func (s *scan) continuesFence(line []byte) bool {
-	q, rest := quoteMarkers(line)
-	if q < s.fenceQuote {
-		return false
-	}
-	return len(bytes.TrimSpace(rest)) == 0 || leadingSpaces(line) >= s.fenceLead
-}
-
 // quoteMarkers counts the block quote markers a line surely starts with,
 // each after at most 3 spaces, and returns the text after them.
 func quoteMarkers(line []byte) (int, []byte) {
@@ -313,22 +317,6 @@ func quoteMarkers(line []byte) (int, []byte) {
 		}
 	}
 	return n, nil
-}
-
-// leadingSpaces is the width of the spaces and tabs a line starts with.
-func leadingSpaces(line []byte) int {
-	col := 0
-	for _, c := range line {
-		switch c {
-		case ' ':
-			col++
-		case '\t':
-			col += 4 - col%4
-		default:
-			return col
-		}
-	}
-	return col
 }
 
 // delimiterColumns returns the columns of a table's delimiter row
@@ -470,12 +458,16 @@ func openFence(text []byte) []byte {
 	return nil
 }
 
-// closesFence reports whether a line closes fence: the same character, at
-// least as many, and nothing after.
-func closesFence(text, fence []byte) bool {
+// closesFence reports whether a line closes fence: at most 3 spaces,
+// the same character, at least as many, and nothing after.
+func closesFence(line, fence []byte) bool {
+	i := 0
+	for i < len(line) && i < 3 && line[i] == ' ' {
+		i++
+	}
 	n := 0
-	for n < len(text) && text[n] == fence[0] {
+	for i+n < len(line) && line[i+n] == fence[0] {
 		n++
 	}
-	return n >= len(fence) && len(bytes.TrimSpace(text[n:])) == 0
+	return n >= len(fence) && len(bytes.TrimSpace(line[i+n:])) == 0
 }
