@@ -153,10 +153,23 @@ func TestParseHeapBounded(t *testing.T) {
 	mixed.WriteString("```\n" + fill("x\n", 2*80000) + "```\n\n") // 80,000 lines of code
 	mixed.WriteString(fill("[a*", 3*20000) + "\n\n")              // 60,000 marks in one paragraph
 	mixed.WriteString(strings.Repeat("word ", (content.MaxFileSize-mixed.Len()-200)/5))
+	// Tables and heading attributes at their bounds, with the rest of the
+	// budget spent on marks and prose.
+	var tablesAndMarks strings.Builder
+	tablesAndMarks.WriteString(table("", 50, 999, strings.Repeat("a|", 50)) + "\n") // 50,000 cells, 50,000 marks
+	tablesAndMarks.WriteString(fill("[a*", 3*24900) + "\n\n")                       // 49,800 marks
+	tablesAndMarks.WriteString(strings.Repeat("word ", (content.MaxFileSize-tablesAndMarks.Len()-200)/5))
 	for _, c := range []struct{ name, body string }{
 		{"headings, code and marks up to 4 MB", mixed.String()},
 		{"lists 32 deep, 19,900 lines", fill(nestedList(1100), 19900*1100/32)},
 		{"quotes 32 deep, 19,900 lines", fill(strings.Repeat(">", 32)+" a\n", 19900*35)},
+		{"50,000 bare cells, 50 columns", table("", 50, 999, "x")},
+		{"48,000 bare cells, 3,000 columns", table("", 3000, 15, "x")},
+		{"39,980 bare cells, 2 columns", table("", 2, 19989, "x")},
+		{"50,000 cells of text and 99,800 marks in 4 MB", tablesAndMarks.String()},
+		// The costliest attributes found: each { starts a try that reads a
+		// number of 104 digits to the end of the line.
+		{"19,990 headings with 8 attributes of 128 bytes", strings.Repeat("## H {"+strings.Repeat("a={", 7)+"a="+strings.Repeat("1", 104)+"\n", 19990)},
 	} {
 		heap := heapOfParse(t, c.body)
 		t.Logf("%s: %d KB parsed with %d MB allocated", c.name, len(c.body)>>10, heap>>20)
@@ -172,6 +185,8 @@ func BenchmarkParse(b *testing.B) {
 	for _, c := range []struct{ name, body string }{
 		{"marks-99k", fill("[a*", 3*33000)},
 		{"lists-32-deep", fill(nestedList(1100), 19900*1100/32)},
+		{"table-50x1000", table("", 50, 999, strings.Repeat("a|", 50))},
+		{"attributes-8x128", strings.Repeat("## H {"+strings.Repeat("a={", 7)+"a="+strings.Repeat("1", 104)+"\n", 19990)},
 		{"prose-1MB", fill("Engineers *rolled back* the [change](https://example.org/c/1) at 10:42.\n\n", 1<<20)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
