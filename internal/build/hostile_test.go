@@ -167,7 +167,7 @@ func TestCostlyMarkdownRefused(t *testing.T) {
 	if findErr(out, file(errID, "en")+":"+posOf(t, en, "|a|a|")+": ", "more than 50000 cells", "3000 columns", "blank line") == "" {
 		t.Errorf("no error at the table's header in:\n%s", out)
 	}
-	if findErr(out, file(errID, "ja")+":"+posOf(t, ja, "{#impact .c")+": ", "the heading's attributes", "at most 128") == "" {
+	if findErr(out, file(errID, "ja")+":"+posOf(t, ja, "{#impact .c")+": ", "the heading's attributes", "at most 64") == "" {
 		t.Errorf("no error at the heading's { in:\n%s", out)
 	}
 	compareTrees(t, "public/ after the failed build", readTree(t, public), before)

@@ -49,7 +49,7 @@ type Budget struct {
 // near 100 MB (see the bounds test).
 var DefaultBudget = Budget{
 	MaxNesting: 32, MaxMarks: 100_000, MaxLines: 100_000, MaxTextLines: 20_000,
-	MaxCells: 50_000, MaxAttributes: 8, MaxAttributeBytes: 128,
+	MaxCells: 50_000, MaxAttributes: 8, MaxAttributeBytes: 64,
 }
 
 // Check returns where src exceeds the budget, with what to do, or nil.
