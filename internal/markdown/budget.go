@@ -87,8 +87,8 @@ type scan struct {
 	// could read there.
 	unsure bool
 
-	html    bool   // in an HTML block, where a fence is no fence
-	htmlEnd []byte // what ends it; nil: a blank line
+	html    bool           // in an HTML block, where a fence is no fence
+	htmlEnd *regexp.Regexp // a line it matches ends the block; nil: a blank line
 
 	// The paragraph the scan is in: its previous line, which a delimiter
 	// row would make a table's header, and the widest table opened in it.
@@ -275,31 +275,19 @@ func (s *scan) htmlLine(rest []byte) {
 			}
 		}
 	}
-	if s.html && s.htmlEnd != nil && htmlEnds(rest, s.htmlEnd) {
+	if s.html && s.htmlEnd != nil && s.htmlEnd.Match(rest) {
 		s.html, s.htmlEnd = false, nil
 	}
 }
 
-// htmlKinds are the HTML blocks that end at a marker rather than at a
-// blank line; a closing tag is marked by "</".
-var htmlKinds = []struct {
-	open *regexp.Regexp
-	end  []byte
-}{
-	{regexp.MustCompile(`(?i)^<(script|pre|style|textarea)(?:\s|>|/>|$)`), []byte("</")},
-	{regexp.MustCompile(`^<!--`), []byte("-->")},
-	{regexp.MustCompile(`^<\?`), []byte("?>")},
-	{regexp.MustCompile(`^<![A-Z]`), []byte(">")},
-	{regexp.MustCompile(`^<!\[CDATA\[`), []byte("]]>")},
-}
-
-var closingTag = regexp.MustCompile(`(?i)</(?:script|pre|style|textarea)>`)
-
-func htmlEnds(line, end []byte) bool {
-	if string(end) == "</" {
-		return closingTag.Match(line)
-	}
-	return bytes.Contains(line, end)
+// htmlKinds are the HTML blocks that end at a line holding a marker
+// rather than at a blank line.
+var htmlKinds = []struct{ open, end *regexp.Regexp }{
+	{regexp.MustCompile(`(?i)^<(script|pre|style|textarea)(?:\s|>|/>|$)`), regexp.MustCompile(`(?i)</(?:script|pre|style|textarea)>`)},
+	{regexp.MustCompile(`^<!--`), regexp.MustCompile(`-->`)},
+	{regexp.MustCompile(`^<\?`), regexp.MustCompile(`\?>`)},
+	{regexp.MustCompile(`^<![A-Z]`), regexp.MustCompile(`>`)},
+	{regexp.MustCompile(`^<!\[CDATA\[`), regexp.MustCompile(`\]\]>`)},
 }
 
 // quoteMarkers counts the block quote markers a line surely starts with,

@@ -85,3 +85,31 @@ func FuzzCellsCounted(f *testing.F) {
 		}
 	})
 }
+
+// Each new bound lets through a document at it, and refuses one past it
+// at the place named in its message.
+func TestBudgetNewBoundsAreExact(t *testing.T) {
+	b := DefaultBudget
+	wide := func(rows int) string { // 50 columns: 50 cells for the header, 50 a row
+		return "|" + strings.Repeat("a|", 50) + "\n|" + strings.Repeat("-|", 50) + "\n" + strings.Repeat("x\n", rows)
+	}
+	block := func(n int) string { return "{#" + strings.Repeat("a", n-3) + "}" } // n bytes, 1 attribute
+	cases := []struct {
+		name, at, over string
+		offset         int // of the problem in over
+	}{
+		{"cells", wide(b.MaxCells/50 - 1), wide(b.MaxCells / 50), 0},
+		{"cells of two tables", wide(b.MaxCells/100-1) + "\n" + wide(b.MaxCells/100-1), wide(b.MaxCells/100-1) + "\n" + wide(b.MaxCells/100), len(wide(b.MaxCells/100-1)) + 1},
+		{"attribute bytes", "## H " + block(b.MaxAttributeBytes), "## H " + block(b.MaxAttributeBytes+1), 5},
+		{"attributes", "## H {#a" + strings.Repeat(" .c", b.MaxAttributes-1) + "}", "## H {#a" + strings.Repeat(" .c", b.MaxAttributes) + "}", 5},
+		{"setext attributes", "T " + block(b.MaxAttributeBytes) + "\n===\n", "T " + block(b.MaxAttributeBytes+1) + "\n===\n", 2},
+	}
+	for _, c := range cases {
+		if pr := b.Check([]byte(c.at)); pr != nil {
+			t.Errorf("%s: at the bound, refused: %+v", c.name, pr)
+		}
+		if pr := b.Check([]byte(c.over)); pr == nil || pr.Offset != c.offset {
+			t.Errorf("%s: past the bound: %+v, want a problem at offset %d", c.name, pr, c.offset)
+		}
+	}
+}
