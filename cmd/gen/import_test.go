@@ -350,17 +350,19 @@ func TestImportLongFirstWord(t *testing.T) {
 }
 
 // TestImportWithinBuildLimits: an incident whose file the build would
-// refuse (too large, too many lines of text, too many marks) is not
+// refuse (too large, too many lines of text, marks, table cells) is not
 // written, with an error at its text's JSON path; the others are, and the
 // site still builds.
 func TestImportWithinBuildLimits(t *testing.T) {
 	huge := strings.Repeat("Logs we pasted. ", 3<<20/16) // twice in the file: summary and timeline
 	lines := strings.Repeat("line\n", 25_000)
 	marks := strings.Repeat("a_b ", 100_001)
+	// 14 KB: a table of 3,000 columns and 1,000 bare rows.
+	table := "|" + strings.Repeat("a|", 3000) + "\n|" + strings.Repeat("-|", 3000) + "\n" + strings.Repeat("x\n", 1000)
 	for _, format := range []string{"statuspage", "google-cloud"} {
 		site := copySite(t)
 		export := writeExport(t, t.TempDir(), format,
-			[2]string{"Fine", "Back to normal."}, [2]string{"Huge", huge}, [2]string{"Lines", lines}, [2]string{"Marks", marks})
+			[2]string{"Fine", "Back to normal."}, [2]string{"Huge", huge}, [2]string{"Lines", lines}, [2]string{"Marks", marks}, [2]string{"Table", table})
 		code, out, errs := runGen("import", format, export, "--source", site)
 		if code != exitContent || out != "created   content/2024-05-01-fine/en.md\n1 created\n" {
 			t.Errorf("%s: %d %q %q", format, code, out, errs)
@@ -369,7 +371,7 @@ func TestImportWithinBuildLimits(t *testing.T) {
 		if format == "google-cloud" {
 			text = "[%d].updates[0].text"
 		}
-		for i, want := range []string{"the limit for one incident is 4 MiB", "lines of text outside fenced code blocks", "link, emphasis and table marks"} {
+		for i, want := range []string{"the limit for one incident is 4 MiB", "lines of text outside fenced code blocks", "link, emphasis and table marks", "cells in all (columns × rows)"} {
 			at := regexp.MustCompile(regexp.QuoteMeta(format+".json:1:") + `\d+: ` + regexp.QuoteMeta(fmt.Sprintf(text, i+1)+
 				": not written: gen build would refuse the incident's file: ") + ".*" + regexp.QuoteMeta(want))
 			if !at.MatchString(errs) {

@@ -139,3 +139,36 @@ func TestOverridingLayoutErrors(t *testing.T) {
 		t.Errorf("execution error without file:line: %s", out)
 	}
 }
+
+// A table whose bare rows would cost gigabytes, and a heading whose
+// attributes would cost seconds, are refused at their place, both in one
+// build; the previous output stays as it was.
+func TestCostlyMarkdownRefused(t *testing.T) {
+	dir := writeSite(t, files{file(errID, "en"): errOrig, file(errID, "ja"): errJA})
+	if _, err := buildSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	public := filepath.Join(dir, "public")
+	before := readTree(t, public)
+	// 14 KB: 3,000 columns and 1,000 bare rows took 1.9 GB to check.
+	wide := "|" + strings.Repeat("a|", 3000) + "\n|" + strings.Repeat("-|", 3000) + "\n" + strings.Repeat("x\n", 1000)
+	en := with(t, errOrig, "Queries failed.\n", "Queries failed.\n\n"+wide)
+	ja := with(t, errJA, "## 影響 {#impact}", "## 影響 {#impact"+strings.Repeat(" .c", 80000)+"}")
+	for name, src := range map[string]string{file(errID, "en"): en, file(errID, "ja"): ja} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := buildSite(dir)
+	if err == nil {
+		t.Fatal("build succeeded; want the table and the attributes refused")
+	}
+	out := err.Error()
+	if findErr(out, file(errID, "en")+":"+posOf(t, en, "|a|a|")+": ", "more than 50000 cells", "3000 columns", "blank line") == "" {
+		t.Errorf("no error at the table's header in:\n%s", out)
+	}
+	if findErr(out, file(errID, "ja")+":"+posOf(t, ja, "{#impact .c")+": ", "the heading's attributes", "at most 64") == "" {
+		t.Errorf("no error at the heading's { in:\n%s", out)
+	}
+	compareTrees(t, "public/ after the failed build", readTree(t, public), before)
+}

@@ -27,6 +27,24 @@ func nestedList(n int) string {
 	return b.String()
 }
 
+// table is a table of cols columns under header line, followed by rows
+// lines of row.
+func table(prefix string, cols, rows int, row string) string {
+	return prefix + "|" + strings.Repeat("a|", cols) + "\n" + prefix + "|" + strings.Repeat("-|", cols) + "\n" + strings.Repeat(row+"\n", rows)
+}
+
+// tables is n tables of cols columns and rows rows each, blank lines between.
+func tables(n, cols, rows int) string {
+	return strings.Repeat(table("", cols, rows, "x")+"\n", n)
+}
+
+// markAt is the column where fill("[a*", …) goes over the budget's
+// 100,000 marks when prior marks came before it.
+func markAt(prior int) int {
+	k := 100_000 - prior // 0-based: the first mark over
+	return 3*(k/2) + 2*(k%2) + 1
+}
+
 func parse(body string) (*content.Page, error) {
 	var errs diag.List
 	p := content.Parse("content/2021-06-01-a/en.md", "2021-06-01-a", "en", []byte(frontMatter+body), &errs)
@@ -51,6 +69,26 @@ func TestPathologicalFilesRefused(t *testing.T) {
 		{"lines of code", "```\n" + fill("x\n", 4<<20), fmt.Sprintf("%d:1", bodyLine-1+100000), []string{"more than 100000 lines", "link to long logs"}}, // the blank line 8 counts
 		{"wide table", "|" + strings.Repeat("a|", 200000) + "\n", fmt.Sprintf("%d:200001", bodyLine), []string{"table marks"}},
 		{"autolinks", fill("see https://example.org/ ", 4<<20), fmt.Sprintf("%d:%d", bodyLine, 25*100000+10), []string{"and URLs"}},
+		// 14 KB: 3,000 columns, 1,000 bare rows; 1.45-1.91 GB in gen check before.
+		{"bare rows under a wide table", table("", 3000, 1000, "x"), fmt.Sprintf("%d:1", bodyLine), []string{"more than 50000 cells", "3000 columns", "end the table with a blank line"}},
+		{"lazy rows under a quoted table", table("> ", 3000, 1000, "x"), fmt.Sprintf("%d:3", bodyLine), []string{"more than 50000 cells"}},
+		{"table in a list item", table("- ", 3000, 20, "  x"), fmt.Sprintf("%d:3", bodyLine), []string{"more than 50000 cells"}},
+		{"rows full of pipes", table("", 100, 600, strings.Repeat("a|", 100)), fmt.Sprintf("%d:1", bodyLine), []string{"more than 50000 cells", "100 columns"}},
+		// 25 tables of 2,000 cells are the bound; the 26th's header is over.
+		{"several tables", tables(30, 50, 39), fmt.Sprintf("%d:1", bodyLine+25*42), []string{"more than 50000 cells in all"}},
+		// What the scan once took for fenced code, and goldmark does not.
+		{"indented fence", "a\n    ```\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+2, markAt(3)), []string{"more than 100000 link", "fenced code is counted too"}},
+		{"fence in an HTML block", "<div>\n```\n\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+3, markAt(4)), []string{"more than 100000 link"}},
+		{"fence in an HTML comment", "<!--\n\n```\n\n-->\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+5, markAt(4)), []string{"more than 100000 link"}},
+		{"fence in a quote that ended", "> ```\n\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+2, markAt(3)), []string{"more than 100000 link"}},
+		{"fence in a list item that ended", "1. a\n   ```\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+2, markAt(3)), []string{"more than 100000 link"}},
+		{"backtick after a fence", "```a`\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:%d", bodyLine+1, markAt(4)), []string{"more than 100000 link"}},
+		{"closing fence indented 4", "```\n    ```\n```\n" + fill("[a*", 3*60000), fmt.Sprintf("%d:150001", bodyLine+3), []string{"more than 100000 link"}},
+		// 240 KB of classes: 20-26 s in gen check before.
+		{"attribute classes", "## H {" + strings.Repeat(".c ", 80000) + "}\n", fmt.Sprintf("%d:6", bodyLine), []string{"run 240002 bytes", "at most 64", `\{`}},
+		{"many short attributes", "## Impact {#impact" + strings.Repeat(" k=v", 8) + "}\n", fmt.Sprintf("%d:11", bodyLine), []string{"has 9 attributes", "at most 8"}},
+		{"setext heading attributes", "Intro.\n\nTitle {" + strings.Repeat(".c ", 100) + "}\n---\n", fmt.Sprintf("%d:7", bodyLine+2), []string{"run 302 bytes"}},
+		{"heading in a quote", "> ### H {" + strings.Repeat("a=[", 100) + "\n", fmt.Sprintf("%d:9", bodyLine), []string{"run 301 bytes"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -74,11 +112,22 @@ func TestPathologicalFilesRefused(t *testing.T) {
 // What a postmortem may hold is parsed: lists nested 32 deep, pasted logs
 // in fenced code, marks and links inside code not counted.
 func TestBudgetAllowsRealReports(t *testing.T) {
-	body := nestedList(1100) + "\n```\n" + fill("[a* | x@y http://z\n", 1<<20) + "```\n\n" + fill("*a* [b](https://example.org/) ", 600_000)
+	body := nestedList(1100) + "\n```\n" + fill("[a* | x@y http://z\n", 1<<20) + "```\n\n" + fill("*a* [b](https://example.org/) ", 600_000) +
+		// Tables of 48,000 cells in all; a table in code is not one.
+		"\n\n## Impact {#impact .major}\n\n" + tables(2, 12, 1000) + table("> ", 24, 500, "> "+strings.Repeat("1 | ", 24)) +
+		"\n```\n" + table("", 3000, 1000, "x") + "```\n\n" +
+		// Braces in text, an escaped one in a long heading, a setext heading with an id.
+		"The job's config was {\"retries\": 0}, see `{a=b}`.\n\n## Why \\{retries} was 0 in the job's configuration, and why nobody saw it for a year\n\n" +
+		"Root cause {#root-cause}\n---\n\n## Timeline {#timeline}\n\n- 10:00 — a\n"
 	if _, err := parse(body); err != nil {
 		t.Fatalf("a valid report is refused: %v", err)
 	}
 }
+
+// attributesAtBound is the costliest heading attributes found within the
+// budget: 8 attributes, 64 bytes, each { a try that reads a number to
+// the end of the line.
+const attributesAtBound = "## H {a={a={a={a={a={a={a={a=1111111111111111111111111111111111111111\n"
 
 // heapOfParse returns the bytes allocated while parsing body, an upper
 // bound on the heap one parse needs.
@@ -110,10 +159,21 @@ func TestParseHeapBounded(t *testing.T) {
 	mixed.WriteString("```\n" + fill("x\n", 2*80000) + "```\n\n") // 80,000 lines of code
 	mixed.WriteString(fill("[a*", 3*20000) + "\n\n")              // 60,000 marks in one paragraph
 	mixed.WriteString(strings.Repeat("word ", (content.MaxFileSize-mixed.Len()-200)/5))
+	// Tables and heading attributes at their bounds, with the rest of the
+	// budget spent on marks and prose.
+	var tablesAndMarks strings.Builder
+	tablesAndMarks.WriteString(table("", 50, 999, strings.Repeat("a|", 50)) + "\n") // 50,000 cells, 50,000 marks
+	tablesAndMarks.WriteString(fill("[a*", 3*24900) + "\n\n")                       // 49,800 marks
+	tablesAndMarks.WriteString(strings.Repeat("word ", (content.MaxFileSize-tablesAndMarks.Len()-200)/5))
 	for _, c := range []struct{ name, body string }{
 		{"headings, code and marks up to 4 MB", mixed.String()},
 		{"lists 32 deep, 19,900 lines", fill(nestedList(1100), 19900*1100/32)},
 		{"quotes 32 deep, 19,900 lines", fill(strings.Repeat(">", 32)+" a\n", 19900*35)},
+		{"50,000 bare cells, 50 columns", table("", 50, 999, "x")},
+		{"48,000 bare cells, 3,000 columns", table("", 3000, 15, "x")},
+		{"39,980 bare cells, 2 columns", table("", 2, 19989, "x")},
+		{"50,000 cells of text and 99,800 marks in 4 MB", tablesAndMarks.String()},
+		{"19,990 headings with 8 attributes in 64 bytes", strings.Repeat(attributesAtBound, 19990)},
 	} {
 		heap := heapOfParse(t, c.body)
 		t.Logf("%s: %d KB parsed with %d MB allocated", c.name, len(c.body)>>10, heap>>20)
@@ -129,6 +189,8 @@ func BenchmarkParse(b *testing.B) {
 	for _, c := range []struct{ name, body string }{
 		{"marks-99k", fill("[a*", 3*33000)},
 		{"lists-32-deep", fill(nestedList(1100), 19900*1100/32)},
+		{"table-50x1000", table("", 50, 999, strings.Repeat("a|", 50))},
+		{"attributes-8-in-64B", strings.Repeat(attributesAtBound, 19990)},
 		{"prose-1MB", fill("Engineers *rolled back* the [change](https://example.org/c/1) at 10:42.\n\n", 1<<20)},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -25,6 +25,16 @@ func seedFiles(f *testing.F) {
 	}
 	f.Add([]byte("---\ntitle: x\n---\n## T {#timeline}\n- 10:00 — a\n"))
 	f.Add([]byte("\xef\xbb\xbf---\r\ntitle: [a, {b: c}]\r\n---\r\n"))
+	// Small versions of what the parse budget bounds: bare rows under a
+	// table, tables in quotes and lists, fences goldmark does not take for
+	// fences, heading attributes.
+	for _, body := range []string{
+		"|a|a|a|\n|-|:-:|-:|\nx\nx\n\n> |a|b|\n> |-|-|\nx\n\n- |a|\n  |-|\n  x\n",
+		"a\n    ```\n[a*\n\n<div>\n```\n\n> ```\n\n```a`\n|a|\n|-|\n",
+		"## Impact {#impact .c .c}\n\nT {#t}\n---\n\n## H {a={a=[1,2] b=\"{\"}}\n",
+	} {
+		f.Add([]byte("---\ntitle: x\n---\n" + body))
+	}
 }
 
 // FuzzParse feeds arbitrary bytes to the front-matter reader and the
