@@ -41,7 +41,7 @@ func ParseTime(s string, loc *time.Location) (time.Time, error) {
 func Writable(t time.Time, written string) error {
 	if y, uy := t.Year(), t.UTC().Year(); y < 1 || y > 9999 || uy < 1 || uy > 9999 {
 		return fmt.Errorf("%s is %s in UTC, outside the years 1–9999 that dates can be written in; check the year",
-			written, timefmt.UTC(t))
+			written, t.UTC().Format(timefmt.Wall))
 	}
 	return nil
 }
