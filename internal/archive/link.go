@@ -191,9 +191,9 @@ func linkIncident(id string, pages []*content.Page, errs *diag.List) *Incident {
 	// Timelines: the original's events, then each translation's, which must
 	// list the same instants.
 	placed := func(p *content.Page) ([]content.Event, bool) {
-		events, perrs := content.PlaceEvents(p.Timeline, inc.Location)
-		for _, e := range perrs {
-			errs.Add(p.File, e.Line, e.Col, "%s", e.Msg)
+		events, perrs := content.PlaceEvents(p.File, p.Timeline, inc.Location)
+		for i := range perrs {
+			errs.AddError(&perrs[i])
 		}
 		return events, len(perrs) == 0
 	}

@@ -94,7 +94,7 @@ func checkTimelines(t *testing.T, a *archive.Archive) {
 	t.Helper()
 	events, sameMinute := 0, 0
 	for _, inc := range a.Incidents {
-		want, errs := content.PlaceEvents(inc.Original.Timeline, inc.Location)
+		want, errs := content.PlaceEvents(inc.Original.File, inc.Original.Timeline, inc.Location)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -108,7 +108,7 @@ func checkTimelines(t *testing.T, a *archive.Archive) {
 		}
 		events += len(want)
 		for lang, p := range inc.Versions {
-			placed, errs := content.PlaceEvents(p.Timeline, inc.Location)
+			placed, errs := content.PlaceEvents(p.File, p.Timeline, inc.Location)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

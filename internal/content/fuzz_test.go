@@ -75,7 +75,7 @@ func FuzzTimeline(f *testing.F) {
 			t.Skip()
 		}
 		marks := []Mark{{Pos: Pos{1, 1}, Date: d1, Clock: c1, Written: d1 + " " + c1}, {Pos: Pos{2, 1}, Date: d2, Clock: c2, Written: d2 + " " + c2}}
-		events, _ := PlaceEvents(marks, loc)
+		events, _ := PlaceEvents("en.md", marks, loc)
 		for i := 1; i < len(events); i++ {
 			if events[i].Instant.Before(events[i-1].Instant) {
 				t.Fatalf("events out of order: %v", events)

@@ -8,6 +8,8 @@ import (
 	"github.com/postmortem-archive/gen/internal/markdown"
 	"github.com/postmortem-archive/gen/internal/timefmt"
 	"github.com/postmortem-archive/gen/internal/urls"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // Mark is one timeline item as written: a wall-clock time, with a date only
@@ -71,17 +73,17 @@ func marksOf(p *Page, tl *markdown.Timeline, add func(pos Pos, msg string)) (mar
 	return marks, heading
 }
 
-// PlaceEvents gives each mark its instant in loc, one event per mark when
+// PlaceEvents gives each mark of file its instant in loc, one event per mark when
 // there are no errors: a time without a date
 // continues the previous item's date, an item that needs a date and has
 // none, a time that does not exist, and a time earlier than the one before
 // are errors. A wall time the clocks show twice takes the first instant
 // that does not go backwards.
-func PlaceEvents(marks []Mark, loc *time.Location) ([]Event, []PosError) {
+func PlaceEvents(file string, marks []Mark, loc *time.Location) ([]Event, []diag.Error) {
 	events := make([]Event, 0, len(marks)) // kept for the whole build: no spare room
-	var errs []PosError
+	var errs []diag.Error
 	fail := func(m Mark, format string, args ...any) {
-		errs = append(errs, PosError{m.Pos, fmt.Sprintf(format, args...)})
+		errs = append(errs, diag.Error{File: file, Line: m.Line, Col: m.Col, Msg: fmt.Sprintf(format, args...)})
 	}
 	// An error in one item never changes how the next is read: dates are
 	// carried from the last good one; an item whose day is unknown because
@@ -150,10 +152,4 @@ func placeMark(m Mark, date string, prev time.Time, loc *time.Location) (time.Ti
 		return time.Time{}, err.Error()
 	}
 	return at, ""
-}
-
-// PosError is an error at a position in a known file.
-type PosError struct {
-	Pos
-	Msg string
 }

@@ -305,7 +305,7 @@ func TestPlaceEvents(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			events, errs := content.PlaceEvents(c.marks, zone(t, c.zone))
+			events, errs := content.PlaceEvents("en.md", c.marks, zone(t, c.zone))
 			if len(errs) > 0 {
 				t.Fatalf("unexpected errors: %+v", errs)
 			}
@@ -412,7 +412,7 @@ func TestPlaceEventsErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			events, errs := content.PlaceEvents(c.marks, zone(t, c.zone))
+			events, errs := content.PlaceEvents("en.md", c.marks, zone(t, c.zone))
 			if len(errs) != 1 {
 				t.Fatalf("%d errors, want 1: %+v", len(errs), errs)
 			}

@@ -195,7 +195,7 @@ func timelineLines(updates []Update, loc *time.Location, lang *locale.Lang) ([]s
 		u.Status = statusIn(lang, u.Status)
 		lines = append(lines, timelineItem(when, u)...)
 	}
-	events, perrs := content.PlaceEvents(marks, loc)
+	events, perrs := content.PlaceEvents("", marks, loc)
 	if len(perrs) > 0 || len(events) != len(updates) {
 		return nil, "its updates cannot be written as a timeline in " + loc.String() + "; import it with --timezone UTC"
 	}
