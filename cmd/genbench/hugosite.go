@@ -76,8 +76,9 @@ type genFile struct {
 // site src in the languages langs: content/incidents/<id>/index.<lang>.md,
 // the theme, i18n strings taken from gen's language files, and the
 // configuration. An incident not translated into a language gets its
-// original's text there, as gen publishes it.
-func writeHugoSite(src, dst string, langs []string) (incidents int, err error) {
+// original's text there, as gen publishes it. related has incident pages
+// list similar incidents (.Related).
+func writeHugoSite(src, dst string, langs []string, related bool) (incidents int, err error) {
 	ids, err := incidentIDs(filepath.Join(src, "content"))
 	if err != nil {
 		return 0, err
@@ -106,7 +107,7 @@ func writeHugoSite(src, dst string, langs []string) (incidents int, err error) {
 			return 0, err
 		}
 	}
-	return len(ids), writeFile(filepath.Join(dst, "hugo.toml"), hugoConfig(langs))
+	return len(ids), writeFile(filepath.Join(dst, "hugo.toml"), hugoConfig(langs, related))
 }
 
 // incidentIDs lists the incident folders of a content folder.
@@ -286,7 +287,7 @@ func languageName(tag string) string {
 // cause, then product, then region as gen ranks them, one feed per
 // language of as many entries as gen's, and no section list page (gen has
 // none; its incident list is the language's home).
-func hugoConfig(langs []string) []byte {
+func hugoConfig(langs []string, related bool) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, `baseURL = "http://127.0.0.1:1313/"
 title = "Incident archive"
@@ -308,6 +309,9 @@ home = ["HTML", "RSS"]
 taxonomy = ["HTML"]
 term = ["HTML"]
 
+[params]
+related = %t
+
 [related]
 includeNewer = true
 threshold = 1
@@ -321,7 +325,7 @@ weight = 50
 [[related.indices]]
 name = "regions"
 weight = 10
-`, hugoLang(langs[0]), pageSize, 50)
+`, hugoLang(langs[0]), pageSize, 50, related)
 	for i, l := range langs {
 		fmt.Fprintf(&b, "\n[languages.%s]\nlanguageCode = %q\nlanguageName = %q\nweight = %d\n", hugoLang(l), l, languageName(l), i+1)
 	}

@@ -79,6 +79,10 @@ type archiveFlags struct {
 	seed  int64
 	work  string
 	keep  bool
+	// related has Hugo list similar incidents with .Related, as gen does;
+	// without it Hugo does less than gen, and no work that grows with the
+	// square of the archive.
+	related bool
 }
 
 func (a *archiveFlags) register(fs *flag.FlagSet) {
@@ -86,6 +90,7 @@ func (a *archiveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.langs, "langs", "en,zh-TW", "languages of the archive and of both sites")
 	fs.Int64Var(&a.seed, "seed", 1, "corpus seed")
 	fs.StringVar(&a.work, "work", "", "working folder (default: a new temporary folder)")
+	fs.BoolVar(&a.related, "hugo-related", true, "Hugo lists similar incidents with .Related (its cost grows with the square of the archive)")
 	fs.BoolVar(&a.keep, "keep", false, "keep the working folder")
 }
 
@@ -159,7 +164,7 @@ func (b *bench) writeSites(a *archiveFlags) error {
 	if err := os.RemoveAll(b.hugoSite); err != nil {
 		return err
 	}
-	n, err := writeHugoSite(b.genSite, b.hugoSite, b.langs)
+	n, err := writeHugoSite(b.genSite, b.hugoSite, b.langs, a.related)
 	b.incidents = n
 	return err
 }
