@@ -296,8 +296,8 @@ func TestBrowser(t *testing.T) {
 		b.do(t, "follow the incident link", chromedp.Click(chromedp.CSS(`a[data-pick]`)))
 		b.waitFor(t, "the incident page", fmt.Sprintf(`location.pathname === %q && document.readyState === "complete"`, u.Path))
 
-		// And back: an event's time on the incident page → the incident's line on its month's timeline.
-		b.do(t, "follow the event time", chromedp.Click(chromedp.CSS(`li.event a.event-time`)))
+		// And back: an event's "on the archive timeline" on the incident page → the incident's line on its month's timeline.
+		b.do(t, "follow the event's timeline link", chromedp.Click(chromedp.CSS(`li.event a.event-timeline`)))
 		b.waitFor(t, "the month timeline at the event", fmt.Sprintf(`location.pathname === %q && location.hash !== "" && document.readyState === "complete"`, month))
 		targetInView(t, b, strings.TrimPrefix(eval[string](t, b, `location.hash`), "#"))
 		b.clean(t, "timeline links")
