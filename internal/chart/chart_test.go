@@ -383,13 +383,24 @@ func checkAxis(t *testing.T, c IncidentTimeline) {
 			t.Errorf("local tick %v at x=%v, scale says %v", tk.t, tk.x, sx(tk.t))
 		}
 	}
-	bands := root.all(byClass("band"))
-	if len(bands) != 1 || bands[0].name != "rect" {
-		t.Fatalf("want one band rect, got %d", len(bands))
-	}
-	bx, bw := fnum(t, bands[0].attr["x"]), fnum(t, bands[0].attr["width"])
-	if math.Abs(bx-sx(c.Begin)) > tol || math.Abs(bx+bw-sx(c.End)) > tol {
-		t.Errorf("band x=%v..%v, want %v..%v", bx, bx+bw, sx(c.Begin), sx(c.End))
+	if c.Begin.Equal(c.End) {
+		// An instant is a line, not a band.
+		lines := root.all(byClass("instant"))
+		if len(lines) != 1 || len(root.all(byClass("band"))) != 0 {
+			t.Fatalf("an instant: %d lines, %d bands; want a line", len(lines), len(root.all(byClass("band"))))
+		}
+		if x := fnum(t, lines[0].attr["x1"]); math.Abs(x-sx(c.Begin)) > tol {
+			t.Errorf("the instant's line at x=%v, want %v", x, sx(c.Begin))
+		}
+	} else {
+		bands := root.all(byClass("band"))
+		if len(bands) != 1 || bands[0].name != "rect" {
+			t.Fatalf("want one band rect, got %d", len(bands))
+		}
+		bx, bw := fnum(t, bands[0].attr["x"]), fnum(t, bands[0].attr["width"])
+		if math.Abs(bx-sx(c.Begin)) > tol || math.Abs(bx+bw-sx(c.End)) > tol {
+			t.Errorf("band x=%v..%v, want %v..%v", bx, bx+bw, sx(c.Begin), sx(c.End))
+		}
 	}
 	for _, m := range root.all(byClass("marker")) {
 		dot := m.all(byClass("dot"))[0]
@@ -542,10 +553,10 @@ func TestIncidentDegenerate(t *testing.T) {
 			}
 		})
 	}
-	// A zero-length window is still visible: its edge lines are drawn.
+	// A zero-length window is still visible: a line at its instant.
 	root := parse(t, Incident(cases["zero-length, no events"]))
-	if n := len(root.all(byClass("band-edge"))); n != 2 {
-		t.Errorf("zero-length window: %d band edges", n)
+	if n := len(root.all(byClass("instant"))); n != 1 {
+		t.Errorf("zero-length window: %d lines", n)
 	}
 	checkAxis(t, IncidentTimeline{IDPrefix: "z", Begin: at, End: at, Location: time.UTC, LocalTick: encLocal, UTCTick: encUTC})
 }
@@ -952,6 +963,162 @@ func TestBurstBeyondLanesKeepsMarkersApart(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// extremeIncidents are the pictures real reports give at the extremes: an
+// incident of three weeks, one that is a single instant (no end, nothing
+// after its beginning), and 31 events over a midnight whose date an edge
+// of the band would cross, on one side of its line or on both.
+func extremeIncidents(t *testing.T) map[string]IncidentTimeline {
+	la := mustLoc(t, "America/Los_Angeles")
+	every := func(from time.Time, n int, step time.Duration) []time.Time {
+		var out []time.Time
+		for i := range n {
+			out = append(out, from.Add(time.Duration(i)*step))
+		}
+		return out
+	}
+	midnight := time.Date(2023, 3, 14, 0, 0, 0, 0, la)
+	b21 := time.Date(2023, 1, 4, 9, 12, 0, 0, la)
+	out := map[string]IncidentTimeline{
+		"21 days": pageIncident("d21", la, b21, b21.Add(21*24*time.Hour), false, every(b21, 6, 4*24*time.Hour), "Degraded"),
+		"instant": pageIncident("one", la, b21, b21, true, []time.Time{b21}, "Reported"),
+		"31 events, an edge after midnight": pageIncident("e31", la, midnight.Add(-80*time.Minute), midnight.Add(15*time.Minute), false,
+			every(midnight.Add(-80*time.Minute), 31, 3*time.Minute), "Error rate jumps"),
+		"31 events, edges either side of midnight": pageIncident("e31b", la, midnight.Add(-9*time.Minute), midnight.Add(9*time.Minute), false,
+			every(midnight.Add(-4*time.Hour), 31, 16*time.Minute), "Error rate jumps"),
+	}
+	for name, c := range out {
+		c.DayTick = func(t time.Time) string { return t.Format("Jan 2 MST") }
+		out[name] = c
+	}
+	return out
+}
+
+// TestIncidentExtremes: three weeks are labelled by their dates at the
+// starts of local days, never "00:00 PST" again and again; an instant is
+// a line on two hours, without a key for an impact band it does not draw.
+func TestIncidentExtremes(t *testing.T) {
+	cases := extremeIncidents(t)
+	la := cases["21 days"].Location
+
+	root := parse(t, Incident(cases["21 days"]))
+	seen := map[string]bool{}
+	local := root.all(byClass("tick-local"))
+	if len(local) < 4 {
+		t.Fatalf("21 days: %d local ticks", len(local))
+	}
+	for _, n := range local {
+		at, err := time.ParseInLocation("Jan 2 MST 2006", n.text+" 2023", la)
+		if err != nil || at.Hour() != 0 || at.Minute() != 0 {
+			t.Errorf("21 days: local tick %q is not the date of a local midnight (%v)", n.text, err)
+		}
+		if seen[n.text] {
+			t.Errorf("21 days: local tick %q twice", n.text)
+		}
+		seen[n.text] = true
+	}
+	for _, n := range root.all(byClass("tick-utc")) {
+		if _, err := time.Parse("Jan 2 MST", n.text); err != nil || !strings.HasSuffix(n.text, " UTC") {
+			t.Errorf("21 days: UTC tick %q is not a date in UTC", n.text)
+		}
+	}
+
+	c := cases["instant"]
+	root = parse(t, Incident(c))
+	if n := len(root.all(byClass("band"))); n != 0 {
+		t.Errorf("instant: %d bands", n)
+	}
+	if n := len(root.all(byClass("instant"))); n != 1 {
+		t.Errorf("instant: %d lines, want one", n)
+	}
+	for _, n := range root.all(byName("text")) {
+		if n.text == c.Legend.Impact {
+			t.Errorf("instant: the legend names an impact band")
+		}
+	}
+	var first, last time.Time
+	for i, n := range root.all(byClass("tick-local")) {
+		at, err := time.ParseInLocation("15:04 MST", n.text, la)
+		if err != nil {
+			t.Fatalf("instant: tick %q: %v", n.text, err)
+		}
+		if i == 0 {
+			first = at
+		}
+		last = at
+	}
+	if last.Sub(first) < time.Hour {
+		t.Errorf("instant: ticks from %s to %s; want an axis of about two hours", first.Format("15:04"), last.Format("15:04"))
+	}
+	checkAxis(t, IncidentTimeline{IDPrefix: "z", Begin: c.Begin, End: c.Begin, Open: true, Location: la, LocalTick: encLocal, UTCTick: encUTC})
+}
+
+// TestIncidentLabelsClearOfBandEdges: no text of the picture (ticks,
+// midnights' dates) is crossed by an edge of the band or the instant's
+// line, on the phone and the wide picture, each text measured at the
+// largest size it is shown at.
+func TestIncidentLabelsClearOfBandEdges(t *testing.T) {
+	cases := extremeIncidents(t)
+	for _, name := range []string{"multi-day", "cjk", "half-hour-zone", "closed"} {
+		cases[name] = goldenIncidents(t)[name]
+	}
+	for name, c := range cases {
+		root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+		for _, svg := range root.all(byName("svg")) {
+			geo := wideGeom
+			if svg.class("chart-phone") {
+				geo = phoneGeom
+			}
+			var edges [][3]float64 // x, y0, y1
+			for _, l := range svg.all(func(n *node) bool { return n.name == "line" && (n.class("band-edge") || n.class("instant")) }) {
+				edges = append(edges, [3]float64{fnum(t, l.attr["x1"]), fnum(t, l.attr["y1"]), fnum(t, l.attr["y2"])})
+			}
+			texts := 0
+			for _, tx := range svg.all(func(n *node) bool { return n.name == "text" && (n.class("tick") || n.class("midnight-label")) }) {
+				size := geo.font
+				if tx.class("midnight-label") {
+					size = geo.dayFont
+				}
+				w, x, y := textWidth(tx.text, size), fnum(t, tx.attr["x"]), fnum(t, tx.attr["y"])
+				anchor := tx.attr["text-anchor"]
+				if anchor == "" && tx.parent != nil {
+					anchor = tx.parent.attr["text-anchor"]
+				}
+				x0 := x
+				switch anchor {
+				case "middle":
+					x0 -= w / 2
+				case "end":
+					x0 -= w
+				}
+				y0, y1 := y-size, y+size/4
+				texts++
+				for _, e := range edges {
+					if e[0] >= x0 && e[0] <= x0+w && e[1] < y1 && e[2] > y0 {
+						t.Errorf("%s, %s: %q (x %.1f–%.1f, y %.1f–%.1f) is crossed by the edge at x=%.1f (y %.1f–%.1f)",
+							name, svg.attr["class"], tx.text, x0, x0+w, y0, y1, e[0], e[1], e[2])
+					}
+				}
+			}
+			if texts == 0 || len(edges) == 0 {
+				t.Errorf("%s, %s: %d texts, %d edges", name, svg.attr["class"], texts, len(edges))
+			}
+		}
+	}
+	// The cases cross where they are meant to: a date is after its
+	// midnight unless an edge is there.
+	for _, name := range []string{"31 events, an edge after midnight", "31 events, edges either side of midnight"} {
+		var g incidentLayout
+		g.layout(cases[name], wideGeom)
+		if len(g.dayLabels) != 1 {
+			t.Fatalf("%s: %d midnights", name, len(g.dayLabels))
+		}
+		x0, x1, _, _ := dayLabel{text: g.dayLabels[0].text, x: g.sx(g.days[0]) + 4}.box(wideGeom.dayFont)
+		if e := g.sx(g.end); e < x0 || e > x1 {
+			t.Errorf("%s: the end's edge at %.1f does not reach the date after midnight (%.1f–%.1f): the case tests nothing", name, e, x0, x1)
 		}
 	}
 }

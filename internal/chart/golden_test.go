@@ -91,15 +91,15 @@ func goldenIncidents(t testing.TB) map[string]IncidentTimeline {
 var goldenSums = map[string]string{
 	"closed":              "2b3f201fe4a8d76b3f7dd4995be9f5a787a5b61d4409e08f71f25d3e68b03f65",
 	"open":                "c7478c8d98d9eea26f2a96a24f1dcfee8f3eb6f3ef18919e26d374a3b53798ad",
-	"multi-day":           "e2508a334c361f653f72100fce2892a24fb95ab37faebfcf8f6eeef1c82ef1f2",
+	"multi-day":           "a29a1173f54edd0cdd543f46c383ebe51ce863dbaa644bd38a1039df192fb2a2",
 	"months":              "62d54b83701867e63514ed9714df83c07e56d161ec97d62bb91f36942fa586db",
 	"many-events":         "406e34861b38e0633ac9e9d527cd31875f6805344fcbac640d75945275aa4648",
 	"half-hour-zone":      "8ad0ade16b7a7260bfe02a55641ba1e4faafacd192753b619c96c03892451717",
 	"utc":                 "f88492110c859d7734347cca19ca486bef96043f7bea9eab760292ea6d593b4d",
 	"cjk":                 "611d3e5174a3c2132e17031380a2c7dd7510fa428e193f7d5e593b7cbfb5e313",
 	"days-default-labels": "331105b6613b2fd4e05553fbc5fc15050e31886b9a0d38df9168339364204f9e",
-	"nothing":             "2050abb37d5a0b911f16759426fe1704933b0cc9eb29ce072af8a35943205209",
-	"millennia":           "8c07c4879e5f11cc5d943dd8725ad36b944d1e9a77baf6679cab8defa066d821",
+	"nothing":             "8e2eba95e996cea72250a57f859ae46a87c4e5c190bc93ea53c354e9c04732cd",
+	"millennia":           "d3c1201133acb44a36d75c38e7c1ad48c9554b5f01f2598dc8859a9923dddfa0",
 	"summary":             "ceb04f4aad49682750212f9f4e83e745f50443e63259c6fb5577e9641782c941",
 }
 

@@ -26,6 +26,10 @@ type IncidentTimeline struct {
 	Events      []Event                  //
 	LocalTick   func(t time.Time) string // label for a local tick, e.g. "10:30 PDT" (given t in Location)
 	UTCTick     func(t time.Time) string // label for a UTC tick, e.g. "17:30 UTC"
+	// DayTick labels a tick of a step of a day or more, at the start of a
+	// day in its row's zone (t in Location, or in UTC): "Mar 3 PST". Nil
+	// gives LocalTick's and UTCTick's labels.
+	DayTick func(t time.Time) string
 	// MidnightLabel names the local day a midnight line begins ("Aug 20");
 	// nil gives "Jan 2".
 	MidnightLabel func(t time.Time) string
@@ -48,6 +52,12 @@ const (
 	// the label's line is clear of the top lane's markers (on a phone a
 	// marker minutes after midnight hid the date).
 	incDayRoom = 8.0
+	// The midnights' dates' sizes (the style sheet's .midnight-label):
+	// normal, and enlarged where a 720-unit picture is scaled to a phone.
+	dayFont, dayFontNarrow = 11.0, 18.0
+	// instantMargin is how much is shown either side of an incident that
+	// is a single instant (no end, nothing after its beginning).
+	instantMargin = time.Hour
 )
 
 // incGeom is the geometry of an incident's picture, in user units.
@@ -59,20 +69,21 @@ type incGeom struct {
 	minGap        float64 // markers closer than this in x go to different lanes
 	legendH       float64 // a row of the legend
 	// font is the size labels are measured at where they must not
-	// collide: the largest they are shown at.
-	font float64
+	// collide: the largest they are shown at; dayFont the midnights'
+	// dates'.
+	font, dayFont float64
 	// tooltips: the markers hold their events' labels, shown on hover.
 	tooltips bool
 }
 
 // wideGeom is drawn 720 units wide and scaled to the page: on a phone to
 // about half, where the style sheet enlarges its text and markers.
-var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow, tooltips: true}
+var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow, dayFont: dayFontNarrow, tooltips: true}
 
 // phoneGeom is drawn for a phone, 360 units wide, so that a unit is about
 // a CSS pixel: text at its size, markers a 26 px tap target, and no
 // tooltips: a phone has no pointer to hover with.
-var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText}
+var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText, dayFont: dayFont}
 
 // Incident draws a horizontal time axis covering the window and all events
 // (with margins), local-time ticks above the axis and UTC ticks below it at
@@ -168,11 +179,14 @@ type incidentLayout struct {
 	loc           *time.Location
 	begin, end    time.Time // the window, ordered; zero when there is none
 	hasWindow     bool
+	instant       bool      // the window is one instant: a line, not a band
 	d0, d1        time.Time // the axis
 	scale         float64   // units per second
 	ticks         tickRows
 	utcSame       bool        // the UTC labels would repeat the local ones: drawn once
 	days          []time.Time // local midnights in view
+	dayLabels     []dayLabel  // their dates, placed clear of the band's edges
+	edgeTop       [2]float64  // where each band edge starts: below a date it would cross
 	marks         []mark
 	laneLast      []float64 // the x of each lane's last marker, while placing them
 	lanes         int
@@ -216,10 +230,16 @@ func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 		g.begin, g.end = g.end, g.begin
 	}
 	g.hasWindow = !g.begin.IsZero()
+	g.instant = g.hasWindow && g.begin.Equal(g.end)
 	lo, hi := g.domain()
 	span := hi.Sub(lo)
 	margin := max(span/14, 2*time.Minute)
-	if span+2*margin < 8*time.Minute {
+	switch {
+	case span == 0:
+		// One instant: an axis of minutes around nothing says nothing; an
+		// hour either side places it in its day.
+		margin = instantMargin
+	case span+2*margin < 8*time.Minute:
 		margin = (8*time.Minute - span) / 2
 	}
 	g.d0, g.d1 = lo.Add(-margin), hi.Add(margin)
@@ -228,6 +248,7 @@ func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 	local, utc := &g.ticks.local, &g.ticks.utc
 	g.utcSame = slices.Equal(local.labels, utc.labels) && slices.EqualFunc(local.at, utc.at, time.Time.Equal)
 	g.localMidnights()
+	g.placeDayLabels()
 	g.placeMarks(lo)
 	g.axisY = incLanesTop + float64(g.lanes)*geo.laneGap + 8
 	if len(g.days) > 0 {
@@ -273,21 +294,23 @@ func (g *incidentLayout) domain() (lo, hi time.Time) {
 
 // chooseTicks chooses the local and UTC tick rows, with default labels.
 func (g *incidentLayout) chooseTicks() {
-	localTick, utcTick := g.c.LocalTick, g.c.UTCTick
-	stepIsDay := g.d1.Sub(g.d0) > 5*24*time.Hour
-	def := func(t time.Time) string {
-		if stepIsDay {
-			return t.Format("Jan 2")
-		}
-		return t.Format("15:04 MST")
-	}
+	localTick, utcTick, dayTick := g.c.LocalTick, g.c.UTCTick, g.c.DayTick
+	def := func(t time.Time) string { return t.Format("15:04 MST") }
 	if localTick == nil {
 		localTick = def
 	}
 	if utcTick == nil {
 		utcTick = def
 	}
-	g.ticks.choose(g.d0, g.d1, g.geo.x0, g.geo.x1, g.loc, localTick, utcTick)
+	localDay, utcDay := localTick, utcTick
+	switch {
+	case dayTick != nil:
+		localDay, utcDay = dayTick, dayTick
+	case g.c.LocalTick == nil && g.c.UTCTick == nil:
+		localDay = func(t time.Time) string { return t.Format("Jan 2") }
+		utcDay = localDay
+	}
+	g.ticks.choose(g.d0, g.d1, g.geo.x0, g.geo.x1, g.loc, tickLabels{localTick, utcTick, localDay, utcDay})
 }
 
 // placeMarks puts the markers in time order into lanes, greedily, so that
@@ -349,6 +372,11 @@ func (g *incidentLayout) band(s *svgw) {
 		return
 	}
 	bx0, bx1 := g.sx(g.begin), g.sx(g.end)
+	if g.instant {
+		// Nothing to shade: the instant is a line, its mark.
+		s.line("instant", bx0, min(g.edgeTop[0], g.edgeTop[1]), bx0, g.axisY)
+		return
+	}
 	band, edges := "band", [2]string{"band-edge", "band-edge"}
 	if g.c.Open {
 		// No stated end: the band fades out at the last known instant
@@ -362,25 +390,93 @@ func (g *incidentLayout) band(s *svgw) {
 	s.attr("height", g.axisY-incGridTop)
 	s.str("/>")
 	for i, x := range [2]float64{bx0, bx1} {
-		s.line(edges[i], x, incGridTop, x, g.axisY)
+		s.line(edges[i], x, g.edgeTop[i], x, g.axisY)
 	}
 }
 
 // midnights marks each local midnight on the axis with a line and the
 // date it begins, so that a reader sees where the day changes.
 func (g *incidentLayout) midnights(s *svgw) {
-	for _, day := range g.days {
-		x := g.sx(day)
-		label := ""
-		if g.c.MidnightLabel != nil {
-			label = g.c.MidnightLabel(day)
-		} else {
-			label = day.Format("Jan 2")
-		}
+	for i, day := range g.days {
+		x, l := g.sx(day), g.dayLabels[i]
 		s.str(`<g class="midnight">`)
 		s.line("", x, incGridTop, x, g.axisY)
-		s.textAt("midnight-label", x+4, incGridTop+12, label, "")
+		more := ""
+		if l.before {
+			more = ` text-anchor="end"`
+		}
+		s.textAt("midnight-label", l.x, dayLabelY, l.text, more)
 		s.str(`</g>`)
+	}
+}
+
+// dayLabelY is the baseline of the midnights' dates.
+const dayLabelY = incGridTop + 12
+
+// dayLabel is a midnight's date, placed: after its line, or before it
+// (text-anchor end) where a band edge would cross it after.
+type dayLabel struct {
+	text   string
+	x      float64
+	before bool
+}
+
+// box is the extent of the date's text, measured at its largest size.
+func (l dayLabel) box(font float64) (x0, x1, y0, y1 float64) {
+	w := textWidth(l.text, font)
+	x0 = l.x
+	if l.before {
+		x0 -= w
+	}
+	return x0, x0 + w, dayLabelY - font, dayLabelY + font/4
+}
+
+// placeDayLabels puts each midnight's date after its line, or before it
+// where an edge of the band (or the instant's line) would strike it
+// through; where both sides are crossed, the date stays after its line
+// and the edge starts below it.
+func (g *incidentLayout) placeDayLabels() {
+	g.edgeTop = [2]float64{incGridTop, incGridTop}
+	g.dayLabels = slices.Grow(g.dayLabels[:0], len(g.days))
+	var edges [2]float64
+	if g.hasWindow {
+		edges = [2]float64{g.sx(g.begin), g.sx(g.end)}
+	}
+	crossed := func(l dayLabel) (hit [2]bool, any bool) {
+		if !g.hasWindow {
+			return hit, false
+		}
+		x0, x1, _, _ := l.box(g.geo.dayFont)
+		for i, e := range edges {
+			hit[i] = e >= x0-2 && e <= x1+2
+			any = any || hit[i]
+		}
+		return hit, any
+	}
+	for _, day := range g.days {
+		x := g.sx(day)
+		text := day.Format("Jan 2")
+		if g.c.MidnightLabel != nil {
+			text = g.c.MidnightLabel(day)
+		}
+		l := dayLabel{text: text, x: x + 4}
+		hit, any := crossed(l)
+		if any {
+			if alt := (dayLabel{text: text, x: x - 4, before: true}); x-4-textWidth(text, g.geo.dayFont) >= 0 {
+				if _, altHit := crossed(alt); !altHit {
+					l, any = alt, false
+				}
+			}
+		}
+		if any {
+			_, _, _, bottom := l.box(g.geo.dayFont)
+			for i := range hit {
+				if hit[i] {
+					g.edgeTop[i] = max(g.edgeTop[i], bottom+2)
+				}
+			}
+		}
+		g.dayLabels = append(g.dayLabels, l)
 	}
 }
 
@@ -502,7 +598,7 @@ func (g *incidentLayout) placeKeys() {
 	g.keys = slices.Grow(g.keys, 3)
 	x, rows := 4.0, 1
 	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight}} {
-		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 {
+		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 || it.kind == "band" && (!g.hasWindow || g.instant) {
 			continue // a key for a mark not drawn
 		}
 		w := 34 + textWidth(it.text, g.geo.font)

@@ -77,6 +77,7 @@ func buildStylesheet() string {
 	rule(inc+" .band", "fill:var(--c-accent);fill-opacity:var(--c-band)")
 	rule(inc+" .band-edge", "stroke:var(--c-accent);stroke-width:1.5;stroke-dasharray:4 3;vector-effect:non-scaling-stroke")
 	rule(inc+" .band-edge.open", "stroke-dasharray:1 4")
+	rule(inc+" .instant", "stroke:var(--c-accent);stroke-width:3;vector-effect:non-scaling-stroke")
 	rule(inc+" .band.open", "fill-opacity:calc(var(--c-band) / 2)")
 	rule(inc+" .stem", "stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
 	rule(inc+" .dot", "fill:var(--c-accent);stroke:var(--c-bg);stroke-width:2")

@@ -276,6 +276,7 @@ func (v *IncidentView) chart() (chart.IncidentTimeline, error) {
 		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
 		LocalTick:     func(t time.Time) string { return t.Format(timefmt.Clock) + " " + locale.ZoneName(t) },
 		UTCTick:       func(t time.Time) string { return t.UTC().Format(timefmt.Clock) + " UTC" },
+		DayTick:       func(t time.Time) string { return v.L.DateShort(t) + " " + locale.ZoneName(t) },
 		MidnightLabel: func(t time.Time) string { return v.L.DateShort(t) },
 		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4]},
 	}, nil
