@@ -1122,3 +1122,81 @@ func TestIncidentLabelsClearOfBandEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestIncidentOverlaps: each overlapping incident is a lane under the
+// axis and its UTC times, a link to its page titled with its name, its
+// bar over the part of its window in view, its name inside the picture;
+// More is a last line linking on; the legend names the lanes.
+func TestIncidentOverlaps(t *testing.T) {
+	la := mustLoc(t, "America/Los_Angeles")
+	b := time.Date(2020, 8, 19, 20, 55, 0, 0, la)
+	c := pageIncident("ov", la, b, b.Add(2*time.Hour), false, []time.Time{b, b.Add(time.Hour)}, "Errors")
+	c.Legend.Overlap = "Another incident at the same time"
+	c.Overlaps = []Overlap{
+		{Begin: b.Add(-30 * 24 * time.Hour), End: b.Add(30 * 24 * time.Hour), Text: "A month-long degradation of everything", Label: "A month-long degradation (Jul 20)", Href: "../2020-07-20-long/"},
+		{Begin: b.Add(30 * time.Minute), End: b.Add(45 * time.Minute), Text: "Short", Label: "Short (Aug 19)", Href: "../2020-08-19-short/"},
+		{Begin: b.Add(time.Hour), End: b.Add(time.Hour), Open: true, Text: strings.Repeat("A very long title that cannot fit anywhere ", 4), Label: "Long", Href: "../2020-08-19-instant/"},
+		{Begin: b.Add(100 * time.Minute), End: b.Add(5 * time.Hour), Text: "Late & <loud>", Label: "Late", Href: "../2020-08-19-late/"},
+	}
+	c.More, c.MoreHref = "and 12 more", "../../timeline/2020/08/"
+	root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+	for _, svg := range root.all(byName("svg")) {
+		width := fnum(t, strings.Fields(svg.attr["viewBox"])[2])
+		axis := svg.all(byClass("axis"))[0]
+		axisY := fnum(t, axis.attr["y1"])
+		lowestTick := axisY
+		for _, tx := range svg.all(byClass("tick-utc")) {
+			lowestTick = max(lowestTick, fnum(t, tx.attr["y"]))
+		}
+		lanes := svg.all(byClass("overlap-lane"))
+		if len(lanes) != len(c.Overlaps) {
+			t.Fatalf("%s: %d lanes for %d overlapping incidents", svg.attr["class"], len(lanes), len(c.Overlaps))
+		}
+		lastY := lowestTick
+		for i, lane := range lanes {
+			o := c.Overlaps[i]
+			if lane.name != "a" || lane.attr["href"] != o.Href || lane.child("title") == nil || lane.child("title").text != o.Label {
+				t.Errorf("lane %d: <%s href=%q> titled %v, want a link to %s titled %q", i, lane.name, lane.attr["href"], lane.child("title"), o.Href, o.Label)
+			}
+			bar := lane.all(byClass("overlap"))[0]
+			y, x0, w := fnum(t, bar.attr["y"]), fnum(t, bar.attr["x"]), fnum(t, bar.attr["width"])
+			if y <= lastY {
+				t.Errorf("lane %d at y=%v, not below the UTC times and the lane before (%v)", i, y, lastY)
+			}
+			lastY = y + fnum(t, bar.attr["height"])
+			if x0 < 0 || x0+w > width || w < 3 {
+				t.Errorf("lane %d: bar %v–%v outside the picture (%v wide) or too thin", i, x0, x0+w, width)
+			}
+			label := lane.all(byClass("overlap-label"))[0]
+			lw, lx := textWidth(label.text, overlapFont), fnum(t, label.attr["x"])
+			if label.attr["text-anchor"] == "end" {
+				lx -= lw
+			}
+			if label.text == "" || lx < 0 || lx+lw > width {
+				t.Errorf("lane %d: its name %q at %v–%v leaves the picture (%v wide)", i, label.text, lx, lx+lw, width)
+			}
+			if !strings.HasPrefix(o.Text, strings.TrimSuffix(label.text, "…")) {
+				t.Errorf("lane %d: shows %q for %q", i, label.text, o.Text)
+			}
+		}
+		if bar := lanes[2].all(byClass("overlap"))[0]; !bar.class("open") {
+			t.Errorf("an overlapping incident without a stated end is not drawn open")
+		}
+		more := svg.all(byClass("overlap-more"))
+		if len(more) != 1 || more[0].attr["href"] != c.MoreHref || len(more[0].all(byClass("overlap-label"))) != 1 || more[0].all(byClass("overlap-label"))[0].text != c.More {
+			t.Errorf("%s: no line linking to the ones not drawn", svg.attr["class"])
+		}
+		key := false
+		for _, tx := range svg.all(byName("text")) {
+			key = key || tx.text == c.Legend.Overlap
+		}
+		if !key {
+			t.Errorf("%s: the legend does not name the lanes", svg.attr["class"])
+		}
+	}
+	// Without overlapping incidents, no lane and no key.
+	c.Overlaps, c.More = nil, ""
+	if out := IncidentResponsive(c); strings.Contains(out, "overlap") || strings.Contains(out, "same time") {
+		t.Errorf("lanes or their key drawn without overlapping incidents")
+	}
+}

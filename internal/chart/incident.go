@@ -16,6 +16,16 @@ type Event struct {
 	Href  string    // link target of the marker, e.g. "#t-20170313T1722Z"
 }
 
+// Overlap is another incident whose window overlaps the one drawn: a
+// lane of its own under the axis, linked to its page.
+type Overlap struct {
+	Begin, End time.Time // its window
+	Open       bool      // End is only the last known instant
+	Text       string    // shown in its lane, cut to fit: its title
+	Label      string    // the lane's <title>: its title and when it began
+	Href       string
+}
+
 // IncidentTimeline describes one incident's picture.
 type IncidentTimeline struct {
 	IDPrefix    string                   // unique prefix for element ids
@@ -34,6 +44,11 @@ type IncidentTimeline struct {
 	// nil gives "Jan 2".
 	MidnightLabel func(t time.Time) string
 	Legend        IncidentLegend // drawn below the axis when any is set
+	// Overlaps are drawn in the order given, a lane each under the axis;
+	// More, when set, is a last line naming the ones not drawn ("and 12
+	// more"), linked to MoreHref.
+	Overlaps       []Overlap
+	More, MoreHref string
 }
 
 // IncidentLegend names an incident picture's marks, in the page language.
@@ -41,6 +56,7 @@ type IncidentLegend struct {
 	Impact   string // the shaded window: "Impact"
 	Events   string // the numbered markers: "Event, numbered as in the timeline"
 	Midnight string // the dashed line: "Midnight, local time"
+	Overlap  string // an overlap's lane: "Another incident at the same time"
 }
 
 // Incident layout, in user units, the same for every geometry.
@@ -55,6 +71,9 @@ const (
 	// The midnights' dates' sizes (the style sheet's .midnight-label):
 	// normal, and enlarged where a 720-unit picture is scaled to a phone.
 	dayFont, dayFontNarrow = 11.0, 18.0
+	// overlapFont is the size of an overlapping incident's name (the
+	// style sheet's .overlap-label).
+	overlapFont = 12.0
 	// instantMargin is how much is shown either side of an incident that
 	// is a single instant (no end, nothing after its beginning).
 	instantMargin = time.Hour
@@ -74,16 +93,19 @@ type incGeom struct {
 	font, dayFont float64
 	// tooltips: the markers hold their events' labels, shown on hover.
 	tooltips bool
+	// overlapH is the height of an overlapping incident's lane (a tap
+	// target on a phone).
+	overlapH float64
 }
 
 // wideGeom is drawn 720 units wide and scaled to the page: on a phone to
 // about half, where the style sheet enlarges its text and markers.
-var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow, dayFont: dayFontNarrow, tooltips: true}
+var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow, dayFont: dayFontNarrow, tooltips: true, overlapH: 24}
 
 // phoneGeom is drawn for a phone, 360 units wide, so that a unit is about
 // a CSS pixel: text at its size, markers a 26 px tap target, and no
 // tooltips: a phone has no pointer to hover with.
-var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText, dayFont: dayFont}
+var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText, dayFont: dayFont, overlapH: 28}
 
 // Incident draws a horizontal time axis covering the window and all events
 // (with margins), local-time ticks above the axis and UTC ticks below it at
@@ -155,6 +177,10 @@ func incidentSize(c IncidentTimeline, n int) int {
 	for _, e := range c.Events {
 		size += n*(270+len(e.Href)) + len(e.Label) + 15 // the label: one tooltip
 	}
+	for _, o := range c.Overlaps {
+		size += n * (330 + len(o.Href) + len(o.Label) + len(o.Text))
+	}
+	size += n * (len(c.More) + len(c.MoreHref) + len(c.Legend.Overlap))
 	return size + size/8
 }
 
@@ -168,6 +194,7 @@ func (g *incidentLayout) draw(s *svgw, c IncidentTimeline, geo incGeom, kind str
 	g.localTicks(s)
 	g.utcTicks(s)
 	g.markers(s)
+	g.overlapLanes(s)
 	g.legend(s)
 	s.str(`</svg>`)
 }
@@ -188,6 +215,8 @@ type incidentLayout struct {
 	dayLabels     []dayLabel  // their dates, placed clear of the band's edges
 	edgeTop       [2]float64  // where each band edge starts: below a date it would cross
 	marks         []mark
+	overlaps      []overlapLane
+	overlapTop    float64   // the top of the first overlap lane
 	laneLast      []float64 // the x of each lane's last marker, while placing them
 	lanes         int
 	keys          []legendItem
@@ -215,7 +244,7 @@ func (g *incidentLayout) laneY(l int) float64 {
 // for this one's ticks, midnights, markers and legend.
 func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 	*g = incidentLayout{c: c, geo: geo, loc: c.Location,
-		ticks: g.ticks, days: g.days[:0], marks: g.marks[:0], laneLast: g.laneLast[:0], keys: g.keys[:0]}
+		ticks: g.ticks, days: g.days[:0], marks: g.marks[:0], laneLast: g.laneLast[:0], keys: g.keys[:0], overlaps: g.overlaps[:0]}
 	if g.loc == nil {
 		g.loc = time.UTC
 	}
@@ -255,6 +284,7 @@ func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 		g.axisY += incDayRoom
 	}
 	g.height = g.axisY + 42
+	g.placeOverlaps()
 	if g.hasLegend() {
 		g.placeKeys()
 		g.height += float64(g.keyRows) * geo.legendH
@@ -595,10 +625,12 @@ type legendItem struct {
 // narrow-screen text, the widest), and counts the rows they take.
 func (g *incidentLayout) placeKeys() {
 	l := g.c.Legend
-	g.keys = slices.Grow(g.keys, 3)
+	g.keys = slices.Grow(g.keys, 4)
 	x, rows := 4.0, 1
-	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight}} {
-		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 || it.kind == "band" && (!g.hasWindow || g.instant) {
+	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight},
+		{kind: "overlap", text: l.Overlap}} {
+		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 || it.kind == "band" && (!g.hasWindow || g.instant) ||
+			it.kind == "overlap" && len(g.overlaps) == 0 {
 			continue // a key for a mark not drawn
 		}
 		w := 34 + textWidth(it.text, g.geo.font)
@@ -635,6 +667,11 @@ func (g *incidentLayout) legend(s *svgw) {
 			s.str(`<g class="midnight">`)
 			s.line("", x+14, y-16, x+14, y+4)
 			s.str(`</g>`)
+		case "overlap":
+			s.open("rect", "overlap")
+			s.attr("x", x)
+			s.attr("y", y-12)
+			s.str(` width="28" height="14"/>`)
 		}
 		s.textAt("", x+34, y, it.text, "")
 	}
@@ -648,4 +685,125 @@ func nhClass(crowded bool, i int) string {
 		return " nh"
 	}
 	return ""
+}
+
+// overlapLane is an overlapping incident's lane, placed: its bar, and its
+// name inside the bar, after it or before it (anchor end), cut to fit.
+type overlapLane struct {
+	o         *Overlap
+	x0, x1, y float64 // the bar
+	textX     float64
+	text      string
+	before    bool
+}
+
+// placeOverlaps gives each overlapping incident a lane under the UTC
+// times, its bar over the part of its window in view (an instant a thin
+// bar), and a last line for More; the picture grows by their height.
+func (g *incidentLayout) placeOverlaps() {
+	if len(g.c.Overlaps) == 0 && g.c.More == "" {
+		return
+	}
+	g.overlapTop = g.height - 4
+	lo, hi := g.geo.x0-20, g.geo.x1+20 // the axis line's extent
+	for i := range g.c.Overlaps {
+		o := &g.c.Overlaps[i]
+		x0, x1 := max(g.sx(o.Begin), lo), min(g.sx(o.End), hi)
+		if x1-x0 < 4 {
+			mid := min(max((x0+x1)/2, lo+2), hi-2)
+			x0, x1 = mid-2, mid+2
+		}
+		l := overlapLane{o: o, x0: x0, x1: x1, y: g.overlapTop + float64(i)*g.geo.overlapH}
+		inside, after, before := x1-x0-8, g.geo.width-4-(x1+5), x0-5-4
+		w := textWidth(o.Text, overlapFont)
+		switch {
+		case w <= inside:
+			l.textX, l.text = x0+4, o.Text
+		case w <= after:
+			l.textX, l.text = x1+5, o.Text
+		case w <= before:
+			l.textX, l.text, l.before = x0-5, o.Text, true
+		default: // the most room there is, the name cut to it
+			room := max(inside, after, before)
+			l.text = fitText(o.Text, overlapFont, room)
+			switch room {
+			case inside:
+				l.textX = x0 + 4
+			case after:
+				l.textX = x1 + 5
+			default:
+				l.textX, l.before = x0-5, true
+			}
+		}
+		g.overlaps = append(g.overlaps, l)
+	}
+	rows := len(g.c.Overlaps)
+	if g.c.More != "" {
+		rows++
+	}
+	g.height = g.overlapTop + float64(rows)*g.geo.overlapH + 10
+}
+
+// fitText cuts s to at most room units wide at size, with an ellipsis.
+func fitText(s string, size, room float64) string {
+	if textWidth(s, size) <= room {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && textWidth(string(r)+"…", size) > room {
+		r = r[:len(r)-1]
+	}
+	if len(r) == 0 {
+		return ""
+	}
+	return string(r) + "…"
+}
+
+// overlapLanes draws the overlapping incidents, each lane a link to its
+// incident titled with its name, and the line naming the ones not drawn.
+func (g *incidentLayout) overlapLanes(s *svgw) {
+	if len(g.overlaps) == 0 && g.c.More == "" {
+		return
+	}
+	h := g.geo.overlapH - 6
+	s.str(`<g class="overlaps">`)
+	for _, l := range g.overlaps {
+		s.str(`<a class="overlap-lane" href="`)
+		s.text(safeHref(l.o.Href))
+		s.str(`" tabindex="-1"><title>`)
+		s.text(l.o.Label)
+		s.str(`</title>`)
+		class := "overlap"
+		if l.o.Open {
+			class = "overlap open"
+		}
+		// The whole lane is the link's target, not only its bar.
+		s.open("rect", "hit")
+		s.attr("x", 0)
+		s.attr("y", l.y)
+		s.attr("width", g.geo.width)
+		s.attr("height", g.geo.overlapH)
+		s.str("/>")
+		s.open("rect", class)
+		s.attr("x", l.x0)
+		s.attr("y", l.y+3)
+		s.attr("width", l.x1-l.x0)
+		s.attr("height", h)
+		s.str("/>")
+		more := ""
+		if l.before {
+			more = ` text-anchor="end"`
+		}
+		s.textAt("overlap-label", l.textX, l.y+3+h/2+overlapFont*0.35, l.text, more)
+		s.str(`</a>`)
+	}
+	if g.c.More != "" {
+		y := g.overlapTop + float64(len(g.overlaps))*g.geo.overlapH
+		s.str(`<a class="overlap-more" href="`)
+		s.text(safeHref(g.c.MoreHref))
+		s.str(`" tabindex="-1">`)
+		s.textAt("overlap-label", g.geo.x0, y+3+h/2+overlapFont*0.35, g.c.More, "")
+		s.str(`</a>`)
+	}
+	s.str(`</g>`)
 }
