@@ -169,3 +169,55 @@ func attrOf(n *html.Node, key string) string {
 	}
 	return ""
 }
+
+// TestListsGiveTimeAndZone: every list (the incidents, an organization's,
+// a product's) gives an incident's beginning as its date and time in its
+// own zone, named, in a <time> of the UTC instant; the page says once
+// whose zone that is.
+func TestListsGiveTimeAndZone(t *testing.T) {
+	public := buildReportsOf(t, map[string]report{
+		"2020-08-19-evening": {title: "Evening errors", begin: "2020-08-19 20:55", org: "Example Cloud", products: []string{"Widgets"}},
+		"2020-08-20-tokyo":   {title: "Tokyo errors", tz: "Asia/Tokyo", begin: "2020-08-20 09:10", end: "2020-08-20 10:00", org: "Example Cloud", products: []string{"Widgets"}},
+	})
+	want := map[string]struct{ datetime, shown string }{
+		"2020-08-19-evening": {"2020-08-20T03:55:00Z", "August 19, 2020, 20:55 PDT"},
+		"2020-08-20-tokyo":   {"2020-08-20T00:10:00Z", "August 20, 2020, 09:10 JST"},
+	}
+	pages, _ := filepath.Glob(filepath.Join(public, "en", "*", "*", "index.html"))
+	pages = append(pages, filepath.Join(public, "en", "index.html"))
+	checked := 0
+	for _, page := range pages {
+		rel, _ := filepath.Rel(public, page)
+		rel = filepath.ToSlash(rel)
+		if !strings.HasPrefix(rel, "en/organizations/") && !strings.HasPrefix(rel, "en/products/") && rel != "en/index.html" {
+			continue
+		}
+		doc := parseHTML(t, page)
+		items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && attrOf(n, "class") == "incident-item" })
+		if len(items) == 0 {
+			continue
+		}
+		checked++
+		for _, item := range items {
+			link := findAll(item, func(n *html.Node) bool { return n.Data == "a" })[0]
+			target, _ := pageLink(t, rel, attrOf(link, "href"))
+			w := want[incidentIDOf(target)]
+			times := findAll(item, func(n *html.Node) bool { return n.Data == "time" })
+			if len(times) != 1 || attrOf(times[0], "datetime") != w.datetime || textOf(times[0]) != w.shown {
+				t.Errorf("%s: %s begins %v, want <time datetime=%q>%s</time>", rel, incidentIDOf(target), func() []string {
+					var out []string
+					for _, tm := range times {
+						out = append(out, attrOf(tm, "datetime")+" "+textOf(tm))
+					}
+					return out
+				}(), w.datetime, w.shown)
+			}
+		}
+		if n := strings.Count(textOf(doc), "Times are in each incident’s own time zone."); n != 1 {
+			t.Errorf("%s: the zone of the times is said %d times, want once", rel, n)
+		}
+	}
+	if checked != 3 {
+		t.Errorf("checked %d lists, want the incidents, the organization's and the product's", checked)
+	}
+}
