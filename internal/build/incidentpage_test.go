@@ -221,3 +221,37 @@ func TestListsGiveTimeAndZone(t *testing.T) {
 		t.Errorf("checked %d lists, want the incidents, the organization's and the product's", checked)
 	}
 }
+
+// TestReportsInstantChart: a report that states its beginning and nothing
+// after is drawn as that instant, a line, and its chart says so; the
+// legend names what is drawn, not an impact band or events it lacks.
+func TestReportsInstantChart(t *testing.T) {
+	dest := buildReports(t)
+	for _, lang := range []string{"en", "ja", "zh-TW"} {
+		doc := parseHTML(t, filepath.Join(dest, lang, "incidents", awsS3ID, "index.html"))
+		svgs := findAll(doc, func(n *html.Node) bool { return n.Data == "svg" })
+		if len(svgs) != 2 {
+			t.Fatalf("%s: %d charts", lang, len(svgs))
+		}
+		for _, svg := range svgs {
+			if n := len(findAll(svg, func(n *html.Node) bool { return attrOf(n, "class") == "band" || attrOf(n, "class") == "band open" })); n != 0 {
+				t.Errorf("%s: an instant is shaded as a band (%d)", lang, n)
+			}
+			if n := len(findAll(svg, func(n *html.Node) bool { return n.Data == "line" && attrOf(n, "class") == "instant" })); n != 2 {
+				t.Errorf("%s: %d instant lines, want the line and its key", lang, n)
+			}
+		}
+	}
+	doc := parseHTML(t, filepath.Join(dest, "en", "incidents", awsS3ID, "index.html"))
+	text := textOf(findAll(doc, func(n *html.Node) bool { return n.Data == "svg" })[0])
+	for _, absent := range []string{"Impact", "Event, numbered"} {
+		if strings.Contains(text, absent) {
+			t.Errorf("the chart names %q, which it does not draw", absent)
+		}
+	}
+	for _, present := range []string{"Began; no later time stated", "no later time is stated, so a line marks that instant"} {
+		if !strings.Contains(text, present) {
+			t.Errorf("the chart does not say %q:\n%s", present, text)
+		}
+	}
+}

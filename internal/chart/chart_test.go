@@ -1031,13 +1031,20 @@ func TestIncidentExtremes(t *testing.T) {
 	if n := len(root.all(byClass("band"))); n != 0 {
 		t.Errorf("instant: %d bands", n)
 	}
-	if n := len(root.all(byClass("instant"))); n != 1 {
+	if n := len(root.all(func(n *node) bool { return n.class("instant") && !n.parent.class("chart-key") })); n != 1 {
 		t.Errorf("instant: %d lines, want one", n)
 	}
+	keys := map[string]bool{}
 	for _, n := range root.all(byName("text")) {
-		if n.text == c.Legend.Impact {
-			t.Errorf("instant: the legend names an impact band")
-		}
+		keys[n.text] = true
+	}
+	if keys[c.Legend.Impact] || !keys[c.Legend.Instant] {
+		t.Errorf("instant: the legend names an impact band (%v) or not the instant's line (%v)", keys[c.Legend.Impact], keys[c.Legend.Instant])
+	}
+	// Nothing else stated: no event, no key for events.
+	c.Events = nil
+	if out := Incident(c); strings.Contains(out, c.Legend.Events) || strings.Count(out, `class="instant"`) != 2 {
+		t.Errorf("an instant without events: a key for events, or not the line and its key")
 	}
 	var first, last time.Time
 	for i, n := range root.all(byClass("tick-local")) {

@@ -21,7 +21,8 @@ func pageIncident(prefix string, loc *time.Location, begin, end time.Time, open 
 		LocalTick:     func(t time.Time) string { return t.Format("15:04 MST") },
 		UTCTick:       func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
 		MidnightLabel: func(t time.Time) string { return t.Format("Mon Jan 2") },
-		Legend:        IncidentLegend{Impact: "Impact", Events: "Event, numbered as in the timeline below", Midnight: "Midnight, local time"},
+		Legend: IncidentLegend{Impact: "Impact", Events: "Event, numbered as in the timeline below", Midnight: "Midnight, local time",
+			Instant: "Began; no later time stated"},
 	}
 	for i, at := range events {
 		text := texts[i%len(texts)]

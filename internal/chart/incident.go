@@ -57,6 +57,9 @@ type IncidentLegend struct {
 	Events   string // the numbered markers: "Event, numbered as in the timeline"
 	Midnight string // the dashed line: "Midnight, local time"
 	Overlap  string // an overlap's lane: "Another incident at the same time"
+	// Instant names the line drawn for an open window that is one
+	// instant: "Began; no later time stated".
+	Instant string
 }
 
 // Incident layout, in user units, the same for every geometry.
@@ -173,7 +176,7 @@ func drawResponsive(w markup, c IncidentTimeline) {
 // incidentSize is about the length of c's markup drawn in n geometries,
 // rather over than under: a builder that runs short doubles.
 func incidentSize(c IncidentTimeline, n int) int {
-	size := n * (2600 + len(c.Title) + len(c.Desc) + len(c.Legend.Impact) + len(c.Legend.Events) + len(c.Legend.Midnight))
+	size := n * (2600 + len(c.Title) + len(c.Desc) + len(c.Legend.Impact) + len(c.Legend.Events) + len(c.Legend.Midnight) + len(c.Legend.Instant))
 	for _, e := range c.Events {
 		size += n*(270+len(e.Href)) + len(e.Label) + 15 // the label: one tooltip
 	}
@@ -625,12 +628,11 @@ type legendItem struct {
 // narrow-screen text, the widest), and counts the rows they take.
 func (g *incidentLayout) placeKeys() {
 	l := g.c.Legend
-	g.keys = slices.Grow(g.keys, 4)
+	g.keys = slices.Grow(g.keys, 5)
 	x, rows := 4.0, 1
-	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight},
-		{kind: "overlap", text: l.Overlap}} {
-		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 || it.kind == "band" && (!g.hasWindow || g.instant) ||
-			it.kind == "overlap" && len(g.overlaps) == 0 {
+	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "instant", text: l.Instant}, {kind: "dot", text: l.Events},
+		{kind: "midnight", text: l.Midnight}, {kind: "overlap", text: l.Overlap}} {
+		if it.text == "" || !g.drawn(it.kind) {
 			continue // a key for a mark not drawn
 		}
 		w := 34 + textWidth(it.text, g.geo.font)
@@ -642,6 +644,24 @@ func (g *incidentLayout) placeKeys() {
 		x += w + 16
 	}
 	g.keyRows = rows
+}
+
+// drawn reports whether the picture has a mark of a legend's kind: a key
+// for a mark not drawn would name nothing.
+func (g *incidentLayout) drawn(kind string) bool {
+	switch kind {
+	case "band":
+		return g.hasWindow && !g.instant
+	case "instant":
+		return g.instant && g.c.Open
+	case "dot":
+		return len(g.marks) > 0
+	case "midnight":
+		return len(g.days) > 0
+	case "overlap":
+		return len(g.overlaps) > 0
+	}
+	return false
 }
 
 // legend names the marks below the picture: the shaded window, the
@@ -667,6 +687,8 @@ func (g *incidentLayout) legend(s *svgw) {
 			s.str(`<g class="midnight">`)
 			s.line("", x+14, y-16, x+14, y+4)
 			s.str(`</g>`)
+		case "instant":
+			s.line("instant", x+14, y-16, x+14, y+4)
 		case "overlap":
 			s.open("rect", "overlap")
 			s.attr("x", x)

@@ -280,7 +280,7 @@ func (v *IncidentView) chart() (chart.IncidentTimeline, error) {
 		UTCTick:       func(t time.Time) string { return t.UTC().Format(timefmt.Clock) + " UTC" },
 		DayTick:       func(t time.Time) string { return v.L.DateShort(t) + " " + locale.ZoneName(t) },
 		MidnightLabel: func(t time.Time) string { return v.L.DateShort(t) },
-		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4], Overlap: words[5]},
+		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4], Overlap: words[5], Instant: words[6]},
 	}
 	return c, v.chartOverlaps(&c)
 }
@@ -333,12 +333,16 @@ func (v *IncidentView) chartWords(events int) ([]string, error) {
 	if err == nil && !v.EndStated() {
 		var status string
 		if status, err = v.StatusShort(); err == nil {
-			desc, err = v.L.T("chart_incident_desc_open", "begin", v.L.Time(v.Begin, v.Location), "status", status,
+			key := "chart_incident_desc_open"
+			if v.Through.Equal(v.Begin) {
+				key = "chart_incident_desc_instant" // nothing shaded: one instant
+			}
+			desc, err = v.L.T(key, "begin", v.L.Time(v.Begin, v.Location), "status", status,
 				"last", v.L.Time(v.Through, v.Location), "events", v.L.Number(events))
 		}
 	}
 	out := []string{title, desc}
-	for _, key := range []string{"chart_legend_impact", "chart_legend_events", "chart_legend_midnight", "chart_legend_overlap"} {
+	for _, key := range []string{"chart_legend_impact", "chart_legend_events", "chart_legend_midnight", "chart_legend_overlap", "chart_legend_instant"} {
 		if err != nil {
 			return nil, err
 		}
