@@ -41,7 +41,7 @@ func (l *Lang) DateTime(t time.Time, loc *time.Location) string {
 	if format == "" {
 		format = "{date} {time}"
 	}
-	return fill(format, "date", l.Date(local), "time", local.Format("15:04")+" "+ZoneName(local))
+	return fill(format, "date", l.Date(local), "time", local.Format(timefmt.Clock)+" "+ZoneName(local))
 }
 
 // isUTC reports whether t's zone is UTC itself (not a zone that happens to

@@ -8,6 +8,8 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // htmlRenderer prints gen's nodes and its rules over goldmark's HTML:
@@ -32,17 +34,23 @@ func (r htmlRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, entering
 		return ast.WalkContinue, nil
 	}
 	if et.Anchor == "" {
-		_, _ = w.WriteString(`<time class="event-time" datetime="` + et.At.Format(time.RFC3339) +
-			`" title="` + et.At.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(et.Shown) + `</time> `)
+		writeTime(w, et)
+		_, _ = w.WriteString(` `)
 		return ast.WalkContinue, nil
 	}
 	_, _ = w.WriteString(`<a class="event-time" href="#` + html.EscapeString(et.Anchor) + `"`)
 	if et.Label != "" {
 		_, _ = w.WriteString(` title="` + html.EscapeString(et.Label) + `"`)
 	}
-	_, _ = w.WriteString(`><time datetime="` + et.At.Format(time.RFC3339) +
-		`" title="` + et.At.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(et.Shown) + `</time></a> `)
+	_, _ = w.WriteString(`>`)
+	writeTime(w, et)
+	_, _ = w.WriteString(`</a> `)
 	return ast.WalkContinue, nil
+}
+
+// writeTime writes the event's <time>, its UTC instant in its title.
+func writeTime(w util.BufWriter, et *EventTime) {
+	_, _ = w.WriteString(`<time datetime="` + et.At.Format(time.RFC3339) + `" title="` + timefmt.UTC(et.At) + `">` + html.EscapeString(et.Shown) + `</time>`)
 }
 
 // timelineLink prints the link to the same moment on the archive-wide
