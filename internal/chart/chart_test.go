@@ -1061,6 +1061,31 @@ func TestIncidentExtremes(t *testing.T) {
 		t.Errorf("instant: ticks from %s to %s; want an axis of about two hours", first.Format("15:04"), last.Format("15:04"))
 	}
 	checkAxis(t, IncidentTimeline{IDPrefix: "z", Begin: c.Begin, End: c.Begin, Open: true, Location: la, LocalTick: encLocal, UTCTick: encUTC})
+
+	// 31 events over a midnight: a marker each, times of day named once
+	// each, the date of the midnight on its line.
+	for _, name := range []string{"31 events, an edge after midnight", "31 events, edges either side of midnight"} {
+		c := cases[name]
+		root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+		for _, svg := range root.all(byName("svg")) {
+			if n := len(svg.all(byClass("marker"))); n != 31 {
+				t.Errorf("%s, %s: %d markers", name, svg.attr["class"], n)
+			}
+			seen := map[string]bool{}
+			for _, n := range svg.all(byClass("tick-local")) {
+				if _, err := time.ParseInLocation("15:04 MST", n.text, la); err != nil || seen[n.text] {
+					t.Errorf("%s, %s: local tick %q not a time of day, or twice", name, svg.attr["class"], n.text)
+				}
+				seen[n.text] = true
+			}
+			if len(seen) < 4 {
+				t.Errorf("%s, %s: %d local ticks", name, svg.attr["class"], len(seen))
+			}
+			if days := svg.all(byClass("midnight-label")); len(days) != 1 || days[0].text != "Tue Mar 14" {
+				t.Errorf("%s, %s: midnights %v, want Tue Mar 14", name, svg.attr["class"], len(days))
+			}
+		}
+	}
 }
 
 // TestIncidentLabelsClearOfBandEdges: no text of the picture (ticks,
