@@ -296,8 +296,12 @@ func TestBrowser(t *testing.T) {
 		b.do(t, "follow the incident link", chromedp.Click(chromedp.CSS(`a[data-pick]`)))
 		b.waitFor(t, "the incident page", fmt.Sprintf(`location.pathname === %q && document.readyState === "complete"`, u.Path))
 
-		// And back: an event's time on the incident page → the incident's line on its month's timeline.
+		// The event's time is its permalink: the reader stays on the
+		// page, the event targeted.
 		b.do(t, "follow the event time", chromedp.Click(chromedp.CSS(`li.event a.event-time`)))
+		b.waitFor(t, "the event targeted on its page", fmt.Sprintf(`location.pathname === %q && location.hash !== "" && document.querySelector("li.event:target") !== null && document.querySelector("li.event:target").id === location.hash.slice(1)`, u.Path))
+		// And back: an event's "on the archive timeline" on the incident page → the incident's line on its month's timeline.
+		b.do(t, "follow the event's timeline link", chromedp.Click(chromedp.CSS(`li.event a.event-timeline`)))
 		b.waitFor(t, "the month timeline at the event", fmt.Sprintf(`location.pathname === %q && location.hash !== "" && document.readyState === "complete"`, month))
 		targetInView(t, b, strings.TrimPrefix(eval[string](t, b, `location.hash`), "#"))
 		b.clean(t, "timeline links")

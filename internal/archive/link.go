@@ -502,13 +502,33 @@ func termValues(p *content.Page, tax Taxonomy) []content.String {
 	}
 }
 
+// unstated are the values a report writes for a fact it does not state
+// (in lower case): "causes: [unknown]" is a term with a page, but two
+// incidents whose causes are both unknown are not alike for it.
+var unstated = map[string]bool{
+	"": true, "unknown": true, "none": true, "n/a": true, "na": true, "tbd": true, "tbc": true,
+	"-": true, "—": true, "?": true, "not stated": true, "unspecified": true, "undisclosed": true,
+	"under investigation": true, "不明": true, "未知": true, "無": true, "なし": true, "不詳": true, "調査中": true, "調查中": true,
+}
+
+// Stated reports whether the term names a fact, rather than saying the
+// report does not know it ("Unknown", "N/A", "none").
+func (t *Term) Stated() bool {
+	if len(t.Name) > len("under investigation.") {
+		return true // longer than any of them: asked for every term of every incident
+	}
+	return !unstated[strings.ToLower(strings.TrimSpace(strings.TrimRight(t.Name, ".")))]
+}
+
 // similarWeight is what sharing a term of each taxonomy adds to a
 // candidate's score; an organization has too many incidents to say much.
 var similarWeight = map[Taxonomy]int{Causes: 100, Products: 10, Regions: 1}
 
 // linkSimilar ranks, for each of incs, others that share terms: a shared
 // cause weighs most, then a product, then a region; closer in time wins
-// a tie. Only the nearest neighbours in each term's list are candidates.
+// a tie. Only the nearest neighbours in each term's list are candidates,
+// and only terms that state a fact (Stated) count: no fact, or the same
+// "unknown", makes no two incidents alike.
 func linkSimilar(incs []*Incident) {
 	for _, inc := range incs {
 		score := map[*Incident]int{}
@@ -517,6 +537,9 @@ func linkSimilar(incs []*Incident) {
 				continue
 			}
 			for _, t := range list {
+				if !t.Stated() {
+					continue // "unknown" shared says nothing of two incidents
+				}
 				i := placeIn(t, inc)
 				for j := max(0, i-similarWindow); j < min(len(t.Incidents), i+similarWindow+1); j++ {
 					if o := t.Incidents[j]; o != inc {

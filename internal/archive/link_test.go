@@ -660,3 +660,47 @@ func TestProductPageClash(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestSimilarFromStatedFactsOnly: incidents sharing only a cause (or a
+// product) that says the report does not know it, or only lacking the
+// same facts, are not similar; a stated cause still makes them so.
+func TestSimilarFromStatedFactsOnly(t *testing.T) {
+	a := link(t, archive.Options{},
+		inc{id: "2021-06-10-a", begin: "2021-06-10 10:00", org: "Example", products: []string{"Alpha"}, causes: []string{"unknown"}},
+		inc{id: "2021-06-11-b", begin: "2021-06-11 10:00", org: "Other", products: []string{"Beta"}, causes: []string{"Unknown"}},
+		inc{id: "2021-06-12-c", begin: "2021-06-12 10:00", org: "Third", products: []string{"Gamma"}, causes: []string{"N/A"}, regions: []string{"none"}},
+		inc{id: "2021-06-13-d", begin: "2021-06-13 10:00", org: "Fourth", products: []string{"n/a"}, causes: []string{"none"}},
+		inc{id: "2021-06-14-e", begin: "2021-06-14 10:00", org: "Fifth", products: []string{"N/A"}, causes: []string{"TBD"}},
+		// No causes at all, like the next one.
+		inc{id: "2021-06-15-f", begin: "2021-06-15 10:00", org: "Sixth", products: []string{"Delta"}},
+		inc{id: "2021-06-16-g", begin: "2021-06-16 10:00", org: "Seventh", products: []string{"Epsilon"}},
+		// Two that state the same cause beside "unknown".
+		inc{id: "2021-06-17-h", begin: "2021-06-17 10:00", org: "Eighth", products: []string{"Zeta"}, causes: []string{"unknown", "disk-full"}},
+		inc{id: "2021-06-18-i", begin: "2021-06-18 10:00", org: "Ninth", products: []string{"Eta"}, causes: []string{"disk-full"}},
+	)
+	for _, i := range a.Incidents {
+		want := []string{}
+		switch i.ID {
+		case "2021-06-17-h":
+			want = []string{"2021-06-18-i"}
+		case "2021-06-18-i":
+			want = []string{"2021-06-17-h"}
+		}
+		if got := ids(i.Similar); !slices.Equal(got, want) {
+			t.Errorf("%s: similar %v, want %v", i.ID, got, want)
+		}
+	}
+	// "Unknown" is still a cause with its page: what is written is shown.
+	unknown := 0
+	for _, term := range a.Terms[archive.Causes] {
+		if strings.EqualFold(term.Name, "unknown") {
+			unknown = len(term.Incidents)
+			if term.Stated() {
+				t.Errorf("the cause %q states a fact", term.Name)
+			}
+		}
+	}
+	if unknown != 3 {
+		t.Errorf("%d incidents under the cause Unknown, want 3", unknown)
+	}
+}

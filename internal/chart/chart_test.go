@@ -383,13 +383,24 @@ func checkAxis(t *testing.T, c IncidentTimeline) {
 			t.Errorf("local tick %v at x=%v, scale says %v", tk.t, tk.x, sx(tk.t))
 		}
 	}
-	bands := root.all(byClass("band"))
-	if len(bands) != 1 || bands[0].name != "rect" {
-		t.Fatalf("want one band rect, got %d", len(bands))
-	}
-	bx, bw := fnum(t, bands[0].attr["x"]), fnum(t, bands[0].attr["width"])
-	if math.Abs(bx-sx(c.Begin)) > tol || math.Abs(bx+bw-sx(c.End)) > tol {
-		t.Errorf("band x=%v..%v, want %v..%v", bx, bx+bw, sx(c.Begin), sx(c.End))
+	if c.Begin.Equal(c.End) {
+		// An instant is a line, not a band.
+		lines := root.all(byClass("instant"))
+		if len(lines) != 1 || len(root.all(byClass("band"))) != 0 {
+			t.Fatalf("an instant: %d lines, %d bands; want a line", len(lines), len(root.all(byClass("band"))))
+		}
+		if x := fnum(t, lines[0].attr["x1"]); math.Abs(x-sx(c.Begin)) > tol {
+			t.Errorf("the instant's line at x=%v, want %v", x, sx(c.Begin))
+		}
+	} else {
+		bands := root.all(byClass("band"))
+		if len(bands) != 1 || bands[0].name != "rect" {
+			t.Fatalf("want one band rect, got %d", len(bands))
+		}
+		bx, bw := fnum(t, bands[0].attr["x"]), fnum(t, bands[0].attr["width"])
+		if math.Abs(bx-sx(c.Begin)) > tol || math.Abs(bx+bw-sx(c.End)) > tol {
+			t.Errorf("band x=%v..%v, want %v..%v", bx, bx+bw, sx(c.Begin), sx(c.End))
+		}
 	}
 	for _, m := range root.all(byClass("marker")) {
 		dot := m.all(byClass("dot"))[0]
@@ -542,10 +553,10 @@ func TestIncidentDegenerate(t *testing.T) {
 			}
 		})
 	}
-	// A zero-length window is still visible: its edge lines are drawn.
+	// A zero-length window is still visible: a line at its instant.
 	root := parse(t, Incident(cases["zero-length, no events"]))
-	if n := len(root.all(byClass("band-edge"))); n != 2 {
-		t.Errorf("zero-length window: %d band edges", n)
+	if n := len(root.all(byClass("instant"))); n != 1 {
+		t.Errorf("zero-length window: %d lines", n)
 	}
 	checkAxis(t, IncidentTimeline{IDPrefix: "z", Begin: at, End: at, Location: time.UTC, LocalTick: encLocal, UTCTick: encUTC})
 }
@@ -953,5 +964,271 @@ func TestBurstBeyondLanesKeepsMarkersApart(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// extremeIncidents are the pictures real reports give at the extremes: an
+// incident of three weeks, one that is a single instant (no end, nothing
+// after its beginning), and 31 events over a midnight whose date an edge
+// of the band would cross, on one side of its line or on both.
+func extremeIncidents(t *testing.T) map[string]IncidentTimeline {
+	la := mustLoc(t, "America/Los_Angeles")
+	every := func(from time.Time, n int, step time.Duration) []time.Time {
+		var out []time.Time
+		for i := range n {
+			out = append(out, from.Add(time.Duration(i)*step))
+		}
+		return out
+	}
+	midnight := time.Date(2023, 3, 14, 0, 0, 0, 0, la)
+	b21 := time.Date(2023, 1, 4, 9, 12, 0, 0, la)
+	out := map[string]IncidentTimeline{
+		"21 days": pageIncident("d21", la, b21, b21.Add(21*24*time.Hour), false, every(b21, 6, 4*24*time.Hour), "Degraded"),
+		"instant": pageIncident("one", la, b21, b21, true, []time.Time{b21}, "Reported"),
+		"31 events, an edge after midnight": pageIncident("e31", la, midnight.Add(-80*time.Minute), midnight.Add(15*time.Minute), false,
+			every(midnight.Add(-80*time.Minute), 31, 3*time.Minute), "Error rate jumps"),
+		"31 events, edges either side of midnight": pageIncident("e31b", la, midnight.Add(-9*time.Minute), midnight.Add(9*time.Minute), false,
+			every(midnight.Add(-4*time.Hour), 31, 16*time.Minute), "Error rate jumps"),
+	}
+	for name, c := range out {
+		c.DayTick = func(t time.Time) string { return t.Format("Jan 2 MST") }
+		out[name] = c
+	}
+	return out
+}
+
+// TestIncidentExtremes: three weeks are labelled by their dates at the
+// starts of local days, never "00:00 PST" again and again; an instant is
+// a line on two hours, without a key for an impact band it does not draw.
+func TestIncidentExtremes(t *testing.T) {
+	cases := extremeIncidents(t)
+	la := cases["21 days"].Location
+
+	root := parse(t, Incident(cases["21 days"]))
+	seen := map[string]bool{}
+	local := root.all(byClass("tick-local"))
+	if len(local) < 4 {
+		t.Fatalf("21 days: %d local ticks", len(local))
+	}
+	for _, n := range local {
+		at, err := time.ParseInLocation("Jan 2 MST 2006", n.text+" 2023", la)
+		if err != nil || at.Hour() != 0 || at.Minute() != 0 {
+			t.Errorf("21 days: local tick %q is not the date of a local midnight (%v)", n.text, err)
+		}
+		if seen[n.text] {
+			t.Errorf("21 days: local tick %q twice", n.text)
+		}
+		seen[n.text] = true
+	}
+	for _, n := range root.all(byClass("tick-utc")) {
+		if _, err := time.Parse("Jan 2 MST", n.text); err != nil || !strings.HasSuffix(n.text, " UTC") {
+			t.Errorf("21 days: UTC tick %q is not a date in UTC", n.text)
+		}
+	}
+
+	c := cases["instant"]
+	root = parse(t, Incident(c))
+	if n := len(root.all(byClass("band"))); n != 0 {
+		t.Errorf("instant: %d bands", n)
+	}
+	if n := len(root.all(func(n *node) bool { return n.class("instant") && !n.parent.class("chart-key") })); n != 1 {
+		t.Errorf("instant: %d lines, want one", n)
+	}
+	keys := map[string]bool{}
+	for _, n := range root.all(byName("text")) {
+		keys[n.text] = true
+	}
+	if keys[c.Legend.Impact] || !keys[c.Legend.Instant] {
+		t.Errorf("instant: the legend names an impact band (%v) or not the instant's line (%v)", keys[c.Legend.Impact], keys[c.Legend.Instant])
+	}
+	// Nothing else stated: no event, no key for events.
+	c.Events = nil
+	if out := Incident(c); strings.Contains(out, c.Legend.Events) || strings.Count(out, `class="instant"`) != 2 {
+		t.Errorf("an instant without events: a key for events, or not the line and its key")
+	}
+	var first, last time.Time
+	for i, n := range root.all(byClass("tick-local")) {
+		at, err := time.ParseInLocation("15:04 MST", n.text, la)
+		if err != nil {
+			t.Fatalf("instant: tick %q: %v", n.text, err)
+		}
+		if i == 0 {
+			first = at
+		}
+		last = at
+	}
+	if last.Sub(first) < time.Hour {
+		t.Errorf("instant: ticks from %s to %s; want an axis of about two hours", first.Format("15:04"), last.Format("15:04"))
+	}
+	checkAxis(t, IncidentTimeline{IDPrefix: "z", Begin: c.Begin, End: c.Begin, Open: true, Location: la, LocalTick: encLocal, UTCTick: encUTC})
+
+	// 31 events over a midnight: a marker each, times of day named once
+	// each, the date of the midnight on its line.
+	for _, name := range []string{"31 events, an edge after midnight", "31 events, edges either side of midnight"} {
+		c := cases[name]
+		root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+		for _, svg := range root.all(byName("svg")) {
+			if n := len(svg.all(byClass("marker"))); n != 31 {
+				t.Errorf("%s, %s: %d markers", name, svg.attr["class"], n)
+			}
+			seen := map[string]bool{}
+			for _, n := range svg.all(byClass("tick-local")) {
+				if _, err := time.ParseInLocation("15:04 MST", n.text, la); err != nil || seen[n.text] {
+					t.Errorf("%s, %s: local tick %q not a time of day, or twice", name, svg.attr["class"], n.text)
+				}
+				seen[n.text] = true
+			}
+			if len(seen) < 4 {
+				t.Errorf("%s, %s: %d local ticks", name, svg.attr["class"], len(seen))
+			}
+			if days := svg.all(byClass("midnight-label")); len(days) != 1 || days[0].text != "Tue Mar 14" {
+				t.Errorf("%s, %s: midnights %v, want Tue Mar 14", name, svg.attr["class"], len(days))
+			}
+		}
+	}
+}
+
+// TestIncidentLabelsClearOfBandEdges: no text of the picture (ticks,
+// midnights' dates) is crossed by an edge of the band or the instant's
+// line, on the phone and the wide picture, each text measured at the
+// largest size it is shown at.
+func TestIncidentLabelsClearOfBandEdges(t *testing.T) {
+	cases := extremeIncidents(t)
+	for _, name := range []string{"multi-day", "cjk", "half-hour-zone", "closed"} {
+		cases[name] = goldenIncidents(t)[name]
+	}
+	for name, c := range cases {
+		root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+		for _, svg := range root.all(byName("svg")) {
+			geo := wideGeom
+			if svg.class("chart-phone") {
+				geo = phoneGeom
+			}
+			var edges [][3]float64 // x, y0, y1
+			for _, l := range svg.all(func(n *node) bool { return n.name == "line" && (n.class("band-edge") || n.class("instant")) }) {
+				edges = append(edges, [3]float64{fnum(t, l.attr["x1"]), fnum(t, l.attr["y1"]), fnum(t, l.attr["y2"])})
+			}
+			texts := 0
+			for _, tx := range svg.all(func(n *node) bool { return n.name == "text" && (n.class("tick") || n.class("midnight-label")) }) {
+				size := geo.font
+				if tx.class("midnight-label") {
+					size = geo.dayFont
+				}
+				w, x, y := textWidth(tx.text, size), fnum(t, tx.attr["x"]), fnum(t, tx.attr["y"])
+				anchor := tx.attr["text-anchor"]
+				if anchor == "" && tx.parent != nil {
+					anchor = tx.parent.attr["text-anchor"]
+				}
+				x0 := x
+				switch anchor {
+				case "middle":
+					x0 -= w / 2
+				case "end":
+					x0 -= w
+				}
+				y0, y1 := y-size, y+size/4
+				texts++
+				for _, e := range edges {
+					if e[0] >= x0 && e[0] <= x0+w && e[1] < y1 && e[2] > y0 {
+						t.Errorf("%s, %s: %q (x %.1f–%.1f, y %.1f–%.1f) is crossed by the edge at x=%.1f (y %.1f–%.1f)",
+							name, svg.attr["class"], tx.text, x0, x0+w, y0, y1, e[0], e[1], e[2])
+					}
+				}
+			}
+			if texts == 0 || len(edges) == 0 {
+				t.Errorf("%s, %s: %d texts, %d edges", name, svg.attr["class"], texts, len(edges))
+			}
+		}
+	}
+	// The cases cross where they are meant to: a date is after its
+	// midnight unless an edge is there.
+	for _, name := range []string{"31 events, an edge after midnight", "31 events, edges either side of midnight"} {
+		var g incidentLayout
+		g.layout(cases[name], wideGeom)
+		if len(g.dayLabels) != 1 {
+			t.Fatalf("%s: %d midnights", name, len(g.dayLabels))
+		}
+		x0, x1, _, _ := dayLabel{text: g.dayLabels[0].text, x: g.sx(g.days[0]) + 4}.box(wideGeom.dayFont)
+		if e := g.sx(g.end); e < x0 || e > x1 {
+			t.Errorf("%s: the end's edge at %.1f does not reach the date after midnight (%.1f–%.1f): the case tests nothing", name, e, x0, x1)
+		}
+	}
+}
+
+// TestIncidentOverlaps: each overlapping incident is a lane under the
+// axis and its UTC times, a link to its page titled with its name, its
+// bar over the part of its window in view, its name inside the picture;
+// More is a last line linking on; the legend names the lanes.
+func TestIncidentOverlaps(t *testing.T) {
+	la := mustLoc(t, "America/Los_Angeles")
+	b := time.Date(2020, 8, 19, 20, 55, 0, 0, la)
+	c := pageIncident("ov", la, b, b.Add(2*time.Hour), false, []time.Time{b, b.Add(time.Hour)}, "Errors")
+	c.Legend.Overlap = "Another incident at the same time"
+	c.Overlaps = []Overlap{
+		{Begin: b.Add(-30 * 24 * time.Hour), End: b.Add(30 * 24 * time.Hour), Text: "A month-long degradation of everything", Label: "A month-long degradation (Jul 20)", Href: "../2020-07-20-long/"},
+		{Begin: b.Add(30 * time.Minute), End: b.Add(45 * time.Minute), Text: "Short", Label: "Short (Aug 19)", Href: "../2020-08-19-short/"},
+		{Begin: b.Add(time.Hour), End: b.Add(time.Hour), Open: true, Text: strings.Repeat("A very long title that cannot fit anywhere ", 4), Label: "Long", Href: "../2020-08-19-instant/"},
+		{Begin: b.Add(100 * time.Minute), End: b.Add(5 * time.Hour), Text: "Late & <loud>", Label: "Late", Href: "../2020-08-19-late/"},
+	}
+	c.More, c.MoreHref = "and 12 more", "../../timeline/2020/08/"
+	root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+	for _, svg := range root.all(byName("svg")) {
+		width := fnum(t, strings.Fields(svg.attr["viewBox"])[2])
+		axis := svg.all(byClass("axis"))[0]
+		axisY := fnum(t, axis.attr["y1"])
+		lowestTick := axisY
+		for _, tx := range svg.all(byClass("tick-utc")) {
+			lowestTick = max(lowestTick, fnum(t, tx.attr["y"]))
+		}
+		lanes := svg.all(byClass("overlap-lane"))
+		if len(lanes) != len(c.Overlaps) {
+			t.Fatalf("%s: %d lanes for %d overlapping incidents", svg.attr["class"], len(lanes), len(c.Overlaps))
+		}
+		lastY := lowestTick
+		for i, lane := range lanes {
+			o := c.Overlaps[i]
+			if lane.name != "a" || lane.attr["href"] != o.Href || lane.child("title") == nil || lane.child("title").text != o.Label {
+				t.Errorf("lane %d: <%s href=%q> titled %v, want a link to %s titled %q", i, lane.name, lane.attr["href"], lane.child("title"), o.Href, o.Label)
+			}
+			bar := lane.all(byClass("overlap"))[0]
+			y, x0, w := fnum(t, bar.attr["y"]), fnum(t, bar.attr["x"]), fnum(t, bar.attr["width"])
+			if y <= lastY {
+				t.Errorf("lane %d at y=%v, not below the UTC times and the lane before (%v)", i, y, lastY)
+			}
+			lastY = y + fnum(t, bar.attr["height"])
+			if x0 < 0 || x0+w > width || w < 3 {
+				t.Errorf("lane %d: bar %v–%v outside the picture (%v wide) or too thin", i, x0, x0+w, width)
+			}
+			label := lane.all(byClass("overlap-label"))[0]
+			lw, lx := textWidth(label.text, overlapFont), fnum(t, label.attr["x"])
+			if label.attr["text-anchor"] == "end" {
+				lx -= lw
+			}
+			if label.text == "" || lx < 0 || lx+lw > width {
+				t.Errorf("lane %d: its name %q at %v–%v leaves the picture (%v wide)", i, label.text, lx, lx+lw, width)
+			}
+			if !strings.HasPrefix(o.Text, strings.TrimSuffix(label.text, "…")) {
+				t.Errorf("lane %d: shows %q for %q", i, label.text, o.Text)
+			}
+		}
+		if bar := lanes[2].all(byClass("overlap"))[0]; !bar.class("open") {
+			t.Errorf("an overlapping incident without a stated end is not drawn open")
+		}
+		more := svg.all(byClass("overlap-more"))
+		if len(more) != 1 || more[0].attr["href"] != c.MoreHref || len(more[0].all(byClass("overlap-label"))) != 1 || more[0].all(byClass("overlap-label"))[0].text != c.More {
+			t.Errorf("%s: no line linking to the ones not drawn", svg.attr["class"])
+		}
+		key := false
+		for _, tx := range svg.all(byName("text")) {
+			key = key || tx.text == c.Legend.Overlap
+		}
+		if !key {
+			t.Errorf("%s: the legend does not name the lanes", svg.attr["class"])
+		}
+	}
+	// Without overlapping incidents, no lane and no key.
+	c.Overlaps, c.More = nil, ""
+	if out := IncidentResponsive(c); strings.Contains(out, "overlap") || strings.Contains(out, "same time") {
+		t.Errorf("lanes or their key drawn without overlapping incidents")
 	}
 }

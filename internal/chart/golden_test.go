@@ -21,7 +21,8 @@ func pageIncident(prefix string, loc *time.Location, begin, end time.Time, open 
 		LocalTick:     func(t time.Time) string { return t.Format("15:04 MST") },
 		UTCTick:       func(t time.Time) string { return t.UTC().Format("15:04") + " UTC" },
 		MidnightLabel: func(t time.Time) string { return t.Format("Mon Jan 2") },
-		Legend:        IncidentLegend{Impact: "Impact", Events: "Event, numbered as in the timeline below", Midnight: "Midnight, local time"},
+		Legend: IncidentLegend{Impact: "Impact", Events: "Event, numbered as in the timeline below", Midnight: "Midnight, local time",
+			Instant: "Began; no later time stated"},
 	}
 	for i, at := range events {
 		text := texts[i%len(texts)]
@@ -37,8 +38,8 @@ func pageIncident(prefix string, loc *time.Location, begin, end time.Time, open 
 // goldenIncidents are varied incident pictures: a closed and an open
 // window, a window over several days and another over months, a burst of
 // events, a zone half an hour off the hour, one kept in UTC, CJK and
-// markup in labels, default labels, ten thousand years, and nothing at
-// all.
+// markup in labels, default labels, incidents at the same time, ten
+// thousand years, and nothing at all.
 func goldenIncidents(t testing.TB) map[string]IncidentTimeline {
 	la, berlin, kolkata, taipei := mustLoc(t, "America/Los_Angeles"), mustLoc(t, "Europe/Berlin"), mustLoc(t, "Asia/Kolkata"), mustLoc(t, "Asia/Taipei")
 	every := func(from time.Time, n int, step time.Duration) []time.Time {
@@ -77,6 +78,17 @@ func goldenIncidents(t testing.TB) map[string]IncidentTimeline {
 	// Default tick labels over nine days: ticks a day or more apart.
 	out["days-default-labels"] = IncidentTimeline{IDPrefix: "d", Begin: b, End: b.Add(9 * 24 * time.Hour), Location: berlin,
 		Events: []Event{{At: b.Add(time.Hour), Href: "javascript:alert(1)"}, {At: b.Add(100 * time.Hour), Label: "later"}}}
+	// Incidents at the same time: one over the whole view, one within,
+	// one an instant with a name too long for any room, and more.
+	ov := pageIncident("incident-chart", la, b, b.Add(3*time.Hour), false, every(b, 4, 50*time.Minute), texts...)
+	ov.Legend.Overlap = "Another incident at the same time"
+	ov.Overlaps = []Overlap{
+		{Begin: b.Add(-48 * time.Hour), End: b.Add(48 * time.Hour), Text: "Degraded storage across the region", Label: "Degraded storage — Mar 11", Href: "../2017-03-11-storage/"},
+		{Begin: b.Add(40 * time.Minute), End: b.Add(90 * time.Minute), Open: true, Text: "Login errors", Label: "Login errors — Mar 13", Href: "../2017-03-13-login/"},
+		{Begin: b.Add(2 * time.Hour), End: b.Add(2 * time.Hour), Text: strings.Repeat("A very long name <with markup> & more ", 5), Label: "Long", Href: "../2017-03-13-long/"},
+	}
+	ov.More, ov.MoreHref = "and 4 more at the same time", "../../timeline/2017/03/"
+	out["overlaps"] = ov
 	// From year 1 to year 9999: no step gives 4–8 ticks.
 	out["millennia"] = IncidentTimeline{IDPrefix: "m", Begin: time.Unix(-62135596800, 0), End: time.Unix(253402300799, 0), Location: la,
 		Events: []Event{{At: time.Unix(1, 0), Label: "epoch", Href: "#e"}}}
@@ -91,16 +103,17 @@ func goldenIncidents(t testing.TB) map[string]IncidentTimeline {
 var goldenSums = map[string]string{
 	"closed":              "2b3f201fe4a8d76b3f7dd4995be9f5a787a5b61d4409e08f71f25d3e68b03f65",
 	"open":                "c7478c8d98d9eea26f2a96a24f1dcfee8f3eb6f3ef18919e26d374a3b53798ad",
-	"multi-day":           "e2508a334c361f653f72100fce2892a24fb95ab37faebfcf8f6eeef1c82ef1f2",
+	"multi-day":           "a29a1173f54edd0cdd543f46c383ebe51ce863dbaa644bd38a1039df192fb2a2",
 	"months":              "62d54b83701867e63514ed9714df83c07e56d161ec97d62bb91f36942fa586db",
 	"many-events":         "406e34861b38e0633ac9e9d527cd31875f6805344fcbac640d75945275aa4648",
 	"half-hour-zone":      "8ad0ade16b7a7260bfe02a55641ba1e4faafacd192753b619c96c03892451717",
 	"utc":                 "f88492110c859d7734347cca19ca486bef96043f7bea9eab760292ea6d593b4d",
 	"cjk":                 "611d3e5174a3c2132e17031380a2c7dd7510fa428e193f7d5e593b7cbfb5e313",
 	"days-default-labels": "331105b6613b2fd4e05553fbc5fc15050e31886b9a0d38df9168339364204f9e",
-	"nothing":             "2050abb37d5a0b911f16759426fe1704933b0cc9eb29ce072af8a35943205209",
-	"millennia":           "8c07c4879e5f11cc5d943dd8725ad36b944d1e9a77baf6679cab8defa066d821",
+	"nothing":             "8e2eba95e996cea72250a57f859ae46a87c4e5c190bc93ea53c354e9c04732cd",
+	"millennia":           "d3c1201133acb44a36d75c38e7c1ad48c9554b5f01f2598dc8859a9923dddfa0",
 	"summary":             "ceb04f4aad49682750212f9f4e83e745f50443e63259c6fb5577e9641782c941",
+	"overlaps":            "472f6e2eec9bd2f12dde5ad40181b7f024615161e9e81aadc0ca30501af1448e",
 }
 
 func TestMarkupUnchanged(t *testing.T) {

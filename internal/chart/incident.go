@@ -16,6 +16,16 @@ type Event struct {
 	Href  string    // link target of the marker, e.g. "#t-20170313T1722Z"
 }
 
+// Overlap is another incident whose window overlaps the one drawn: a
+// lane of its own under the axis, linked to its page.
+type Overlap struct {
+	Begin, End time.Time // its window
+	Open       bool      // End is only the last known instant
+	Text       string    // shown in its lane, cut to fit: its title
+	Label      string    // the lane's <title>: its title and when it began
+	Href       string
+}
+
 // IncidentTimeline describes one incident's picture.
 type IncidentTimeline struct {
 	IDPrefix    string                   // unique prefix for element ids
@@ -26,10 +36,19 @@ type IncidentTimeline struct {
 	Events      []Event                  //
 	LocalTick   func(t time.Time) string // label for a local tick, e.g. "10:30 PDT" (given t in Location)
 	UTCTick     func(t time.Time) string // label for a UTC tick, e.g. "17:30 UTC"
+	// DayTick labels a tick of a step of a day or more, at the start of a
+	// day in its row's zone (t in Location, or in UTC): "Mar 3 PST". Nil
+	// gives LocalTick's and UTCTick's labels.
+	DayTick func(t time.Time) string
 	// MidnightLabel names the local day a midnight line begins ("Aug 20");
 	// nil gives "Jan 2".
 	MidnightLabel func(t time.Time) string
 	Legend        IncidentLegend // drawn below the axis when any is set
+	// Overlaps are drawn in the order given, a lane each under the axis;
+	// More, when set, is a last line naming the ones not drawn ("and 12
+	// more"), linked to MoreHref.
+	Overlaps       []Overlap
+	More, MoreHref string
 }
 
 // IncidentLegend names an incident picture's marks, in the page language.
@@ -37,6 +56,10 @@ type IncidentLegend struct {
 	Impact   string // the shaded window: "Impact"
 	Events   string // the numbered markers: "Event, numbered as in the timeline"
 	Midnight string // the dashed line: "Midnight, local time"
+	Overlap  string // an overlap's lane: "Another incident at the same time"
+	// Instant names the line drawn for an open window that is one
+	// instant: "Began; no later time stated".
+	Instant string
 }
 
 // Incident layout, in user units, the same for every geometry.
@@ -48,6 +71,15 @@ const (
 	// the label's line is clear of the top lane's markers (on a phone a
 	// marker minutes after midnight hid the date).
 	incDayRoom = 8.0
+	// The midnights' dates' sizes (the style sheet's .midnight-label):
+	// normal, and enlarged where a 720-unit picture is scaled to a phone.
+	dayFont, dayFontNarrow = 11.0, 18.0
+	// overlapFont is the size of an overlapping incident's name (the
+	// style sheet's .overlap-label).
+	overlapFont = 12.0
+	// instantMargin is how much is shown either side of an incident that
+	// is a single instant (no end, nothing after its beginning).
+	instantMargin = time.Hour
 )
 
 // incGeom is the geometry of an incident's picture, in user units.
@@ -59,20 +91,24 @@ type incGeom struct {
 	minGap        float64 // markers closer than this in x go to different lanes
 	legendH       float64 // a row of the legend
 	// font is the size labels are measured at where they must not
-	// collide: the largest they are shown at.
-	font float64
+	// collide: the largest they are shown at; dayFont the midnights'
+	// dates'.
+	font, dayFont float64
 	// tooltips: the markers hold their events' labels, shown on hover.
 	tooltips bool
+	// overlapH is the height of an overlapping incident's lane (a tap
+	// target on a phone).
+	overlapH float64
 }
 
 // wideGeom is drawn 720 units wide and scaled to the page: on a phone to
 // about half, where the style sheet enlarges its text and markers.
-var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow, tooltips: true}
+var wideGeom = incGeom{width: viewWidth, x0: 70, x1: 650, laneGap: 22, maxLanes: 6, dotR: 9, hitR: 11, minGap: 20, legendH: 40, font: fontTextNarrow, dayFont: dayFontNarrow, tooltips: true, overlapH: 24}
 
 // phoneGeom is drawn for a phone, 360 units wide, so that a unit is about
 // a CSS pixel: text at its size, markers a 26 px tap target, and no
 // tooltips: a phone has no pointer to hover with.
-var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText}
+var phoneGeom = incGeom{width: 360, x0: 40, x1: 320, laneGap: 28, maxLanes: 8, dotR: 11, hitR: 13, minGap: 24, legendH: 30, font: fontText, dayFont: dayFont, overlapH: 28}
 
 // Incident draws a horizontal time axis covering the window and all events
 // (with margins), local-time ticks above the axis and UTC ticks below it at
@@ -140,10 +176,14 @@ func drawResponsive(w markup, c IncidentTimeline) {
 // incidentSize is about the length of c's markup drawn in n geometries,
 // rather over than under: a builder that runs short doubles.
 func incidentSize(c IncidentTimeline, n int) int {
-	size := n * (2600 + len(c.Title) + len(c.Desc) + len(c.Legend.Impact) + len(c.Legend.Events) + len(c.Legend.Midnight))
+	size := n * (2600 + len(c.Title) + len(c.Desc) + len(c.Legend.Impact) + len(c.Legend.Events) + len(c.Legend.Midnight) + len(c.Legend.Instant))
 	for _, e := range c.Events {
 		size += n*(270+len(e.Href)) + len(e.Label) + 15 // the label: one tooltip
 	}
+	for _, o := range c.Overlaps {
+		size += n * (330 + len(o.Href) + len(o.Label) + len(o.Text))
+	}
+	size += n * (len(c.More) + len(c.MoreHref) + len(c.Legend.Overlap))
 	return size + size/8
 }
 
@@ -157,6 +197,7 @@ func (g *incidentLayout) draw(s *svgw, c IncidentTimeline, geo incGeom, kind str
 	g.localTicks(s)
 	g.utcTicks(s)
 	g.markers(s)
+	g.overlapLanes(s)
 	g.legend(s)
 	s.str(`</svg>`)
 }
@@ -168,12 +209,17 @@ type incidentLayout struct {
 	loc           *time.Location
 	begin, end    time.Time // the window, ordered; zero when there is none
 	hasWindow     bool
+	instant       bool      // the window is one instant: a line, not a band
 	d0, d1        time.Time // the axis
 	scale         float64   // units per second
 	ticks         tickRows
 	utcSame       bool        // the UTC labels would repeat the local ones: drawn once
 	days          []time.Time // local midnights in view
+	dayLabels     []dayLabel  // their dates, placed clear of the band's edges
+	edgeTop       [2]float64  // where each band edge starts: below a date it would cross
 	marks         []mark
+	overlaps      []overlapLane
+	overlapTop    float64   // the top of the first overlap lane
 	laneLast      []float64 // the x of each lane's last marker, while placing them
 	lanes         int
 	keys          []legendItem
@@ -201,7 +247,7 @@ func (g *incidentLayout) laneY(l int) float64 {
 // for this one's ticks, midnights, markers and legend.
 func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 	*g = incidentLayout{c: c, geo: geo, loc: c.Location,
-		ticks: g.ticks, days: g.days[:0], marks: g.marks[:0], laneLast: g.laneLast[:0], keys: g.keys[:0]}
+		ticks: g.ticks, days: g.days[:0], marks: g.marks[:0], laneLast: g.laneLast[:0], keys: g.keys[:0], overlaps: g.overlaps[:0]}
 	if g.loc == nil {
 		g.loc = time.UTC
 	}
@@ -216,10 +262,16 @@ func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 		g.begin, g.end = g.end, g.begin
 	}
 	g.hasWindow = !g.begin.IsZero()
+	g.instant = g.hasWindow && g.begin.Equal(g.end)
 	lo, hi := g.domain()
 	span := hi.Sub(lo)
 	margin := max(span/14, 2*time.Minute)
-	if span+2*margin < 8*time.Minute {
+	switch {
+	case span == 0:
+		// One instant: an axis of minutes around nothing says nothing; an
+		// hour either side places it in its day.
+		margin = instantMargin
+	case span+2*margin < 8*time.Minute:
 		margin = (8*time.Minute - span) / 2
 	}
 	g.d0, g.d1 = lo.Add(-margin), hi.Add(margin)
@@ -228,12 +280,14 @@ func (g *incidentLayout) layout(c IncidentTimeline, geo incGeom) {
 	local, utc := &g.ticks.local, &g.ticks.utc
 	g.utcSame = slices.Equal(local.labels, utc.labels) && slices.EqualFunc(local.at, utc.at, time.Time.Equal)
 	g.localMidnights()
+	g.placeDayLabels()
 	g.placeMarks(lo)
 	g.axisY = incLanesTop + float64(g.lanes)*geo.laneGap + 8
 	if len(g.days) > 0 {
 		g.axisY += incDayRoom
 	}
 	g.height = g.axisY + 42
+	g.placeOverlaps()
 	if g.hasLegend() {
 		g.placeKeys()
 		g.height += float64(g.keyRows) * geo.legendH
@@ -273,21 +327,23 @@ func (g *incidentLayout) domain() (lo, hi time.Time) {
 
 // chooseTicks chooses the local and UTC tick rows, with default labels.
 func (g *incidentLayout) chooseTicks() {
-	localTick, utcTick := g.c.LocalTick, g.c.UTCTick
-	stepIsDay := g.d1.Sub(g.d0) > 5*24*time.Hour
-	def := func(t time.Time) string {
-		if stepIsDay {
-			return t.Format("Jan 2")
-		}
-		return t.Format("15:04 MST")
-	}
+	localTick, utcTick, dayTick := g.c.LocalTick, g.c.UTCTick, g.c.DayTick
+	def := func(t time.Time) string { return t.Format("15:04 MST") }
 	if localTick == nil {
 		localTick = def
 	}
 	if utcTick == nil {
 		utcTick = def
 	}
-	g.ticks.choose(g.d0, g.d1, g.geo.x0, g.geo.x1, g.loc, localTick, utcTick)
+	localDay, utcDay := localTick, utcTick
+	switch {
+	case dayTick != nil:
+		localDay, utcDay = dayTick, dayTick
+	case g.c.LocalTick == nil && g.c.UTCTick == nil:
+		localDay = func(t time.Time) string { return t.Format("Jan 2") }
+		utcDay = localDay
+	}
+	g.ticks.choose(g.d0, g.d1, g.geo.x0, g.geo.x1, g.loc, tickLabels{localTick, utcTick, localDay, utcDay})
 }
 
 // placeMarks puts the markers in time order into lanes, greedily, so that
@@ -349,6 +405,11 @@ func (g *incidentLayout) band(s *svgw) {
 		return
 	}
 	bx0, bx1 := g.sx(g.begin), g.sx(g.end)
+	if g.instant {
+		// Nothing to shade: the instant is a line, its mark.
+		s.line("instant", bx0, min(g.edgeTop[0], g.edgeTop[1]), bx0, g.axisY)
+		return
+	}
 	band, edges := "band", [2]string{"band-edge", "band-edge"}
 	if g.c.Open {
 		// No stated end: the band fades out at the last known instant
@@ -362,25 +423,93 @@ func (g *incidentLayout) band(s *svgw) {
 	s.attr("height", g.axisY-incGridTop)
 	s.str("/>")
 	for i, x := range [2]float64{bx0, bx1} {
-		s.line(edges[i], x, incGridTop, x, g.axisY)
+		s.line(edges[i], x, g.edgeTop[i], x, g.axisY)
 	}
 }
 
 // midnights marks each local midnight on the axis with a line and the
 // date it begins, so that a reader sees where the day changes.
 func (g *incidentLayout) midnights(s *svgw) {
-	for _, day := range g.days {
-		x := g.sx(day)
-		label := ""
-		if g.c.MidnightLabel != nil {
-			label = g.c.MidnightLabel(day)
-		} else {
-			label = day.Format("Jan 2")
-		}
+	for i, day := range g.days {
+		x, l := g.sx(day), g.dayLabels[i]
 		s.str(`<g class="midnight">`)
 		s.line("", x, incGridTop, x, g.axisY)
-		s.textAt("midnight-label", x+4, incGridTop+12, label, "")
+		more := ""
+		if l.before {
+			more = ` text-anchor="end"`
+		}
+		s.textAt("midnight-label", l.x, dayLabelY, l.text, more)
 		s.str(`</g>`)
+	}
+}
+
+// dayLabelY is the baseline of the midnights' dates.
+const dayLabelY = incGridTop + 12
+
+// dayLabel is a midnight's date, placed: after its line, or before it
+// (text-anchor end) where a band edge would cross it after.
+type dayLabel struct {
+	text   string
+	x      float64
+	before bool
+}
+
+// box is the extent of the date's text, measured at its largest size.
+func (l dayLabel) box(font float64) (x0, x1, y0, y1 float64) {
+	w := textWidth(l.text, font)
+	x0 = l.x
+	if l.before {
+		x0 -= w
+	}
+	return x0, x0 + w, dayLabelY - font, dayLabelY + font/4
+}
+
+// placeDayLabels puts each midnight's date after its line, or before it
+// where an edge of the band (or the instant's line) would strike it
+// through; where both sides are crossed, the date stays after its line
+// and the edge starts below it.
+func (g *incidentLayout) placeDayLabels() {
+	g.edgeTop = [2]float64{incGridTop, incGridTop}
+	g.dayLabels = slices.Grow(g.dayLabels[:0], len(g.days))
+	var edges [2]float64
+	if g.hasWindow {
+		edges = [2]float64{g.sx(g.begin), g.sx(g.end)}
+	}
+	crossed := func(l dayLabel) (hit [2]bool, any bool) {
+		if !g.hasWindow {
+			return hit, false
+		}
+		x0, x1, _, _ := l.box(g.geo.dayFont)
+		for i, e := range edges {
+			hit[i] = e >= x0-2 && e <= x1+2
+			any = any || hit[i]
+		}
+		return hit, any
+	}
+	for _, day := range g.days {
+		x := g.sx(day)
+		text := day.Format("Jan 2")
+		if g.c.MidnightLabel != nil {
+			text = g.c.MidnightLabel(day)
+		}
+		l := dayLabel{text: text, x: x + 4}
+		hit, any := crossed(l)
+		if any {
+			if alt := (dayLabel{text: text, x: x - 4, before: true}); x-4-textWidth(text, g.geo.dayFont) >= 0 {
+				if _, altHit := crossed(alt); !altHit {
+					l, any = alt, false
+				}
+			}
+		}
+		if any {
+			_, _, _, bottom := l.box(g.geo.dayFont)
+			for i := range hit {
+				if hit[i] {
+					g.edgeTop[i] = max(g.edgeTop[i], bottom+2)
+				}
+			}
+		}
+		g.dayLabels = append(g.dayLabels, l)
 	}
 }
 
@@ -499,10 +628,11 @@ type legendItem struct {
 // narrow-screen text, the widest), and counts the rows they take.
 func (g *incidentLayout) placeKeys() {
 	l := g.c.Legend
-	g.keys = slices.Grow(g.keys, 3)
+	g.keys = slices.Grow(g.keys, 5)
 	x, rows := 4.0, 1
-	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "dot", text: l.Events}, {kind: "midnight", text: l.Midnight}} {
-		if it.text == "" || it.kind == "midnight" && len(g.days) == 0 {
+	for _, it := range [...]legendItem{{kind: "band", text: l.Impact}, {kind: "instant", text: l.Instant}, {kind: "dot", text: l.Events},
+		{kind: "midnight", text: l.Midnight}, {kind: "overlap", text: l.Overlap}} {
+		if it.text == "" || !g.drawn(it.kind) {
 			continue // a key for a mark not drawn
 		}
 		w := 34 + textWidth(it.text, g.geo.font)
@@ -514,6 +644,24 @@ func (g *incidentLayout) placeKeys() {
 		x += w + 16
 	}
 	g.keyRows = rows
+}
+
+// drawn reports whether the picture has a mark of a legend's kind: a key
+// for a mark not drawn would name nothing.
+func (g *incidentLayout) drawn(kind string) bool {
+	switch kind {
+	case "band":
+		return g.hasWindow && !g.instant
+	case "instant":
+		return g.instant && g.c.Open
+	case "dot":
+		return len(g.marks) > 0
+	case "midnight":
+		return len(g.days) > 0
+	case "overlap":
+		return len(g.overlaps) > 0
+	}
+	return false
 }
 
 // legend names the marks below the picture: the shaded window, the
@@ -539,6 +687,13 @@ func (g *incidentLayout) legend(s *svgw) {
 			s.str(`<g class="midnight">`)
 			s.line("", x+14, y-16, x+14, y+4)
 			s.str(`</g>`)
+		case "instant":
+			s.line("instant", x+14, y-16, x+14, y+4)
+		case "overlap":
+			s.open("rect", "overlap")
+			s.attr("x", x)
+			s.attr("y", y-12)
+			s.str(` width="28" height="14"/>`)
 		}
 		s.textAt("", x+34, y, it.text, "")
 	}
@@ -552,4 +707,125 @@ func nhClass(crowded bool, i int) string {
 		return " nh"
 	}
 	return ""
+}
+
+// overlapLane is an overlapping incident's lane, placed: its bar, and its
+// name inside the bar, after it or before it (anchor end), cut to fit.
+type overlapLane struct {
+	o         *Overlap
+	x0, x1, y float64 // the bar
+	textX     float64
+	text      string
+	before    bool
+}
+
+// placeOverlaps gives each overlapping incident a lane under the UTC
+// times, its bar over the part of its window in view (an instant a thin
+// bar), and a last line for More; the picture grows by their height.
+func (g *incidentLayout) placeOverlaps() {
+	if len(g.c.Overlaps) == 0 && g.c.More == "" {
+		return
+	}
+	g.overlapTop = g.height - 4
+	lo, hi := g.geo.x0-20, g.geo.x1+20 // the axis line's extent
+	for i := range g.c.Overlaps {
+		o := &g.c.Overlaps[i]
+		x0, x1 := max(g.sx(o.Begin), lo), min(g.sx(o.End), hi)
+		if x1-x0 < 4 {
+			mid := min(max((x0+x1)/2, lo+2), hi-2)
+			x0, x1 = mid-2, mid+2
+		}
+		l := overlapLane{o: o, x0: x0, x1: x1, y: g.overlapTop + float64(i)*g.geo.overlapH}
+		inside, after, before := x1-x0-8, g.geo.width-4-(x1+5), x0-5-4
+		w := textWidth(o.Text, overlapFont)
+		switch {
+		case w <= inside:
+			l.textX, l.text = x0+4, o.Text
+		case w <= after:
+			l.textX, l.text = x1+5, o.Text
+		case w <= before:
+			l.textX, l.text, l.before = x0-5, o.Text, true
+		default: // the most room there is, the name cut to it
+			room := max(inside, after, before)
+			l.text = fitText(o.Text, overlapFont, room)
+			switch room {
+			case inside:
+				l.textX = x0 + 4
+			case after:
+				l.textX = x1 + 5
+			default:
+				l.textX, l.before = x0-5, true
+			}
+		}
+		g.overlaps = append(g.overlaps, l)
+	}
+	rows := len(g.c.Overlaps)
+	if g.c.More != "" {
+		rows++
+	}
+	g.height = g.overlapTop + float64(rows)*g.geo.overlapH + 10
+}
+
+// fitText cuts s to at most room units wide at size, with an ellipsis.
+func fitText(s string, size, room float64) string {
+	if textWidth(s, size) <= room {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && textWidth(string(r)+"…", size) > room {
+		r = r[:len(r)-1]
+	}
+	if len(r) == 0 {
+		return ""
+	}
+	return string(r) + "…"
+}
+
+// overlapLanes draws the overlapping incidents, each lane a link to its
+// incident titled with its name, and the line naming the ones not drawn.
+func (g *incidentLayout) overlapLanes(s *svgw) {
+	if len(g.overlaps) == 0 && g.c.More == "" {
+		return
+	}
+	h := g.geo.overlapH - 6
+	s.str(`<g class="overlaps">`)
+	for _, l := range g.overlaps {
+		s.str(`<a class="overlap-lane" href="`)
+		s.text(safeHref(l.o.Href))
+		s.str(`" tabindex="-1"><title>`)
+		s.text(l.o.Label)
+		s.str(`</title>`)
+		class := "overlap"
+		if l.o.Open {
+			class = "overlap open"
+		}
+		// The whole lane is the link's target, not only its bar.
+		s.open("rect", "hit")
+		s.attr("x", 0)
+		s.attr("y", l.y)
+		s.attr("width", g.geo.width)
+		s.attr("height", g.geo.overlapH)
+		s.str("/>")
+		s.open("rect", class)
+		s.attr("x", l.x0)
+		s.attr("y", l.y+3)
+		s.attr("width", l.x1-l.x0)
+		s.attr("height", h)
+		s.str("/>")
+		more := ""
+		if l.before {
+			more = ` text-anchor="end"`
+		}
+		s.textAt("overlap-label", l.textX, l.y+3+h/2+overlapFont*0.35, l.text, more)
+		s.str(`</a>`)
+	}
+	if g.c.More != "" {
+		y := g.overlapTop + float64(len(g.overlaps))*g.geo.overlapH
+		s.str(`<a class="overlap-more" href="`)
+		s.text(safeHref(g.c.MoreHref))
+		s.str(`" tabindex="-1">`)
+		s.textAt("overlap-label", g.geo.x0, y+3+h/2+overlapFont*0.35, g.c.More, "")
+		s.str(`</a>`)
+	}
+	s.str(`</g>`)
 }

@@ -138,17 +138,26 @@ type tickRows struct {
 	local, utc tickRow
 }
 
+// tickLabels name the ticks of each row: below a day, and at the starts
+// of days (a step of a day or more).
+type tickLabels struct {
+	local, utc, localDay, utcDay func(time.Time) string
+}
+
 // choose picks the tick step for an axis over [start, end] drawn from x0
 // to x1: the finest "nice" step giving 4–8 ticks in both rows whose
 // labels do not collide; failing that the coarsest step giving 4–8 ticks;
 // failing that the step whose counts come closest. Ticks are counted
 // before they are labelled: only a step giving 4–8 ticks has its labels
 // measured.
-func (r *tickRows) choose(start, end time.Time, x0, x1 float64, loc *time.Location,
-	localLabel, utcLabel func(time.Time) string) {
+func (r *tickRows) choose(start, end time.Time, x0, x1 float64, loc *time.Location, names tickLabels) {
 	span := end.Sub(start)
 	scale := (x1 - x0) / seconds(end, start) // units per second
-	label := func() {
+	label := func(s tickStep) {
+		localLabel, utcLabel := names.local, names.utc
+		if s.d == 0 {
+			localLabel, utcLabel = names.localDay, names.utcDay
+		}
 		r.local.label(func(t time.Time) string { return localLabel(t.In(loc)) })
 		r.utc.label(func(t time.Time) string { return utcLabel(t.UTC()) })
 	}
@@ -161,7 +170,7 @@ func (r *tickRows) choose(start, end time.Time, x0, x1 float64, loc *time.Locati
 		r.utc.place(start, end, s, time.UTC)
 		nl, nu := len(r.local.at), len(r.utc.at)
 		if nl >= 4 && nl <= 8 && nu >= 4 && nu <= 8 {
-			label()
+			label(s)
 			if rowFits(r.local, scale, fontText, fontText) && rowFits(r.utc, scale, fontText, fontText) {
 				return
 			}
@@ -184,7 +193,7 @@ func (r *tickRows) choose(start, end time.Time, x0, x1 float64, loc *time.Locati
 	}
 	r.local.place(start, end, tickSteps[chosen], loc)
 	r.utc.place(start, end, tickSteps[chosen], time.UTC)
-	label()
+	label(tickSteps[chosen])
 }
 
 func dist(n int) int {

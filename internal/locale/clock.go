@@ -31,6 +31,19 @@ func (l *Lang) Time(t time.Time, loc *time.Location) string {
 	return fill(l.f.Time, "local", local.Format(timefmt.Clock), "zone", ZoneName(local), "utc", utcText)
 }
 
+// DateTime shows an instant as the date and wall-clock time in loc with
+// the zone's name for that date, as lists give an incident's beginning:
+// "August 19, 2020, 20:55 PDT" (the date_time format), "16:36 UTC" for an
+// incident kept in UTC.
+func (l *Lang) DateTime(t time.Time, loc *time.Location) string {
+	local := t.In(loc)
+	format := l.f.DateTime
+	if format == "" {
+		format = "{date} {time}"
+	}
+	return fill(format, "date", l.Date(local), "time", local.Format(timefmt.Clock)+" "+ZoneName(local))
+}
+
 // isUTC reports whether t's zone is UTC itself (not a zone that happens to
 // be at offset 0 for part of the year, like Europe/London in winter).
 func isUTC(t time.Time) bool {

@@ -74,7 +74,10 @@ type file struct {
 	Time      string   `yaml:"time"` // {local} {zone} {utc}
 	// TimeUTC shows an instant of an incident kept in UTC, whose local
 	// time would repeat the UTC one: "{utc} UTC" when not given.
-	TimeUTC  string             `yaml:"time_utc"`
+	TimeUTC string `yaml:"time_utc"`
+	// DateTime joins a date and a wall-clock time with its zone, where a
+	// line names an instant once: "{date} {time}" when not given.
+	DateTime string             `yaml:"date_time"`
 	Duration durationFormat     `yaml:"duration"`
 	Strings  map[string]Message `yaml:"strings"`
 }

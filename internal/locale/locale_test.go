@@ -212,6 +212,31 @@ func TestTimesAreUnambiguous(t *testing.T) {
 	}
 }
 
+// TestDateTime: a list gives an incident's beginning as its date and
+// time in its own zone, named: the local date, not UTC's.
+func TestDateTime(t *testing.T) {
+	b := bundled(t)
+	la, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2020, 8, 20, 3, 55, 0, 0, time.UTC)
+	for _, c := range []struct {
+		lang string
+		loc  *time.Location
+		want string
+	}{
+		{"en", la, "August 19, 2020, 20:55 PDT"},
+		{"ja", la, "2020年8月19日 20:55 PDT"},
+		{"zh-TW", la, "2020年8月19日 20:55 PDT"},
+		{"en", time.UTC, "August 20, 2020, 03:55 UTC"},
+	} {
+		if got := b.Get(c.lang).DateTime(at, c.loc); got != c.want {
+			t.Errorf("%s in %s: %q, want %q", c.lang, c.loc, got, c.want)
+		}
+	}
+}
+
 func TestLanguageNamesInTheReadersLanguage(t *testing.T) {
 	b := bundled(t)
 	for _, c := range []struct{ reader, tag, want string }{

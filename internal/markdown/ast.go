@@ -17,8 +17,7 @@ type EventTime struct {
 	Placed bool
 	At     time.Time // the instant, UTC
 	Shown  string    // the time as the page's language writes it
-	Href   string    // the same moment elsewhere (the archive-wide timeline)
-	Anchor string    // the item's id, linked beside the time to copy
+	Anchor string    // the item's id: the time links to it, the event's permalink
 	Label  string    // what that link is, in the page's language
 }
 
@@ -30,18 +29,41 @@ func (n *EventTime) Kind() ast.NodeKind { return KindEventTime }
 
 // Dump implements ast.Node.
 func (n *EventTime) Dump(source []byte, level int) {
-	ast.DumpHelper(n, source, level, map[string]string{"Shown": n.Shown, "Href": n.Href}, nil)
+	ast.DumpHelper(n, source, level, map[string]string{"Shown": n.Shown, "Anchor": n.Anchor}, nil)
+}
+
+// TimelineLink ends a placed event's first paragraph: a link to the same
+// moment on the archive-wide timeline, apart from the time so that the
+// time itself stays the event's permalink.
+type TimelineLink struct {
+	ast.BaseInline
+	Href  string
+	Label string // the link's text, in the page's language
+}
+
+// KindTimelineLink is the ast.NodeKind of TimelineLink.
+var KindTimelineLink = ast.NewNodeKind("TimelineLink")
+
+// Kind implements ast.Node.
+func (n *TimelineLink) Kind() ast.NodeKind { return KindTimelineLink }
+
+// Dump implements ast.Node.
+func (n *TimelineLink) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Href": n.Href}, nil)
 }
 
 // Placement is how one timeline event shows on a page.
 type Placement struct {
 	At     time.Time // UTC
-	Anchor string    // the item's id: the event's permalink
+	Anchor string    // the item's id: the event's permalink, linked from the time
 	Shown  string    // the time in the page's language
-	Href   string    // the link on the time
-	// AnchorLabel names the link to the event's own anchor, put beside the
-	// time so that a reader can copy it ("Link to this event").
+	// AnchorLabel names the time's link, to the event itself ("Link to
+	// this event").
 	AnchorLabel string
+	// Href is the same moment on the archive-wide timeline, linked at the
+	// end of the item's first paragraph with the text TimelineLabel ("on
+	// the archive timeline"); no link without both.
+	Href, TimelineLabel string
 }
 
 // Place puts each timeline event's placement on the tree: place returns
@@ -57,8 +79,11 @@ func Place(doc ast.Node, place func(i int) (Placement, bool)) {
 		if !ok {
 			return ast.WalkContinue, nil
 		}
-		et.Placed, et.At, et.Shown, et.Href = true, p.At.UTC(), p.Shown, p.Href
+		et.Placed, et.At, et.Shown = true, p.At.UTC(), p.Shown
 		et.Anchor, et.Label = p.Anchor, p.AnchorLabel
+		if p.Href != "" && p.TimelineLabel != "" && et.Parent() != nil {
+			et.Parent().AppendChild(et.Parent(), &TimelineLink{Href: p.Href, Label: p.TimelineLabel})
+		}
 		if item := listItemOf(et); item != nil {
 			item.SetAttributeString("class", []byte("event"))
 			item.SetAttributeString("id", []byte(p.Anchor))

@@ -8,6 +8,8 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // htmlRenderer prints gen's nodes and its rules over goldmark's HTML:
@@ -17,24 +19,46 @@ type htmlRenderer struct{}
 // RegisterFuncs implements renderer.NodeRenderer.
 func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindEventTime, r.eventTime)
+	reg.Register(KindTimelineLink, r.timelineLink)
 	reg.Register(ast.KindRawHTML, r.rawHTML)
 	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
 	reg.Register(east.KindTableCell, r.tableCell)
 }
 
-// eventTime prints a placed event's time, linked to the same moment
-// elsewhere, then a link to the item's own id, the event's permalink, to
-// copy.
+// eventTime prints a placed event's time as a link to the item's own id:
+// the event's permalink, which a reader copies or shares from where they
+// are reading.
 func (r htmlRenderer) eventTime(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	et := n.(*EventTime)
 	if !entering || !et.Placed {
 		return ast.WalkContinue, nil
 	}
-	_, _ = w.WriteString(`<a class="event-time" href="` + html.EscapeString(et.Href) + `"><time datetime="` + et.At.Format(time.RFC3339) +
-		`" title="` + et.At.Format("2006-01-02 15:04 UTC") + `">` + html.EscapeString(et.Shown) + `</time></a> `)
-	if et.Anchor != "" && et.Label != "" {
-		label := html.EscapeString(et.Label)
-		_, _ = w.WriteString(`<a class="event-anchor" href="#` + html.EscapeString(et.Anchor) + `" title="` + label + `" aria-label="` + label + `">#</a> `)
+	if et.Anchor == "" {
+		writeTime(w, et)
+		_, _ = w.WriteString(` `)
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a class="event-time" href="#` + html.EscapeString(et.Anchor) + `"`)
+	if et.Label != "" {
+		_, _ = w.WriteString(` title="` + html.EscapeString(et.Label) + `"`)
+	}
+	_, _ = w.WriteString(`>`)
+	writeTime(w, et)
+	_, _ = w.WriteString(`</a> `)
+	return ast.WalkContinue, nil
+}
+
+// writeTime writes the event's <time>, its UTC instant in its title.
+func writeTime(w util.BufWriter, et *EventTime) {
+	_, _ = w.WriteString(`<time datetime="` + et.At.Format(time.RFC3339) + `" title="` + timefmt.UTC(et.At) + `">` + html.EscapeString(et.Shown) + `</time>`)
+}
+
+// timelineLink prints the link to the same moment on the archive-wide
+// timeline, after the item's text.
+func (r htmlRenderer) timelineLink(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		l := n.(*TimelineLink)
+		_, _ = w.WriteString(` <a class="event-timeline" href="` + html.EscapeString(l.Href) + `">` + html.EscapeString(l.Label) + `</a>`)
 	}
 	return ast.WalkContinue, nil
 }

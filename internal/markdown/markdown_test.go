@@ -151,7 +151,7 @@ func TestPlaceAndRender(t *testing.T) {
 		if i != 0 {
 			return Placement{}, false // an event that could not be placed
 		}
-		return Placement{At: at, Anchor: "t-20170313T1722Z", Shown: "10:22 <PDT>", Href: "../../timeline/2017/#x&y"}, true
+		return Placement{At: at, Anchor: "t-20170313T1722Z", Shown: "10:22 <PDT>", AnchorLabel: "Link to this event", Href: "../../timeline/2017/#x&y", TimelineLabel: "on the <archive> timeline"}, true
 	})
 	if len(tl.Items) != 2 {
 		t.Fatalf("%d items", len(tl.Items))
@@ -162,7 +162,9 @@ func TestPlaceAndRender(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		`<li class="event" id="t-20170313T1722Z"><a class="event-time" href="../../timeline/2017/#x&amp;y"><time datetime="2017-03-13T17:22:00Z" title="2017-03-13 17:22 UTC">10:22 &lt;PDT&gt;</time></a> first &lt;b&gt;x&lt;/b&gt;</li>`,
+		// The time is the event's permalink; the archive's timeline is a
+		// link of its own after the text.
+		`<li class="event" id="t-20170313T1722Z"><a class="event-time" href="#t-20170313T1722Z" title="Link to this event"><time datetime="2017-03-13T17:22:00Z" title="2017-03-13 17:22 UTC">10:22 &lt;PDT&gt;</time></a> first &lt;b&gt;x&lt;/b&gt; <a class="event-timeline" href="../../timeline/2017/#x&amp;y">on the &lt;archive&gt; timeline</a></li>`,
 		"<li>second</li>",
 	} {
 		if !strings.Contains(got, want) {

@@ -45,6 +45,10 @@ func (v *IncidentView) writeBody(w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	timelineLabel, err := v.L.T("event_on_timeline")
+	if err != nil {
+		return err
+	}
 	markdown.Place(doc, func(i int) (markdown.Placement, bool) {
 		if i >= len(events) {
 			return markdown.Placement{}, false
@@ -55,7 +59,7 @@ func (v *IncidentView) writeBody(w io.Writer) error {
 			// The author started a new day here: say which.
 			shown = v.L.DateShort(e.Instant.In(v.Location)) + " " + shown
 		}
-		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, Href: timeline, AnchorLabel: anchorLabel}, true
+		return markdown.Placement{At: e.Instant, Anchor: e.Anchor, Shown: shown, AnchorLabel: anchorLabel, Href: timeline, TimelineLabel: timelineLabel}, true
 	})
 	if err := md.Renderer().Render(w, src, doc); err != nil {
 		return fmt.Errorf("%s: rendering Markdown: %w", p.File, err)

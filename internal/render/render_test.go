@@ -303,7 +303,27 @@ func TestEventTimesLinkToTheTimeline(t *testing.T) {
 		if got := text(links[0]); !strings.Contains(got, c.shown) {
 			t.Errorf("item %s shows %q, want the local time %s", c.anchor, got, c.shown)
 		}
-		href, _ := attr(links[0], "href")
+		// The time is the event's permalink: following it keeps the reader
+		// on the page.
+		if href, _ := attr(links[0], "href"); href != "#"+c.anchor {
+			t.Errorf("item %s: its time links to %q, want its own anchor #%s", c.anchor, href, c.anchor)
+		}
+		if len(find(li, func(n *html.Node) bool { return hasClass(n, "event-anchor") })) != 0 {
+			t.Errorf("item %s still has a separate # link", c.anchor)
+		}
+		// The archive's timeline is a link of its own, after the text.
+		tl := find(li, func(n *html.Node) bool { return hasClass(n, "event-timeline") })
+		if len(tl) != 1 {
+			t.Errorf("item %s has %d links to the archive timeline, want 1", c.anchor, len(tl))
+			continue
+		}
+		if got := text(tl[0]); got != "on the archive timeline" {
+			t.Errorf("item %s: the timeline link reads %q", c.anchor, got)
+		}
+		if tl[0].PrevSibling == nil || tl[0].NextSibling != nil && strings.TrimSpace(text(tl[0].NextSibling)) != "" {
+			t.Errorf("item %s: the timeline link is not after the item's text", c.anchor)
+		}
+		href, _ := attr(tl[0], "href")
 		file, frag, ok := resolve(t, page, href)
 		if !ok || file != "en/timeline/2017/03/index.html" || frag != "i-2017-03-13-bq" {
 			t.Errorf("item %s links to %q (%s#%s), want its incident's line on the March 2017 timeline", c.anchor, href, file, frag)

@@ -2,9 +2,11 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"github.com/yuin/goldmark/ast"
 	"html/template"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -271,14 +273,53 @@ func (v *IncidentView) chart() (chart.IncidentTimeline, error) {
 	if err != nil {
 		return chart.IncidentTimeline{}, err
 	}
-	return chart.IncidentTimeline{
+	c := chart.IncidentTimeline{
 		IDPrefix: "incident-chart", Title: words[0], Desc: words[1],
 		Begin: v.Begin, End: v.Through, Open: !v.EndStated(), Location: v.Location, Events: events,
 		LocalTick:     func(t time.Time) string { return t.Format(timefmt.Clock) + " " + locale.ZoneName(t) },
 		UTCTick:       func(t time.Time) string { return t.UTC().Format(timefmt.Clock) + " UTC" },
+		DayTick:       func(t time.Time) string { return v.L.DateShort(t) + " " + locale.ZoneName(t) },
 		MidnightLabel: func(t time.Time) string { return v.L.DateShort(t) },
-		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4]},
-	}, nil
+		Legend:        chart.IncidentLegend{Impact: words[2], Events: words[3], Midnight: words[4], Overlap: words[5], Instant: words[6]},
+	}
+	return c, v.chartOverlaps(&c)
+}
+
+// overlapLanes is how many overlapping incidents an incident's chart
+// draws: a handful stays legible at any size; the month page has the rest.
+const overlapLanes = 5
+
+// chartOverlaps puts in c the incidents that overlapped this one most
+// (the longest shared time first, then the earliest), by begin, and a
+// line linking to the month's page for the others.
+func (v *IncidentView) chartOverlaps(c *chart.IncidentTimeline) error {
+	shared := func(o *archive.Incident) time.Duration {
+		end, begin := o.Through, o.Begin
+		if v.Through.Before(end) {
+			end = v.Through
+		}
+		if v.Begin.After(begin) {
+			begin = v.Begin
+		}
+		return end.Sub(begin)
+	}
+	drawn := slices.Clone(v.Overlapping)
+	slices.SortStableFunc(drawn, func(a, b *archive.Incident) int { return cmp.Compare(shared(b), shared(a)) })
+	drawn = drawn[:min(len(drawn), overlapLanes)]
+	slices.SortStableFunc(drawn, func(a, b *archive.Incident) int { return a.Begin.Compare(b.Begin) })
+	for _, o := range v.wrap(drawn) {
+		c.Overlaps = append(c.Overlaps, chart.Overlap{Begin: o.Begin, End: o.Through, Open: !o.EndStated(), Text: o.Title(),
+			Label: o.Title() + " — " + v.L.DateShort(o.LocalBegin()) + " " + v.L.Time(o.Begin, o.Location), Href: o.URL()})
+	}
+	if rest := len(v.Overlapping) - len(drawn); rest > 0 {
+		more, err := v.L.N("overlap_more", rest)
+		if err != nil {
+			return err
+		}
+		local := v.LocalBegin()
+		c.More, c.MoreHref = more, v.site.urls.URL(urls.MonthLoc(v.L.Tag, local.Year(), local.Month()))
+	}
+	return nil
 }
 
 // chartWords are the incident chart's title, description and legend.
@@ -292,12 +333,16 @@ func (v *IncidentView) chartWords(events int) ([]string, error) {
 	if err == nil && !v.EndStated() {
 		var status string
 		if status, err = v.StatusShort(); err == nil {
-			desc, err = v.L.T("chart_incident_desc_open", "begin", v.L.Time(v.Begin, v.Location), "status", status,
+			key := "chart_incident_desc_open"
+			if v.Through.Equal(v.Begin) {
+				key = "chart_incident_desc_instant" // nothing shaded: one instant
+			}
+			desc, err = v.L.T(key, "begin", v.L.Time(v.Begin, v.Location), "status", status,
 				"last", v.L.Time(v.Through, v.Location), "events", v.L.Number(events))
 		}
 	}
 	out := []string{title, desc}
-	for _, key := range []string{"chart_legend_impact", "chart_legend_events", "chart_legend_midnight"} {
+	for _, key := range []string{"chart_legend_impact", "chart_legend_events", "chart_legend_midnight", "chart_legend_overlap", "chart_legend_instant"} {
 		if err != nil {
 			return nil, err
 		}
@@ -367,8 +412,17 @@ func (v *IncidentView) wrap(list []*archive.Incident) []*IncidentView {
 // RelatedIncidents, OverlappingIncidents, SimilarIncidents are cross-links.
 func (v *IncidentView) RelatedIncidents() []*IncidentView { return v.wrap(v.Related) }
 
-// OverlappingIncidents are incidents whose impact windows intersect this one.
-func (v *IncidentView) OverlappingIncidents() []*IncidentView { return v.wrap(v.Overlapping) }
+// OverlappingIncidents are incidents whose impact windows intersect this
+// one, but for those listed as related: a page names an incident once.
+func (v *IncidentView) OverlappingIncidents() []*IncidentView {
+	var out []*archive.Incident
+	for _, o := range v.Overlapping {
+		if !slices.Contains(v.Related, o) {
+			out = append(out, o)
+		}
+	}
+	return v.wrap(out)
+}
 
 // SimilarIncidents share a cause, product or region.
 func (v *IncidentView) SimilarIncidents() []*IncidentView { return v.wrap(v.Similar) }
