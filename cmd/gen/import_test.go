@@ -184,14 +184,14 @@ func TestImportAgain(t *testing.T) {
 func TestImportBadInput(t *testing.T) {
 	site := t.TempDir()
 	code, out, errs := runGen("import", "statuspage", fixtures+"statuspage-bad.json", "--source", site)
-	if code != exitContent || out != "created   content/2024-05-01-login-delays/en.md\n1 created\n" {
+	if code != exitContent || out != "created   content/2024-05-01-login-delays/en.md\ncreated   content/2024-05-03-an-update-written-in-html/en.md\n2 created\n" {
 		t.Errorf("bad export: %d %q", code, out)
 	}
 	for _, want := range []string{
 		"statuspage-bad.json:27:71: incidents[1].incident_updates[0].created_at: \"2024-02-30T10:05:00Z\" is not a time",
 		"statuspage-bad.json:30:5: incidents[2].name: missing",
-		"statuspage-bad.json:46:40: incidents[3].incident_updates[0].body: is HTML",
-		"gen import: 4 errors; the incidents they concern were not written, the others were",
+		"warning: " + fixtures + "statuspage-bad.json:46:40: incidents[3].incident_updates[0].body: HTML converted to Markdown",
+		"gen import: 3 errors; the incidents they concern were not written, the others were",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("no %q in:\n%s", want, errs)
@@ -490,5 +490,65 @@ func TestImportWarns(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "content/2024-05-01-second/en.md") ||
 		!strings.Contains(errs, "warning: "+export+":1:45: incidents[0].name: the key appears again in its object") {
 		t.Errorf("%d %q %q", code, out, errs)
+	}
+}
+
+// TestImportHTMLUpdates: a Statuspage export whose updates and postmortem
+// are HTML is imported, converted to Markdown with a warning for each,
+// checks and builds, and nothing of its scripts reaches the page.
+func TestImportHTMLUpdates(t *testing.T) {
+	site := copySite(t)
+	const id = "2024-09-17-delayed-delivery-of-outbound-mail"
+	code, out, errs := runGen("import", "statuspage", fixtures+"statuspage-html.json", "--source", site)
+	if code != exitOK || out != "created   content/"+id+"/en.md\n1 created\n" {
+		t.Fatalf("import: %d %q %q", code, out, errs)
+	}
+	for _, want := range []string{
+		"warning: " + fixtures + "statuspage-html.json:22:19: incidents[0].incident_updates[0].body: HTML converted to Markdown",
+		"statuspage-html.json:28:19: incidents[0].incident_updates[1].body: HTML converted to Markdown",
+		"statuspage-html.json:39:26: incidents[0].postmortem_body: HTML converted to Markdown",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("no %q in:\n%s", want, errs)
+		}
+	}
+	text, _ := os.ReadFile(filepath.Join(site, "content", id, "en.md"))
+	for _, want := range []string{
+		"- 13:48 — Identified: A relay host ran out of disk for its spool. We moved the queue with `postsuper -r ALL` to a healthy host.\n\n  - Inbound mail is *not* affected.\n  - See [how queues work](https://status.mail.example/help/queues).\n\n  Details\n",
+		"## Postmortem {#postmortem}\n\n**What happened**\n\nA log rotation job stopped",
+		"1. Disk alerts at 70%.",
+	} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	for _, bad := range []string{"alert(1)", "track()", "javascript:", "display:none", "<"} {
+		if strings.Contains(string(text), bad) {
+			t.Errorf("%q reached the file:\n%s", bad, text)
+		}
+	}
+	if code, out, errs := runGen("check", "--source", site); code != exitOK || !strings.Contains(out, "0 errors") {
+		t.Fatalf("check after import: %d\n%s%s", code, out, errs)
+	}
+	dest := filepath.Join(t.TempDir(), "public")
+	if code, out, errs := runGen("build", "--source", site, "--dest", dest); code != exitOK {
+		t.Fatalf("build after import: %d %q %q", code, out, errs)
+	}
+	page := filepath.Join(dest, "en", "incidents", id, "index.html")
+	got := events(t, page)
+	want := []string{"2024-09-17 13:05 UTC Investigating:", "13:48 UTC Identified: A relay host", "15:20 UTC Resolved: The queue has drained"}
+	if len(got) != len(want) {
+		t.Fatalf("events %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d reads %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+	data, _ := os.ReadFile(page)
+	for _, want := range []string{`id="t-20240917T1348Z"`, "<code>postsuper -r ALL</code>", "<em>not</em>", `href="https://status.mail.example/help/queues"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the page lacks %s", want)
+		}
 	}
 }

@@ -82,10 +82,7 @@ func readGoogleCloudIncident(src *source, n *node, errs *diag.List) Incident {
 			continue
 		}
 		at, _ := src.time(errs, u, "when", "it is when the update was posted")
-		body := src.str(errs, u, "text", "")
-		if isHTML(body) {
-			src.fail(errs, field(u, "text"), "is HTML; gen imports the text of updates, and the dashboard gives it as Markdown")
-		}
+		body := src.markdown(errs, u, "text")
 		inc.Updates = append(inc.Updates, Update{At: at, Status: statusWord(src.str(errs, u, "status", "")), Text: body, textAt: field(u, "text")})
 	}
 	uri := src.str(errs, n, "uri", "")

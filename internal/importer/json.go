@@ -198,6 +198,17 @@ func (s *source) warn(n *node, format string, args ...any) {
 	}
 }
 
+// markdown returns obj's text member key, converted to Markdown when it is
+// HTML, with a warning that says where.
+func (s *source) markdown(errs *diag.List, obj *node, key string) string {
+	t := s.str(errs, obj, key, "")
+	if isHTML(t) {
+		t = htmlToMarkdown(t)
+		s.warn(field(obj, key), "HTML converted to Markdown")
+	}
+	return t
+}
+
 // field returns obj's member key, or nil when it is absent or null.
 func field(obj *node, key string) *node {
 	if f := obj.fields[key]; f != nil && f.kind != null {

@@ -262,11 +262,15 @@ func FuzzRenderUpdate(f *testing.F) {
 	f.Add("Investigating", "We are <b>looking</b>.\n## Timeline {#timeline}\n- 10:00 — x", "```\n<script>")
 	f.Add("", "Title\n===", "    code\n\n<div>\n\n</div>")
 	f.Add("x\ny", "1. one\n2. two\n\n> quote\n<!--", "| a | b |\n|---|---|\n| <i> | c |")
+	f.Add("Resolved", "<p>Fixed <code>x</code></p><script>alert(1)</script>", "<ul><li><h2>Timeline</h2></li></ul><table><tr><td>|</td></tr></table>")
 	f.Fuzz(func(t *testing.T, status, text1, text2 string) {
 		inc := Incident{ImportID: "fz", Title: "Fuzz", Begin: utc("2024-01-01T10:00:00Z"), End: utc("2024-01-01T11:00:00Z")}
 		inc.Updates = []Update{{At: utc("2024-01-01T10:00:00Z"), Status: status, Text: text1}, {At: utc("2024-01-01T10:30:00Z"), Status: "Resolved", Text: text2}}
-		if isHTML(text1) || isHTML(text2) {
-			return
+		// HTML is converted on reading, as the readers do.
+		for i := range inc.Updates {
+			if isHTML(inc.Updates[i].Text) {
+				inc.Updates[i].Text = htmlToMarkdown(inc.Updates[i].Text)
+			}
 		}
 		file := render(t, inc, "UTC")
 		p := parse(t, file)
@@ -309,7 +313,8 @@ func TestRenderInTheFileLanguage(t *testing.T) {
 }
 
 // TestStatuspagePostmortem: a published postmortem is imported as its own
-// section and makes the summary; one given as HTML is refused, placed.
+// section and makes the summary; one given as HTML is converted to
+// Markdown, with a warning at its place.
 func TestStatuspagePostmortem(t *testing.T) {
 	export := func(body string) []byte {
 		return []byte(`{"page": {"name": "Example"}, "incidents": [{"id": "pm1", "name": "Login failures",
@@ -336,8 +341,12 @@ func TestStatuspagePostmortem(t *testing.T) {
 	}
 
 	errs = diag.List{}
-	Statuspage.Read("pm.json", export(`"<p>An <b>expired</b> certificate.</p>"`), &errs, nil)
-	if err := errs.Err(); err == nil || !strings.Contains(err.Error(), "pm.json:4:22: incidents[0].postmortem_body: is HTML") {
-		t.Errorf("an HTML postmortem: got %v", err)
+	var warns diag.List
+	incs = Statuspage.Read("pm.json", export(`"<p>An <b>expired</b> certificate.</p><p onclick=\"x()\">Renewed.</p>"`), &errs, &warns)
+	if errs.Len() > 0 || len(incs) != 1 || incs[0].Postmortem != "An **expired** certificate.\n\nRenewed." {
+		t.Errorf("an HTML postmortem: %v %+v", errs.Err(), incs)
+	}
+	if w := warns.Error(); w != "pm.json:4:22: incidents[0].postmortem_body: HTML converted to Markdown" {
+		t.Errorf("an HTML postmortem: warnings %q", w)
 	}
 }

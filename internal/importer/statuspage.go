@@ -81,10 +81,7 @@ func readStatuspageIncident(src *source, n *node, pageName, pageURL string, errs
 			key = "created_at"
 		}
 		at, _ := src.time(errs, u, key, "it is when the update was posted")
-		body := src.str(errs, u, "body", "")
-		if isHTML(body) {
-			src.fail(errs, field(u, "body"), "is HTML; gen imports the text of updates, and the API gives it as text")
-		}
+		body := src.markdown(errs, u, "body")
 		inc.Updates = append(inc.Updates, Update{At: at, Status: statusWord(src.str(errs, u, "status", "")), Text: body, textAt: field(u, "body")})
 	}
 	if inc.End.IsZero() {
@@ -95,13 +92,8 @@ func readStatuspageIncident(src *source, n *node, pageName, pageURL string, errs
 			}
 		}
 	}
-	if pm := field(n, "postmortem_body"); pm != nil {
-		inc.Postmortem = src.str(errs, n, "postmortem_body", "")
-		inc.postmortemAt = pm
-		if isHTML(inc.Postmortem) {
-			src.fail(errs, pm, "is HTML; gen imports the postmortem's text, and the API gives it as text")
-		}
-	}
+	inc.Postmortem = src.markdown(errs, n, "postmortem_body")
+	inc.postmortemAt = field(n, "postmortem_body")
 	inc.URL = src.str(errs, n, "shortlink", "")
 	if !isWebURL(inc.URL) {
 		inc.URL = ""

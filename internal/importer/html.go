@@ -1,0 +1,148 @@
+package importer
+
+import (
+	"strings"
+
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// droppedElements are removed with everything inside them before an
+// export's HTML is converted: they run code, style the page or embed
+// another document, and none of them is text a reader wants.
+var droppedElements = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Object: true,
+	atom.Embed: true, atom.Applet: true, atom.Svg: true, atom.Math: true,
+	atom.Link: true, atom.Meta: true, atom.Base: true, atom.Title: true,
+	atom.Form: true, atom.Button: true, atom.Input: true, atom.Select: true, atom.Textarea: true,
+}
+
+// markdownConverter writes CommonMark with GitHub's tables and
+// strikethrough, which gen's Markdown reads; it keeps no state between
+// conversions.
+var markdownConverter = converter.NewConverter(converter.WithPlugins(
+	base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin(),
+))
+
+// htmlToMarkdown converts HTML from an export (an update, a postmortem, a
+// Post Incident Review) to Markdown: paragraphs, lists, emphasis, code and
+// links are kept; what runs code is dropped first; what Markdown cannot
+// say is kept as its text. The result still goes through markdownLines,
+// which escapes any markup left.
+func htmlToMarkdown(s string) string {
+	body := &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"}
+	nodes, err := html.ParseFragment(strings.NewReader(s), body)
+	if err != nil {
+		return s // only a failing reader errs, and a string's never does
+	}
+	for _, n := range nodes {
+		body.AppendChild(n)
+	}
+	sanitize(body)
+	md, err := markdownConverter.ConvertNode(body)
+	if err != nil {
+		return plainText(body)
+	}
+	// The converter separates two adjacent lists with an HTML comment,
+	// which gen would show as text; the lists merge instead.
+	return strings.ReplaceAll(string(md), "\n\n<!--THE END-->\n\n", "\n\n")
+}
+
+// sanitize removes from n's subtree the elements that run code or embed
+// documents, every event attribute (onclick…), and link targets that are
+// not web, mail or relative addresses (javascript:, vbscript:, data:).
+func sanitize(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch {
+		case c.Type == html.CommentNode:
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode && droppedElements[c.DataAtom]:
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode && c.DataAtom == atom.Img:
+			// An export's image is on the status page's server, often by a
+			// relative address: its description is what stays readable.
+			n.InsertBefore(&html.Node{Type: html.TextNode, Data: attr(c, "alt")}, c)
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode && c.DataAtom == atom.A && !safeURL(attr(c, "href")):
+			// The link goes, its text stays, in the link's place.
+			sanitize(c)
+			for g := c.FirstChild; g != nil; g = c.FirstChild {
+				c.RemoveChild(g)
+				n.InsertBefore(g, c)
+			}
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode:
+			kept := c.Attr[:0]
+			for _, a := range c.Attr {
+				k := strings.ToLower(a.Key)
+				if strings.HasPrefix(k, "on") || a.Namespace != "" || isURLAttr(k) && !safeURL(a.Val) {
+					continue
+				}
+				kept = append(kept, a)
+			}
+			c.Attr = kept
+			sanitize(c)
+		}
+		c = next
+	}
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func isURLAttr(k string) bool {
+	switch k {
+	case "href", "src", "srcset", "action", "formaction", "xlink:href", "poster", "background", "cite", "data":
+		return true
+	}
+	return false
+}
+
+// safeURL reports whether a link target is a web or mail address, or a
+// relative one. Browsers ignore white space and control characters
+// inside a scheme ("java\tscript:"), so they are ignored here too.
+func safeURL(v string) bool {
+	v = strings.Map(func(r rune) rune {
+		if r <= ' ' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, strings.ToLower(v))
+	i := strings.IndexAny(v, ":/?#")
+	if i < 0 || v[i] != ':' {
+		return true // no scheme: relative
+	}
+	switch v[:i] {
+	case "http", "https", "mailto":
+		return true
+	}
+	return false
+}
+
+// plainText is the text of n's subtree, for HTML the converter gives up on.
+func plainText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(plainText(c))
+		if c.Type == html.ElementNode && c.DataAtom != atom.A && c.DataAtom != atom.B && c.DataAtom != atom.Em && c.DataAtom != atom.Strong && c.DataAtom != atom.Code {
+			b.WriteString("\n\n")
+		}
+	}
+	return b.String()
+}
