@@ -100,10 +100,12 @@ type Format struct {
 	// read returns the good incidents of one export file and records a
 	// placed error for each bad one, which it leaves out.
 	read func(src *source, root *node, errs *diag.List) []Incident
+	// readFeed does the same for an RSS feed, checked and placed.
+	readFeed func(src *source, f *feed, errs *diag.List) []Incident
 }
 
 // Formats are the exports gen can import.
-var Formats = []Format{Statuspage, GoogleCloud}
+var Formats = []Format{Statuspage, GoogleCloud, AWSHealth, AzureStatus}
 
 // FormatNames lists the formats' names, for usage messages.
 func FormatNames() []string {
@@ -128,6 +130,15 @@ func Lookup(name string) (Format, bool) {
 // export meant.
 func (f Format) ReadFile(file string, warnings *diag.List) ([]Incident, error) {
 	var errs diag.List
+	if f.readFeed != nil {
+		data, more, err := readFeedFile(file)
+		if err != nil {
+			errs.Add(file, 0, 0, "cannot read the feed: %v", err)
+			return nil, errs.Err()
+		}
+		incs := f.readRSS(file, data, more, &errs, warnings)
+		return incs, errs.Err()
+	}
 	info, err := os.Stat(file)
 	if err != nil {
 		errs.Add(file, 0, 0, "cannot read the export: %v", err)
@@ -149,6 +160,9 @@ func (f Format) ReadFile(file string, warnings *diag.List) ([]Incident, error) {
 // Read reads the bytes of one export; problems are recorded in errs and,
 // when warnings is not nil, doubts in warnings.
 func (f Format) Read(file string, data []byte, errs, warnings *diag.List) []Incident {
+	if f.readFeed != nil {
+		return f.readRSS(file, data, false, errs, warnings)
+	}
 	src := newSource(file, data, warnings)
 	root, dups, err := parseJSON(data)
 	if err != nil {
@@ -161,6 +175,24 @@ func (f Format) Read(file string, data []byte, errs, warnings *diag.List) []Inci
 		src.warn(d, "the key appears again in its object; the value written last is read")
 	}
 	return f.read(src, root, errs)
+}
+
+// readRSS reads a feed; more says it was cut at MaxFeedSize.
+func (f Format) readRSS(file string, data []byte, more bool, errs, warns *diag.List) []Incident {
+	src := newSource(file, data, warns)
+	fd := parseFeed(src, data, more, f, errs)
+	if fd == nil {
+		return nil
+	}
+	return sortUpdates(f.readFeed(src, fd, errs))
+}
+
+// sortUpdates puts each incident's updates in time order.
+func sortUpdates(incs []Incident) []Incident {
+	for _, inc := range incs {
+		slices.SortStableFunc(inc.Updates, func(a, b Update) int { return a.At.Compare(b.At) })
+	}
+	return incs
 }
 
 // wrongShape reports a file whose top level is not what format expects;
