@@ -48,7 +48,7 @@ func readAWSHealth(src *source, f *feed, errs *diag.List) []Incident {
 	}
 	product, region := awsChannel(f)
 	var updates []awsUpdate
-	bad := map[string]*node{} // the incidents with an update gen cannot read, by key
+	bad := map[string]*node{}                // the incidents with an update gen cannot read, by key
 	for i := len(f.items) - 1; i >= 0; i-- { // oldest first
 		var own diag.List
 		u := readAWSItem(src, f.items[i], &own)
@@ -193,4 +193,3 @@ func cmpWeb(urls ...string) string {
 	}
 	return ""
 }
-

@@ -24,7 +24,7 @@ const MaxFeedSize = 16 << 20
 // of the item's fields in the file, which gofeed does not keep.
 type feed struct {
 	*rss.Feed
-	root  *node     // the root element
+	root  *node      // the root element
 	items []feedItem // as many as Feed.Items, in the same order
 }
 
