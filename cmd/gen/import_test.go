@@ -552,3 +552,56 @@ func TestImportHTMLUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestImportAWSHealth: an AWS feed whose incident runs through the night
+// Los Angeles springs forward is imported, checks and builds, and each
+// update is an event at its UTC minute; importing it again changes
+// nothing.
+func TestImportAWSHealth(t *testing.T) {
+	site := copySite(t)
+	feed := fixtures + "aws-ec2-us-east-1.rss"
+	const id = "2024-03-10-increased-launch-failures"
+	code, out, errs := runGen("import", "aws-health", feed, "--source", site, "--timezone", "America/Los_Angeles")
+	if code != exitOK || !strings.Contains(out, "created   content/"+id+"/en.md\n") || !strings.Contains(out, "3 created") || errs != "" {
+		t.Fatalf("import: %d %q %q", code, out, errs)
+	}
+	text, _ := os.ReadFile(filepath.Join(site, "content", id, "en.md"))
+	for _, want := range []string{"\nbegin: 2024-03-10 01:20\n", "\nend: 2024-03-10 03:40\n", "\norganization: AWS\n",
+		"\nproducts: [Amazon Elastic Compute Cloud]\n", "\nregions: [us-east-1]\n", "\nimport_id: ec2-us-east-1_1710062400\n"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	if code, out, errs := runGen("check", "--source", site); code != exitOK || !strings.Contains(out, "0 errors") {
+		t.Fatalf("check after import: %d\n%s%s", code, out, errs)
+	}
+	dest := filepath.Join(t.TempDir(), "public")
+	if code, out, errs := runGen("build", "--source", site, "--dest", dest); code != exitOK {
+		t.Fatalf("build after import: %d %q %q", code, out, errs)
+	}
+	page := filepath.Join(dest, "en", "incidents", id, "index.html")
+	got := events(t, page)
+	want := []string{
+		"2024-03-10 01:20 PST · 09:20 UTC Informational message: We are investigating",
+		"01:52 PST · 09:52 UTC Informational message: We continue",
+		"03:05 PDT · 10:05 UTC Service degradation: We have identified", // the clocks skipped 02:00–03:00
+		"03:40 PDT · 10:40 UTC Resolved: Between 1:05 AM PST",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("events %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d reads %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+	data, _ := os.ReadFile(page)
+	for _, anchor := range []string{`id="t-20240310T0920Z"`, `id="t-20240310T0952Z"`, `id="t-20240310T1005Z"`, `id="t-20240310T1040Z"`} {
+		if !strings.Contains(string(data), anchor) {
+			t.Errorf("page lacks the event anchor %s", anchor)
+		}
+	}
+	if code, out, _ := runGen("import", "aws-health", feed, "--source", site, "--timezone", "America/Los_Angeles"); code != exitOK || !strings.HasSuffix(out, "\n3 unchanged\n") {
+		t.Errorf("the same feed again: %d %q", code, out)
+	}
+}

@@ -114,6 +114,11 @@ func readAWSItem(src *source, it feedItem, errs *diag.List) awsUpdate {
 	}
 	if it.GUID != nil {
 		u.guid = strings.TrimSpace(it.GUID.Value)
+		// The part after # is the update's own (ec2-us-east-1_1710062400);
+		// before it is the same address for every update of every feed.
+		if i := strings.LastIndex(u.guid, "#"); i >= 0 && i < len(u.guid)-1 {
+			u.guid = u.guid[i+1:]
+		}
 	}
 	if u.guid == "" {
 		src.fail(errs, it.at("guid"), "missing; the first update's guid is what finds its incident again on the next import")

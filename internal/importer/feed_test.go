@@ -48,7 +48,7 @@ func TestReadAWSHealth(t *testing.T) {
 		t.Fatalf("got %d incidents, errors %v", len(incs), errs)
 	}
 	launch, ami, checks := incs[0], incs[1], incs[2]
-	if launch.Title != "Increased launch failures" || launch.ImportID != "https://status.aws.amazon.com/#ec2-us-east-1_1710062400" ||
+	if launch.Title != "Increased launch failures" || launch.ImportID != "ec2-us-east-1_1710062400" ||
 		!launch.Begin.Equal(utc("2024-03-10T09:20:00Z")) || !launch.End.Equal(utc("2024-03-10T10:40:05Z")) ||
 		launch.Organization != "AWS" || !slices.Equal(launch.Products, []string{"Amazon Elastic Compute Cloud"}) ||
 		!slices.Equal(launch.Regions, []string{"us-east-1"}) || launch.URL != "https://status.aws.amazon.com/" || launch.Path != "item[5]" {
