@@ -605,3 +605,68 @@ func TestImportAWSHealth(t *testing.T) {
 		t.Errorf("the same feed again: %d %q", code, out)
 	}
 }
+
+// TestImportAzureStatus: a feed with only the preliminary review of an
+// incident that crosses midnight UTC is imported; the feed with the final
+// review then updates the same file. It checks and builds, each step of
+// "How did we respond?" is an event at its UTC minute, and nothing of the
+// review's script reaches the page.
+func TestImportAzureStatus(t *testing.T) {
+	site := copySite(t)
+	feed := fixtures + "azure-status.rss"
+	data, err := os.ReadFile(feed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The feed as it was before the final review: its first item cut.
+	start, end := strings.Index(string(data), "    <item>"), strings.Index(string(data), "    </item>\n")+len("    </item>\n")
+	older := filepath.Join(t.TempDir(), "older.rss")
+	os.WriteFile(older, append(append([]byte{}, data[:start]...), data[end:]...), 0o644)
+	const id = "2024-11-13-azure-example-queue-send-failures-in"
+	if code, out, errs := runGen("import", "azure-status", older, "--source", site); code != exitOK || !strings.Contains(out, "created   content/"+id+"/en.md\n") {
+		t.Fatalf("import of the preliminary review: %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runGen("import", "azure-status", feed, "--source", site); code != exitOK || !strings.Contains(out, "updated   content/"+id+"/en.md\n") || !strings.Contains(out, "1 updated, 1 unchanged") {
+		t.Fatalf("import of the final review: %d %q %q", code, out, errs)
+	}
+	text, _ := os.ReadFile(filepath.Join(site, "content", id, "en.md"))
+	for _, want := range []string{"\nbegin: 2024-11-13 21:42\n", "\nend: 2024-11-14 02:05\n", "\norganization: Microsoft Azure\n", "\nimport_id: QK7T-9D0\n",
+		"## Root cause {#root-cause}\n\nA configuration change", "## Remediation {#remediation}\n\n- We have added an order check",
+		"- 23:58 — We began rolling back", "- 2024-11-14 00:45 — Half of the broker groups"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	if strings.Contains(string(text), "What do we know so far") {
+		t.Errorf("the preliminary review is still there:\n%s", text)
+	}
+	if code, out, errs := runGen("check", "--source", site); code != exitOK || !strings.Contains(out, "0 errors") {
+		t.Fatalf("check after import: %d\n%s%s", code, out, errs)
+	}
+	dest := filepath.Join(t.TempDir(), "public")
+	if code, out, errs := runGen("build", "--source", site, "--dest", dest); code != exitOK {
+		t.Fatalf("build after import: %d %q %q", code, out, errs)
+	}
+	page := filepath.Join(dest, "en", "incidents", id, "index.html")
+	got := events(t, page)
+	want := []string{"2024-11-13 21:42 UTC Customer impact began.", "21:55 UTC", "22:40 UTC", "23:58 UTC", "2024-11-14 00:45 UTC Half of", "02:05 UTC All broker groups"}
+	if len(got) != len(want) {
+		t.Fatalf("events %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d reads %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+	html, _ := os.ReadFile(page)
+	for _, anchor := range []string{`id="t-20241113T2142Z"`, `id="t-20241113T2358Z"`, `id="t-20241114T0045Z"`, `id="t-20241114T0205Z"`} {
+		if !strings.Contains(string(html), anchor) {
+			t.Errorf("page lacks the event anchor %s", anchor)
+		}
+	}
+	for _, bad := range []string{"evil.example", "document.cookie", "alert(1)", "javascript:"} {
+		if strings.Contains(string(html), bad) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+}

@@ -68,3 +68,49 @@ func TestReadAWSHealth(t *testing.T) {
 		t.Errorf("an incident without an end: %+v", checks)
 	}
 }
+
+// TestReadAzureStatus: one incident per tracking id, from its latest
+// review; its begin and end from "What happened?", its timeline from "How
+// did we respond?" (undated steps on the date before them), its sections
+// mapped to gen's.
+func TestReadAzureStatus(t *testing.T) {
+	incs, errs := read(t, AzureStatus, "azure-status.rss")
+	if len(errs) > 0 || len(incs) != 2 {
+		t.Fatalf("got %d incidents, errors %v", len(incs), errs)
+	}
+	queue, dns := incs[0], incs[1]
+	if queue.ImportID != "QK7T-9D0" || queue.Title != "Azure Example Queue – Send failures in West Europe" ||
+		!queue.Begin.Equal(utc("2024-11-13T21:42:00Z")) || !queue.End.Equal(utc("2024-11-14T02:05:00Z")) ||
+		queue.Organization != "Microsoft Azure" || !slices.Equal(queue.Products, []string{"Azure Example Queue"}) ||
+		queue.URL != "https://azure.status.microsoft/en-us/status/history/?trackingId=QK7T-9D0" {
+		t.Errorf("the final review: %+v", queue)
+	}
+	var steps []string
+	for _, u := range queue.Updates {
+		steps = append(steps, u.At.UTC().Format("2006-01-02 15:04 ")+u.Text)
+	}
+	if want := []string{
+		"2024-11-13 21:42 Customer impact began.",
+		"2024-11-13 21:55 Monitoring alerted us to failed sends, and we began investigating.",
+		"2024-11-13 22:40 We correlated the failures with the configuration change.",
+		"2024-11-13 23:58 We began rolling back the change, one broker group at a time.",
+		"2024-11-14 00:45 Half of the broker groups had been rolled back.",
+		"2024-11-14 02:05 All broker groups rolled back; customer impact mitigated.",
+	}; !slices.Equal(steps, want) {
+		t.Errorf("timeline\n got %q\nwant %q", steps, want)
+	}
+	var ids []string
+	for _, s := range queue.Sections {
+		ids = append(ids, s.ID)
+		if strings.Contains(s.Text, "evil.example") || strings.Contains(s.Text, "alert(1)") || strings.Contains(s.Text, "javascript:") {
+			t.Errorf("section %s keeps a script: %q", s.ID, s.Text)
+		}
+	}
+	if want := []string{"impact", "root-cause", "remediation", "pir-how-can-customers-make-incidents-like", "pir-how-can-we-make-our-incident"}; !slices.Equal(ids, want) {
+		t.Errorf("sections %q, want %q", ids, want)
+	}
+	if dns.ImportID != "8MPL-2XZ" || !slices.Equal(dns.Products, []string{"Azure DNS"}) || !dns.Begin.Equal(utc("2024-09-02T08:10:00Z")) ||
+		!dns.End.Equal(utc("2024-09-02T09:20:00Z")) || len(dns.Updates) != 3 {
+		t.Errorf("a review that gives only its beginning ends at its last step: %+v", dns)
+	}
+}

@@ -35,16 +35,23 @@ var markdownConverter = converter.NewConverter(converter.WithPlugins(
 // links are kept; what runs code is dropped first; what Markdown cannot
 // say is kept as its text. The result still goes through markdownLines,
 // which escapes any markup left.
-func htmlToMarkdown(s string) string {
+func htmlToMarkdown(s string) string { return toMarkdown(parseHTML(s)) }
+
+// parseHTML reads HTML as the content of a <body>, sanitized.
+func parseHTML(s string) *html.Node {
 	body := &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"}
-	nodes, err := html.ParseFragment(strings.NewReader(s), body)
-	if err != nil {
-		return s // only a failing reader errs, and a string's never does
-	}
+	// Only a failing reader makes ParseFragment fail, and a string's
+	// never does.
+	nodes, _ := html.ParseFragment(strings.NewReader(s), body)
 	for _, n := range nodes {
 		body.AppendChild(n)
 	}
 	sanitize(body)
+	return body
+}
+
+// toMarkdown converts a sanitized element's content.
+func toMarkdown(body *html.Node) string {
 	md, err := markdownConverter.ConvertNode(body)
 	if err != nil {
 		return plainText(body)
@@ -52,6 +59,18 @@ func htmlToMarkdown(s string) string {
 	// The converter separates two adjacent lists with an HTML comment,
 	// which gen would show as text; the lists merge instead.
 	return strings.ReplaceAll(string(md), "\n\n<!--THE END-->\n\n", "\n\n")
+}
+
+// wrap moves nodes into a new <body>, for converting a part of a document.
+func wrap(nodes []*html.Node) *html.Node {
+	body := &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"}
+	for _, n := range nodes {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+		body.AppendChild(n)
+	}
+	return body
 }
 
 // sanitize removes from n's subtree the elements that run code or embed

@@ -42,6 +42,19 @@ type Incident struct {
 	// plain text, when the export has one.
 	Postmortem   string
 	postmortemAt *node
+	// Sections are the parts of a written report (a Post Incident
+	// Review), in order; the updates are then its timeline's items.
+	Sections []Section
+}
+
+// Section is one part of a report.
+type Section struct {
+	// Key is the language file's string for a part gen knows
+	// (section_impact); "" keeps Title, the heading as the report has it.
+	Key   string
+	Title string
+	ID    string // the heading's id: impact, root-cause, pir-what-happens-next
+	Text  string // Markdown
 }
 
 // Update is one status update.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -47,9 +48,15 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 		return File{}, false
 	}
 	main := mainUpdate(inc.Updates)
+	if len(inc.Sections) > 0 {
+		main = nil // a report's timeline items are steps, not summaries
+	}
 	summary := inc.Title
 	if main != nil {
 		summary = cmp.Or(summarize(main.Text), inc.Title)
+	}
+	for _, s := range slices.Backward(inc.Sections) {
+		summary = cmp.Or(summarize(s.Text), summary)
 	}
 	// A published postmortem says more than any update, so it makes the
 	// summary when it has a paragraph of prose.
@@ -65,6 +72,15 @@ func Render(inc Incident, opts Options, errs *diag.List) (File, bool) {
 	}
 	if strings.TrimSpace(inc.Postmortem) != "" {
 		section("section_postmortem", "postmortem", markdownLines(inc.Postmortem))
+	}
+	for _, s := range inc.Sections {
+		if s.Key != "" {
+			section(s.Key, s.ID, markdownLines(s.Text))
+			continue
+		}
+		body = append(body, "## "+escapeHTML(oneLine(s.Title))+" {#"+s.ID+"}", "")
+		body = append(body, markdownLines(s.Text)...)
+		body = append(body, "")
 	}
 	if len(timeline) > 0 {
 		section("section_timeline", "timeline", timeline)
