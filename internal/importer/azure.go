@@ -407,7 +407,6 @@ func headingID(title string) string {
 	return slug(Incident{Title: title, ImportID: "x"})
 }
 
-
 // shorten cuts a quoted text for a message.
 func shorten(s string) string {
 	if r := []rune(s); len(r) > 60 {
