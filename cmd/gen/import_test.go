@@ -670,3 +670,91 @@ func TestImportAzureStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestImportFeedBadInput: a feed with bad items exits 1 with each error
+// placed, and writes the incidents whose items are good.
+func TestImportFeedBadInput(t *testing.T) {
+	site := t.TempDir()
+	code, out, errs := runGen("import", "aws-health", fixtures+"aws-bad.rss", "--source", site, "--timezone", "America/Los_Angeles")
+	if code != exitContent || out != "created   content/2024-02-14-purge-requests-failing/en.md\n1 created\n" {
+		t.Errorf("bad feed: %d %q %q", code, out, errs)
+	}
+	for _, want := range []string{
+		"aws-bad.rss:9:7: item[0].pubDate: \"Fri, 30 Feb 2024 11:10:00 PST\" is not a real time",
+		"aws-bad.rss:19:5: item[2].pubDate: missing",
+		"gen import: 3 errors; the incidents they concern were not written, the others were",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("no %q in:\n%s", want, errs)
+		}
+	}
+	if code, _, errs := runGen("import", "azure-status", fixtures+"statuspage.json", "--source", site); code != exitContent || !strings.Contains(errs, "statuspage.json:1:1: not XML") {
+		t.Errorf("JSON as a feed: %d %q", code, errs)
+	}
+}
+
+// TestImportFeedAgain: the feeds take the same flags as the exports
+// (--dry-run, --organization, --lang); a newer AWS feed updates what gen
+// wrote and leaves what a person has edited.
+func TestImportFeedAgain(t *testing.T) {
+	site := t.TempDir()
+	feed := fixtures + "aws-ec2-us-east-1.rss"
+	const launch = "content/2024-03-10-increased-launch-failures/en.md"
+	const checks = "content/2024-07-11-delayed-instance-status-checks/en.md"
+	const ami = "content/2024-04-02-slow-ami-registration/en.md"
+	args := []string{"--source", site, "--timezone", "America/Los_Angeles", "--organization", "Amazon Web Services"}
+	code, out, _ := runGen(append([]string{"import", "aws-health", feed, "--dry-run"}, args...)...)
+	if code != exitOK || out != "create    "+launch+"\ncreate    "+ami+"\ncreate    "+checks+"\ndry run, nothing written: 3 create\n" {
+		t.Errorf("dry run: %d %q", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(site, "content")); err == nil {
+		t.Error("the dry run wrote")
+	}
+	if code, out, errs := runGen(append([]string{"import", "aws-health", feed}, args...)...); code != exitOK || !strings.Contains(out, "3 created") {
+		t.Fatalf("import: %d %q %q", code, out, errs)
+	}
+	text, _ := os.ReadFile(filepath.Join(site, checks))
+	if !strings.Contains(string(text), "\norganization: Amazon Web Services\n") || !strings.Contains(string(text), "\nongoing: true\n") {
+		t.Errorf("--organization, or the ongoing incident:\n%s", text)
+	}
+	// A person writes the root cause of one incident; AWS then resolves
+	// the ongoing one.
+	edited := strings.Replace(readText(t, filepath.Join(site, launch)), "## Timeline {#timeline}", "## Root cause {#root-cause}\n\nHosts marked unavailable.\n\n## Timeline {#timeline}", 1)
+	os.WriteFile(filepath.Join(site, launch), []byte(edited), 0o644)
+	data, _ := os.ReadFile(feed)
+	newer := filepath.Join(t.TempDir(), "newer.rss")
+	os.WriteFile(newer, []byte(strings.Replace(string(data), "    <item>", `    <item>
+      <title><![CDATA[Service is operating normally: [RESOLVED] Delayed instance status checks]]></title>
+      <pubDate>Thu, 11 Jul 2024 10:02:00 PDT</pubDate>
+      <guid isPermaLink="false">https://status.aws.amazon.com/#ec2-us-east-1_1720717320</guid>
+      <description><![CDATA[Instance status checks are current again.]]></description>
+    </item>
+    <item>`, 1)), 0o644)
+	code, out, _ = runGen(append([]string{"import", "aws-health", newer}, args...)...)
+	if code != exitOK || !strings.HasPrefix(out, "skipped   "+launch+": edited since gen import wrote it") ||
+		!strings.HasSuffix(out, "\nunchanged "+ami+"\nupdated   "+checks+"\n1 updated, 1 unchanged, 1 skipped\n") {
+		t.Errorf("newer feed: %d %q", code, out)
+	}
+	if readText(t, filepath.Join(site, launch)) != edited {
+		t.Error("the edited file was overwritten")
+	}
+	if text := readText(t, filepath.Join(site, checks)); !strings.Contains(text, "\nend: 2024-07-11 10:02\n") || !strings.Contains(text, "- 10:02 — Resolved: Instance status checks are current again.") {
+		t.Errorf("the resolved incident:\n%s", text)
+	}
+	// --lang: the headings and status words of a review in Japanese.
+	if code, out, errs := runGen("import", "azure-status", fixtures+"azure-status.rss", "--source", site, "--lang", "ja"); code != exitOK || !strings.Contains(out, "content/2024-11-13-azure-example-queue-send-failures-in/ja.md") {
+		t.Fatalf("import --lang ja: %d %q %q", code, out, errs)
+	}
+	if text := readText(t, filepath.Join(site, "content/2024-11-13-azure-example-queue-send-failures-in/ja.md")); !strings.Contains(text, "{#root-cause}") || strings.Contains(text, "## Root cause") || !strings.Contains(text, "## タイムライン {#timeline}") {
+		t.Errorf("headings in Japanese:\n%s", text)
+	}
+}
+
+func readText(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}

@@ -43,7 +43,7 @@ type awsUpdate struct {
 
 func readAWSHealth(src *source, f *feed, errs *diag.List) []Incident {
 	if looksAzure(f) && !looksAWS(f) {
-		src.fail(errs, f.root, "an aws-health feed is the RSS of the AWS Health Dashboard, but this is Azure's status history; gen import azure-status %s", src.file)
+		src.fail(errs, &node{offset: f.root.offset}, "an aws-health feed is the RSS of the AWS Health Dashboard, but this is Azure's status history; gen import azure-status %s", src.file)
 		return nil
 	}
 	product, region := awsChannel(f)

@@ -55,7 +55,7 @@ var (
 
 func readAzureStatus(src *source, f *feed, errs *diag.List) []Incident {
 	if looksAWS(f) && !looksAzure(f) {
-		src.fail(errs, f.root, "an azure-status feed is Azure's status history, but this is an AWS Health Dashboard feed; gen import aws-health %s", src.file)
+		src.fail(errs, &node{offset: f.root.offset}, "an azure-status feed is Azure's status history, but this is an AWS Health Dashboard feed; gen import aws-health %s", src.file)
 		return nil
 	}
 	var out []Incident

@@ -89,19 +89,27 @@ func parseFeed(src *source, data []byte, more bool, format Format, errs *diag.Li
 				}
 				return f.cut(src, data, stack, at, format, errs)
 			}
-			line, col := src.at(int(dec.InputOffset()))
 			var se *xml.SyntaxError
 			msg := err.Error()
 			if errors.As(err, &se) {
 				msg = se.Msg
 			}
+			where := int(dec.InputOffset())
+			if strings.Contains(msg, "closed by") || strings.HasPrefix(msg, "unexpected end element") {
+				where = skipToTag(data, at) // the end tag that does not match
+			}
+			line, col := src.at(where)
 			if len(stack) > 0 && strings.Contains(msg, "EOF") {
 				msg += "; was the download cut short?"
 			}
-			errs.Add(src.file, line, col, "not XML: %s; a %s feed is the RSS from %s", msg, format.Name, format.Where)
+			errs.Add(src.file, line, col, "not XML: %s; gen import %s reads the RSS from %s", msg, format.Name, format.Where)
 			return nil
 		}
 		switch t := tok.(type) {
+		case xml.CharData:
+			if f.root == nil && len(bytes.TrimSpace(bytes.TrimPrefix(t, []byte("\ufeff")))) > 0 {
+				return notXML(src, data, at, format, errs)
+			}
 		case xml.StartElement:
 			at = skipToTag(data, at)
 			name := t.Name.Local
@@ -133,6 +141,18 @@ func parseFeed(src *source, data []byte, more bool, format Format, errs *diag.Li
 	return f.read(src, data, format, errs)
 }
 
+// notXML reports a file that starts with text instead of an element.
+func notXML(src *source, data []byte, at int, format Format, errs *diag.List) *feed {
+	i := at + len(data[at:]) - len(bytes.TrimLeft(data[at:], " \t\r\n\ufeff"))
+	hint := ""
+	if i < len(data) && (data[i] == '{' || data[i] == '[') {
+		hint = "; it looks like a JSON export: gen import statuspage or google-cloud"
+	}
+	line, col := src.at(i)
+	errs.Add(src.file, line, col, "not XML: the file begins with text, not an element; gen import %s reads the RSS from %s%s", format.Name, format.Where, hint)
+	return nil
+}
+
 // skipToTag moves from the offset before a token to its "<".
 func skipToTag(data []byte, i int) int {
 	if j := bytes.IndexByte(data[i:], '<'); j >= 0 {
@@ -159,7 +179,7 @@ func (f *feed) cut(src *source, data []byte, open []string, at int, format Forma
 // places.
 func (f *feed) read(src *source, data []byte, format Format, errs *diag.List) *feed {
 	if f.root == nil {
-		errs.Add(src.file, 1, 1, "no XML element; a %s feed is the RSS from %s", format.Name, format.Where)
+		errs.Add(src.file, 1, 1, "no XML element; gen import %s reads the RSS from %s", format.Name, format.Where)
 		return nil
 	}
 	if f.root.path != "rss" && f.root.path != "RDF" {
@@ -167,13 +187,13 @@ func (f *feed) read(src *source, data []byte, format Format, errs *diag.List) *f
 		if f.root.path == "feed" {
 			hint = " (an Atom feed)"
 		}
-		src.fail(errs, &node{offset: f.root.offset}, "a %s feed is RSS, whose root element is <rss>, but this is <%s>%s; the feed is at %s", format.Name, f.root.path, hint, format.Where)
+		src.fail(errs, &node{offset: f.root.offset}, "gen import %s reads RSS, whose root element is <rss>, but this is <%s>%s; the feed is at %s", format.Name, f.root.path, hint, format.Where)
 		return nil
 	}
 	var p rss.Parser
 	parsed, err := p.Parse(bytes.NewReader(data))
 	if err != nil {
-		src.fail(errs, &node{offset: f.root.offset}, "not RSS: %v; a %s feed is the RSS from %s", err, format.Name, format.Where)
+		src.fail(errs, &node{offset: f.root.offset}, "not RSS: %v; gen import %s reads the RSS from %s", err, format.Name, format.Where)
 		return nil
 	}
 	f.Feed = parsed

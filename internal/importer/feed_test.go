@@ -1,9 +1,13 @@
 package importer
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestParseFeedTime: zone abbreviations and offsets are read exactly, on
@@ -112,5 +116,93 @@ func TestReadAzureStatus(t *testing.T) {
 	if dns.ImportID != "8MPL-2XZ" || !slices.Equal(dns.Products, []string{"Azure DNS"}) || !dns.Begin.Equal(utc("2024-09-02T08:10:00Z")) ||
 		!dns.End.Equal(utc("2024-09-02T09:20:00Z")) || len(dns.Updates) != 3 {
 		t.Errorf("a review that gives only its beginning ends at its last step: %+v", dns)
+	}
+}
+
+// TestFeedBadInput: a bad item is an error at its line and column; the
+// incident it belongs to is left out and the others are kept.
+func TestFeedBadInput(t *testing.T) {
+	incs, errs := read(t, AWSHealth, "aws-bad.rss")
+	if len(incs) != 1 || incs[0].Title != "Purge requests failing" {
+		t.Errorf("kept %+v, want only the incident whose items are good", incs)
+	}
+	var msgs []string
+	for _, e := range errs {
+		msgs = append(msgs, e.Error())
+	}
+	want := []string{
+		`testdata/aws-bad.rss:7:5: item[0]: the incident "Elevated receive latency" is not imported, since this update of it cannot be read`,
+		`testdata/aws-bad.rss:9:7: item[0].pubDate: "Fri, 30 Feb 2024 11:10:00 PST" is not a real time`,
+		`testdata/aws-bad.rss:19:5: item[2].pubDate: missing; it is when the update was posted`,
+	}
+	if len(msgs) != len(want) {
+		t.Fatalf("errors:\n%s", strings.Join(msgs, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(msgs[i], want[i]) {
+			t.Errorf("error %d:\n got %s\nwant %s…", i, msgs[i], want[i])
+		}
+	}
+}
+
+// TestWrongFeed: what is not a feed of the format is an error at its
+// place, and reading stops there.
+func TestWrongFeed(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		format Format
+		file   string
+		want   string
+	}{
+		{AWSHealth, "testdata/statuspage.json", "statuspage.json:1:1: not XML: the file begins with text, not an element; gen import aws-health reads the RSS from https://status.aws.amazon.com/rss/<service>-<region>.rss; it looks like a JSON export"},
+		{AWSHealth, file("page.html", "<!doctype html>\n<html><body><p>Status</p></body></html>\n"), "page.html:2:1: gen import aws-health reads RSS, whose root element is <rss>, but this is <html>"},
+		{AzureStatus, file("atom.xml", "<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>x</title></feed>"), "atom.xml:2:1: gen import azure-status reads RSS, whose root element is <rss>, but this is <feed> (an Atom feed)"},
+		{AzureStatus, file("cut.rss", "<rss version=\"2.0\">\n  <channel>\n    <item><title>Post Incident Review (PIR) – X"), "cut.rss:3:48: not XML: unexpected EOF; was the download cut short?"},
+		{AzureStatus, file("bad.rss", "<rss version=\"2.0\">\n  <channel>\n    <item></channel>"), "bad.rss:3:11: not XML: element <item> closed by </channel>"},
+		{AzureStatus, "testdata/aws-ec2-us-east-1.rss", "aws-ec2-us-east-1.rss:2:1: an azure-status feed is Azure's status history, but this is an AWS Health Dashboard feed; gen import aws-health"},
+		{AWSHealth, "testdata/azure-status.rss", "azure-status.rss:2:1: an aws-health feed is the RSS of the AWS Health Dashboard, but this is Azure's status history; gen import azure-status"},
+		{AWSHealth, filepath.Join(dir, "absent.rss"), "absent.rss: cannot read the feed"},
+	} {
+		incs, err := c.format.ReadFile(c.file, nil)
+		if len(incs) != 0 || err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %d incidents, error %v; want %q", c.format.Name, c.file, len(incs), err, c.want)
+		}
+	}
+}
+
+// TestFeedTooLarge: of a 50 MB feed, the items within MaxFeedSize are
+// imported, and the first item past it is an error at its place.
+func TestFeedTooLarge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<rss version=\"2.0\">\n<channel>\n<title>Amazon Example Service (Oregon) Service Status</title>\n")
+	filler := strings.Repeat("The queue drained slowly. ", 40000) // about 1 MB
+	items := 0
+	for b.Len() < 50<<20 {
+		at := utc("2024-01-01T00:00:00Z").Add(-time.Duration(items) * time.Hour)
+		fmt.Fprintf(&b, "<item>\n<title>Informational message: [RESOLVED] Slow drain %d</title>\n<pubDate>%s</pubDate>\n<guid>https://status.aws.amazon.com/#example-us-west-2_%d</guid>\n<description>%s</description>\n</item>\n",
+			items, at.Format(time.RFC1123Z), at.Unix(), filler)
+		items++
+	}
+	b.WriteString("</channel>\n</rss>\n")
+	file := filepath.Join(t.TempDir(), "large.rss")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	incs, err := AWSHealth.ReadFile(file, nil)
+	perItem := len(filler) + 200
+	if len(incs) < MaxFeedSize/perItem-1 || len(incs) > MaxFeedSize/perItem+1 {
+		t.Errorf("%d incidents of %d items read; the first %d MiB hold about %d", len(incs), items, MaxFeedSize>>20, MaxFeedSize/perItem)
+	}
+	line := 4 + 6*len(incs)
+	want := fmt.Sprintf("large.rss:%d:1: the feed goes on past 16 MiB, where gen stops reading", line)
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("error %v; want one, %q", err, want)
 	}
 }

@@ -6,6 +6,7 @@
 package importer
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"slices"
@@ -181,7 +182,11 @@ func (f Format) Read(file string, data []byte, errs, warnings *diag.List) []Inci
 	if err != nil {
 		pe := err.(*placedError)
 		line, col := src.at(pe.offset)
-		errs.Add(file, line, col, "not JSON: %s; a %s export is the JSON from %s", pe.msg, f.Name, f.Where)
+		hint := ""
+		if t := bytes.TrimSpace(data); bytes.HasPrefix(t, []byte("<?xml")) || bytes.HasPrefix(t, []byte("<rss")) {
+			hint = "; it looks like an RSS feed: gen import aws-health or azure-status"
+		}
+		errs.Add(file, line, col, "not JSON: %s; a %s export is the JSON from %s%s", pe.msg, f.Name, f.Where, hint)
 		return nil
 	}
 	for _, d := range dups {

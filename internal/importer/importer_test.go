@@ -145,6 +145,7 @@ func TestWrongInput(t *testing.T) {
 		{Statuspage, "testdata/google-cloud.json", "google-cloud.json:1:1: a statuspage export is an object with an \"incidents\" list, but this is a list; it looks like a google-cloud export: gen import google-cloud"},
 		{GoogleCloud, "testdata/statuspage.json", "statuspage.json:1:1: a google-cloud export is a list of incidents, but this is an object; it looks like a statuspage export"},
 		{GoogleCloud, filepath.Join(dir, "absent.json"), "absent.json: cannot read the export"},
+		{Statuspage, "testdata/azure-status.rss", "azure-status.rss:1:1: not JSON: invalid character '<' looking for beginning of value; a statuspage export is the JSON from https://<status page>/api/v2/incidents.json; it looks like an RSS feed: gen import aws-health or azure-status"},
 	} {
 		incs, err := tc.format.ReadFile(tc.file, nil)
 		if len(incs) != 0 || err == nil || !strings.Contains(err.Error(), tc.want) {
