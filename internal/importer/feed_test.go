@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/postmortem-archive/gen/internal/diag"
 )
 
 // TestParseFeedTime: zone abbreviations and offsets are read exactly, on
@@ -205,4 +207,40 @@ func TestFeedTooLarge(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") != 0 {
 		t.Errorf("error %v; want one, %q", err, want)
 	}
+}
+
+// fuzzFeed: whatever the bytes, reading them as a feed of format never
+// panics, every error and warning is placed, and every incident is
+// written as a page gen reads without error.
+func fuzzFeed(f *testing.F, format Format, seeds ...string) {
+	for _, name := range seeds {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	english := lang(f, "en")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var errs, warns diag.List
+		for _, inc := range format.Read("feed.rss", data, &errs, &warns) {
+			var rerrs diag.List
+			if file, ok := Render(inc, Options{Location: time.UTC, Lang: english}, &rerrs); ok {
+				parse(t, file)
+			}
+		}
+		for _, e := range append(errs.Errors(), warns.Errors()...) {
+			if e.File != "feed.rss" || e.Line < 1 || e.Col < 1 {
+				t.Errorf("not placed: %v", e)
+			}
+		}
+	})
+}
+
+func FuzzReadAWSHealth(f *testing.F) {
+	fuzzFeed(f, AWSHealth, "aws-ec2-us-east-1.rss", "aws-bad.rss")
+}
+
+func FuzzReadAzureStatus(f *testing.F) {
+	fuzzFeed(f, AzureStatus, "azure-status.rss")
 }
