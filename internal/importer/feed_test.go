@@ -244,3 +244,80 @@ func FuzzReadAWSHealth(f *testing.F) {
 func FuzzReadAzureStatus(f *testing.F) {
 	fuzzFeed(f, AzureStatus, "azure-status.rss")
 }
+
+// generatedFeed is a feed of n items: AWS updates, three to an incident,
+// or Azure reviews of six timeline steps each.
+func generatedFeed(format Format, n int) []byte {
+	var b strings.Builder
+	start := utc("2020-01-01T00:00:00Z")
+	if format.Name == "aws-health" {
+		b.WriteString("<rss version=\"2.0\"><channel><title>Amazon Example Service (Oregon) Service Status</title><link>https://status.aws.amazon.com/</link>\n")
+		pst := time.FixedZone("PST", -8*3600)
+		for i := n - 1; i >= 0; i-- { // newest first
+			at := start.Add(time.Duration(i/3)*24*time.Hour + time.Duration(i%3)*40*time.Minute).In(pst)
+			status := []string{"Informational message: ", "Service degradation: ", "Service is operating normally: [RESOLVED] "}[i%3]
+			fmt.Fprintf(&b, "<item><title><![CDATA[%sElevated error rates %d]]></title><pubDate>%s</pubDate><guid isPermaLink=\"false\">https://status.aws.amazon.com/#example-us-west-2_%d</guid><description><![CDATA[Requests to the example API in the US-WEST-2 Region fail at an elevated rate; update %d. We are working on it and will post again within the hour.]]></description></item>\n",
+				status, i/3, at.Format("Mon, 02 Jan 2006 15:04:05 MST"), at.Unix(), i)
+		}
+	} else {
+		b.WriteString("<rss version=\"2.0\"><channel><title>Azure Status History</title><link>https://azure.status.microsoft/en-us/status/history/</link>\n")
+		for i := n - 1; i >= 0; i-- {
+			day := start.Add(time.Duration(i) * 24 * time.Hour)
+			desc := fmt.Sprintf("<p><strong>What happened?</strong></p><p>Between 21:10 UTC on %s and 01:40 UTC on %s, requests to Example Service %d failed.</p><p><strong>What went wrong and why?</strong></p><p>A <em>configuration</em> change.</p><p><strong>How did we respond?</strong></p><ul>",
+				day.Format("2 January 2006"), day.Add(24*time.Hour).Format("2 January 2006"), i)
+			for s, clock := range []string{"21:10", "21:30", "22:15", "23:40", "00:20", "01:40"} {
+				desc += fmt.Sprintf("<li>%s UTC – Step %d of the response.</li>", clock, s)
+			}
+			desc += "</ul><p><strong>How are we making incidents like this less likely or less impactful?</strong></p><ul><li>Checks.</li></ul>"
+			fmt.Fprintf(&b, "<item><title>Post Incident Review (PIR) – Example Service – Failures %d</title><link>https://azure.status.microsoft/en-us/status/history/?trackingId=T%03d-X%d</link><pubDate>%s</pubDate><description>%s</description></item>\n",
+				i, i%1000, i/1000, day.Add(72*time.Hour).Format(time.RFC1123Z), strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;").Replace(desc))
+		}
+	}
+	b.WriteString("</channel></rss>\n")
+	return []byte(b.String())
+}
+
+// BenchmarkImportFeed reads a generated feed of 3,000 items and renders
+// every incident, as gen import does before it writes.
+func BenchmarkImportFeed(b *testing.B) {
+	english := lang(b, "en")
+	for _, format := range []Format{AWSHealth, AzureStatus} {
+		data := generatedFeed(format, 3000)
+		b.Run(format.Name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var errs diag.List
+				incs := format.Read("feed.rss", data, &errs, nil)
+				if errs.Len() > 0 {
+					b.Fatal(errs.Err())
+				}
+				for _, inc := range incs {
+					if _, ok := Render(inc, Options{Location: time.UTC, Lang: english}, &errs); !ok {
+						b.Fatal(errs.Err())
+					}
+				}
+			}
+			b.ReportMetric(float64(len(data)), "feed-bytes")
+		})
+	}
+}
+
+// TestGeneratedFeed: the benchmark's feeds read as the incidents they
+// were made of.
+func TestGeneratedFeed(t *testing.T) {
+	for _, c := range []struct {
+		format           Format
+		incidents, steps int
+	}{{AWSHealth, 100, 3}, {AzureStatus, 300, 6}} {
+		var errs diag.List
+		incs := c.format.Read("feed.rss", generatedFeed(c.format, 300), &errs, nil)
+		if errs.Len() > 0 || len(incs) != c.incidents {
+			t.Errorf("%s: %d incidents, %v", c.format.Name, len(incs), errs.Err())
+		}
+		for _, inc := range incs {
+			if inc.Ongoing() || len(inc.Updates) != c.steps {
+				t.Fatalf("%s: %+v", c.format.Name, inc)
+			}
+		}
+	}
+}
