@@ -321,3 +321,19 @@ func TestGeneratedFeed(t *testing.T) {
 		}
 	}
 }
+
+// TestAWSHTMLDescription: an update written in HTML is converted, with a
+// warning at its description.
+func TestAWSHTMLDescription(t *testing.T) {
+	feed := `<rss version="2.0"><channel><title>Amazon Example (Oregon) Service Status</title>
+<item><title>Informational message: Slow reads</title><pubDate>Mon, 11 Mar 2024 10:00:00 PDT</pubDate><guid>https://status.aws.amazon.com/#example-us-west-2_1710176400</guid>
+  <description><![CDATA[<p>Reads are <b>slow</b>.</p><script>alert(1)</script>]]></description></item></channel></rss>`
+	var errs, warns diag.List
+	incs := AWSHealth.Read("f.rss", []byte(feed), &errs, &warns)
+	if errs.Len() > 0 || len(incs) != 1 || incs[0].Updates[0].Text != "Reads are **slow**." {
+		t.Fatalf("%v %+v", errs.Err(), incs)
+	}
+	if w := warns.Error(); w != "f.rss:3:3: item[0].description: HTML converted to Markdown" {
+		t.Errorf("warnings %q", w)
+	}
+}
