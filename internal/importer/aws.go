@@ -131,7 +131,7 @@ func readAWSItem(src *source, it feedItem, errs *diag.List) awsUpdate {
 	} else {
 		u.At = at
 	}
-	u.Text = cleanText(it.Description)
+	u.Text, u.textAt = cleanText(it.Description), it.at("description")
 	if isHTML(u.Text) {
 		u.Text = htmlToMarkdown(u.Text)
 		src.warn(it.at("description"), "HTML converted to Markdown")
