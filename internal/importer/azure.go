@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/postmortem-archive/gen/internal/diag"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 )
 
 // AzureStatus reads the RSS feed of Azure's status history: one item per
@@ -226,7 +227,7 @@ func readAzureReview(src *source, it feedItem, inc *Incident, errs *diag.List) {
 		src.fail(errs, it.at("description"), "no begin: neither a sentence of \"What happened?\" (Between 21:42 UTC on 13 November 2024 and …) nor a timeline item gives one")
 	}
 	if !end.IsZero() && end.Before(begin) {
-		src.fail(errs, it.at("description"), "the review ends (%s) before it begins (%s)", end.Format("2006-01-02 15:04 UTC"), begin.Format("2006-01-02 15:04 UTC"))
+		src.fail(errs, it.at("description"), "the review ends (%s) before it begins (%s)", timefmt.UTC(end), timefmt.UTC(begin))
 	}
 	inc.Begin, inc.End = begin, end
 }
