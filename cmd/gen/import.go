@@ -33,7 +33,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	dryRun := fs.Bool("dry-run", false, "list what would be created, updated and skipped, and write nothing")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: gen import FORMAT FILE… [--organization NAME] [--timezone ZONE] [--lang en] [--source DIR] [--dry-run]")
-		fmt.Fprintln(fs.Output(), "\nWrites content/<begin date>-<slug>/<lang>.md for each incident of a status page's export. Formats:")
+		fmt.Fprintln(fs.Output(), "\nWrites content/<begin date>-<slug>/<lang>.md for each incident of a status page's export or feed. Formats:")
 		for _, f := range importer.Formats {
 			fmt.Fprintf(fs.Output(), "  %-13s %s\n", f.Name, f.Where)
 		}
