@@ -13,8 +13,10 @@ import (
 )
 
 // droppedElements are removed with everything inside them before an
-// export's HTML is converted: they run code, style the page or embed
-// another document, and none of them is text a reader wants.
+// export's HTML is converted: they run code, style the page, embed
+// another document or take input, and none of them is text a reader
+// wants. (The converter drops <script> and <style> itself, but keeps the
+// text of the others.)
 var droppedElements = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
 	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Object: true,
@@ -73,40 +75,31 @@ func wrap(nodes []*html.Node) *html.Node {
 	return body
 }
 
-// sanitize removes from n's subtree the elements that run code or embed
-// documents, every event attribute (onclick…), and link targets that are
-// not web, mail or relative addresses (javascript:, vbscript:, data:).
+// sanitize removes from n's subtree the elements that run code, embed
+// documents or take input, whose text is no part of what was said;
+// turns images into their alt text (an export's image is on the status
+// page's server, often by a relative address); and unwraps links whose
+// target is not a web, mail or relative address (javascript:, vbscript:,
+// data:), keeping their text. Attributes need no care: the Markdown
+// written has none, and markdownLines escapes any markup left.
 func sanitize(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		switch {
-		case c.Type == html.CommentNode:
+		case c.Type != html.ElementNode:
+		case droppedElements[c.DataAtom]:
 			n.RemoveChild(c)
-		case c.Type == html.ElementNode && droppedElements[c.DataAtom]:
-			n.RemoveChild(c)
-		case c.Type == html.ElementNode && c.DataAtom == atom.Img:
-			// An export's image is on the status page's server, often by a
-			// relative address: its description is what stays readable.
+		case c.DataAtom == atom.Img:
 			n.InsertBefore(&html.Node{Type: html.TextNode, Data: attr(c, "alt")}, c)
 			n.RemoveChild(c)
-		case c.Type == html.ElementNode && c.DataAtom == atom.A && !safeURL(attr(c, "href")):
-			// The link goes, its text stays, in the link's place.
+		case c.DataAtom == atom.A && !safeURL(attr(c, "href")):
 			sanitize(c)
 			for g := c.FirstChild; g != nil; g = c.FirstChild {
 				c.RemoveChild(g)
 				n.InsertBefore(g, c)
 			}
 			n.RemoveChild(c)
-		case c.Type == html.ElementNode:
-			kept := c.Attr[:0]
-			for _, a := range c.Attr {
-				k := strings.ToLower(a.Key)
-				if strings.HasPrefix(k, "on") || a.Namespace != "" || isURLAttr(k) && !safeURL(a.Val) {
-					continue
-				}
-				kept = append(kept, a)
-			}
-			c.Attr = kept
+		default:
 			sanitize(c)
 		}
 		c = next
@@ -120,14 +113,6 @@ func attr(n *html.Node, key string) string {
 		}
 	}
 	return ""
-}
-
-func isURLAttr(k string) bool {
-	switch k {
-	case "href", "src", "srcset", "action", "formaction", "xlink:href", "poster", "background", "cite", "data":
-		return true
-	}
-	return false
 }
 
 // safeURL reports whether a link target is a web or mail address, or a

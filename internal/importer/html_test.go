@@ -17,6 +17,7 @@ func TestHTMLToMarkdown(t *testing.T) {
 		{`<p><a href="vbscript:x">a</a><a href="data:text/html,x">b</a></p>`, "ab"},
 		{`<p><img src="/graph.png" alt="error rate graph" onerror="alert(1)"></p>`, "error rate graph"},
 		{`<iframe src="https://evil.example/"></iframe><p>Text <span>kept</span> <marquee>too</marquee></p>`, "Text kept too"},
+		{`<noscript>Enable JavaScript</noscript><svg><text>chart</text></svg><form><button>Subscribe</button></form><object>plugin</object><p>Fixed.</p>`, "Fixed."},
 		{`<table><tr><th>Region</th><th>Errors</th></tr><tr><td>eu</td><td>12%</td></tr></table>`,
 			"| Region | Errors |\n|--------|--------|\n| eu     | 12%    |"},
 	} {
