@@ -82,17 +82,17 @@ func parseFeed(src *source, data []byte, more bool, format Format, errs *diag.Li
 			break
 		}
 		if err != nil {
-			if more {
+			var se *xml.SyntaxError
+			msg := err.Error()
+			if errors.As(err, &se) {
+				msg = se.Msg
+			}
+			if more && strings.Contains(msg, "EOF") { // where gen stopped reading
 				if itemAt >= 0 {
 					f.items = f.items[:len(f.items)-1]
 					return f.cut(src, data, stack[:itemDepth-1], itemAt, format, errs)
 				}
 				return f.cut(src, data, stack, at, format, errs)
-			}
-			var se *xml.SyntaxError
-			msg := err.Error()
-			if errors.As(err, &se) {
-				msg = se.Msg
 			}
 			where := int(dec.InputOffset())
 			if strings.Contains(msg, "closed by") || strings.HasPrefix(msg, "unexpected end element") {

@@ -337,3 +337,17 @@ func TestAWSHTMLDescription(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 }
+
+// TestFeedTooLargeAndBroken: a feed past the bound that breaks before it
+// is reported where it breaks, not as too large.
+func TestFeedTooLargeAndBroken(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "broken.rss")
+	data := "<rss version=\"2.0\">\n<channel>\n<item></channel>\n" + strings.Repeat(" ", MaxFeedSize)
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := AWSHealth.ReadFile(file, nil)
+	if err == nil || !strings.Contains(err.Error(), "broken.rss:3:7: not XML: element <item> closed by </channel>") || strings.Contains(err.Error(), "16 MiB") {
+		t.Errorf("got %v", err)
+	}
+}
