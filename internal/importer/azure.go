@@ -3,6 +3,7 @@ package importer
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -129,9 +130,10 @@ func azureTrackingID(it feedItem) string {
 	}
 	for _, a := range []string{guid, it.Link} {
 		if u, err := url.Parse(strings.TrimSpace(a)); err == nil {
-			for k, v := range u.Query() {
-				if strings.EqualFold(k, "trackingid") && strings.TrimSpace(v[0]) != "" {
-					return strings.TrimSpace(v[0])
+			q := u.Query()
+			for _, k := range slices.Sorted(maps.Keys(q)) {
+				if strings.EqualFold(k, "trackingid") && strings.TrimSpace(q[k][0]) != "" {
+					return strings.TrimSpace(q[k][0])
 				}
 			}
 		}
