@@ -39,17 +39,59 @@ var markdownConverter = converter.NewConverter(converter.WithPlugins(
 // which escapes any markup left.
 func htmlToMarkdown(s string) string { return toMarkdown(parseHTML(s)) }
 
-// parseHTML reads HTML as the content of a <body>, sanitized.
+// parseHTML reads HTML as the content of a <body>, sanitized. HTML the
+// parser refuses (nested deeper than it goes) becomes its text.
 func parseHTML(s string) *html.Node {
 	body := &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"}
-	// Only a failing reader makes ParseFragment fail, and a string's
-	// never does.
-	nodes, _ := html.ParseFragment(strings.NewReader(s), body)
+	nodes, err := html.ParseFragment(strings.NewReader(s), body)
+	if err != nil {
+		nodes = []*html.Node{{Type: html.TextNode, Data: tokensText(s)}}
+	}
 	for _, n := range nodes {
 		body.AppendChild(n)
 	}
 	sanitize(body)
 	return body
+}
+
+// tokensText is the text of HTML, less that of the elements sanitize
+// drops, read token by token, without a tree.
+func tokensText(s string) string {
+	var b strings.Builder
+	z := html.NewTokenizer(strings.NewReader(s))
+	skip := 0 // how deep inside dropped elements
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return b.String()
+		case html.TextToken:
+			if skip == 0 {
+				b.Write(z.Text())
+			}
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if a := atom.Lookup(name); droppedElements[a] && !voidElement[a] {
+				skip++
+			} else if skip == 0 && !strings.ContainsRune(" \n", lastRune(&b)) {
+				b.WriteByte(' ')
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); droppedElements[atom.Lookup(name)] && skip > 0 {
+				skip--
+			}
+		}
+	}
+}
+
+// voidElement are the dropped elements that have no end tag.
+var voidElement = map[atom.Atom]bool{atom.Link: true, atom.Meta: true, atom.Base: true, atom.Embed: true, atom.Input: true}
+
+func lastRune(b *strings.Builder) rune {
+	s := b.String()
+	if s == "" {
+		return ' '
+	}
+	return rune(s[len(s)-1])
 }
 
 // toMarkdown converts a sanitized element's content.

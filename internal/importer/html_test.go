@@ -1,6 +1,9 @@
 package importer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestHTMLToMarkdown: paragraphs, lists, emphasis, code and links are
 // kept; what runs code is dropped; what Markdown cannot say stays text.
@@ -24,5 +27,14 @@ func TestHTMLToMarkdown(t *testing.T) {
 		if got := htmlToMarkdown(c.in); got != c.want {
 			t.Errorf("%s\n got %q\nwant %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestHTMLTooDeep: HTML nested deeper than the parser goes keeps its text,
+// less its scripts.
+func TestHTMLTooDeep(t *testing.T) {
+	s := strings.Repeat("<div>", 1000) + "Queues drained.<script>alert(1)</script><b>Fixed</b>" + strings.Repeat("</div>", 1000)
+	if got := htmlToMarkdown(s); got != "Queues drained. Fixed" {
+		t.Errorf("got %q", got)
 	}
 }
