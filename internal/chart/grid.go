@@ -89,7 +89,9 @@ func heatScale(b *strings.Builder, l Legend, y float64) {
 }
 
 // yearHeads labels the year columns, every other one on a narrow screen
-// when they would collide; a gap's column is marked "…".
+// when they would collide; a gap's column is marked "…" on a wide screen
+// only (on a narrow one it would meet its neighbours' years). The last
+// label is kept inside the picture.
 func yearHeads(b *strings.Builder, cols []yearSlot, cw, y float64) {
 	// Name every year that fits: every one, every second, fifth or tenth,
 	// on a wide screen and, among those, on a narrow one.
@@ -107,12 +109,15 @@ func yearHeads(b *strings.Builder, cols []yearSlot, cw, y float64) {
 		label := strconv.Itoa(col.first)
 		x := grLabelW + float64(i)*(cw+hmGap) + cw/2
 		if col.gap {
-			b.WriteString(`<text class="muted" x="` + num(x) + `" y="` + num(y) + `"><title>` + yearRange(col) + `</title>…</text>`)
+			b.WriteString(`<text class="muted nh" x="` + num(x) + `" y="` + num(y) + `"><title>` + yearRange(col) + `</title>…</text>`)
 			continue
 		}
 		if col.first%wide != 0 {
 			continue
 		}
+		// Centred on the last column a year can pass the right edge,
+		// where the narrow screen's larger text is cut.
+		x = min(x, viewWidth-textWidth(label, fontTextNarrow)/2-1)
 		class := "muted"
 		if col.first%narrow != 0 {
 			class += " nh"
