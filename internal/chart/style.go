@@ -62,7 +62,9 @@ func buildStylesheet() string {
 	rule(all+" .frame", "fill:none;stroke:var(--c-line);vector-effect:non-scaling-stroke")
 	// On a phone a picture drawn 720 wide is scaled to about half: its
 	// text grows back. One drawn for a phone (chart-phone) is not scaled.
-	scaled := all + ":not(.chart-phone)"
+	// One whose text is fixed (chart-fixed: the month and year pictures)
+	// is not enlarged: the page keeps it large enough.
+	scaled := all + ":not(.chart-phone):not(.chart-fixed)"
 	media(narrowQuery,
 		scaled, "font-size:"+num(fontTextNarrow)+"px",
 		scaled+" .h", "font-size:"+num(fontHeadNarrow)+"px",
@@ -97,6 +99,22 @@ func buildStylesheet() string {
 	media(narrowQuery, inc+":not(.chart-phone) .dot", "r:14px", inc+":not(.chart-phone) .hit", "r:24px",
 		inc+":not(.chart-phone) .num", "font-size:16px", inc+":not(.chart-phone) .midnight-label", "font-size:18px")
 	rule(inc+".chart-phone .num", "font-size:12px")
+
+	// A month's incidents and a year's months: severity colours, an open
+	// incident's bar fading out from its severity's.
+	for _, kind := range []string{"svg.chart-month", "svg.chart-year"} {
+		for _, sev := range []string{"critical", "major", "minor"} {
+			rule(kind+" .severity-"+sev, "fill:var(--c-"+sev+")")
+			rule(kind+" .stop-"+sev, "stop-color:var(--c-"+sev+")")
+		}
+		rule(kind+" .severity-none", "fill:var(--c-muted)")
+		rule(kind+" .stop-none", "stop-color:var(--c-muted)")
+	}
+	rule("svg.chart-month .bar-link:hover .bar", "stroke:var(--c-fg);stroke-width:1.5;vector-effect:non-scaling-stroke")
+	rule("svg.chart-year", "font-size:"+num(yrFont)+"px")
+	rule("svg.chart-year .n", "font-weight:600")
+	rule("svg.chart-year .hit", "fill:transparent")
+	rule("svg.chart-year .col:hover .hit", "fill:var(--c-line)")
 
 	// Durations histogram.
 	rule(dur+" .bar", "fill:var(--c-accent)")

@@ -63,12 +63,12 @@ func spans(incs []*archive.Incident) []chart.Span {
 }
 
 // heatmap draws incs per month across the years, each month linked to its
-// timeline page.
-func (c *chartWords) heatmap(incs []*archive.Incident, id string) string {
+// timeline page, at fragment when it is not "".
+func (c *chartWords) heatmap(incs []*archive.Incident, id, fragment string) string {
 	return chart.HeatmapSVG(chart.Heatmap{
 		IDPrefix: id, Title: c.heatTitle, Desc: c.heatDesc, Spans: spans(incs), Legend: c.legend,
 		Href: func(y int, m time.Month) string {
-			return c.r.urls.URL(urls.MonthLoc(c.l.Tag, y, m))
+			return c.r.urls.URL(urls.MonthLoc(c.l.Tag, y, m).At(fragment))
 		},
 		MonthLabel: c.l.MonthShort,
 		CellLabel: func(y int, m time.Month, n int, by [4]int) string {
@@ -120,11 +120,16 @@ func (c *chartWords) durations(incs []*archive.Incident) string {
 // the drawing hidden from assistive technology (links are not allowed
 // inside role="img", and the pages carry the same links as text).
 func figure(htmlID, chartID, title, svg string) template.HTML {
+	return figureOf("chart", htmlID, chartID, title, svg)
+}
+
+// figureOf is figure with the figure's classes.
+func figureOf(class, htmlID, chartID, title, svg string) template.HTML {
 	id := ""
 	if htmlID != "" {
 		id = ` id="` + htmlID + `"`
 	}
-	return template.HTML(`<figure class="chart"` + id + ` aria-labelledby="` + chartID + `-caption" aria-describedby="` + chartID + `-desc">` + // #nosec G203: ids are ours, chart escapes all text
+	return template.HTML(`<figure class="` + class + `"` + id + ` aria-labelledby="` + chartID + `-caption" aria-describedby="` + chartID + `-desc">` + // #nosec G203: ids are ours, chart escapes all text
 		`<figcaption id="` + chartID + `-caption" class="chart-title">` + template.HTMLEscapeString(title) + `</figcaption><div aria-hidden="true">` + svg + `</div></figure>`)
 }
 
@@ -136,6 +141,6 @@ func (p *PageView) Overview() (template.HTML, error) {
 		return "", err
 	}
 	incs := p.r.archive.Incidents
-	return figure("", "overview", c.heatTitle, c.heatmap(incs, "overview")) + figure("", "grid", c.gridTitle, c.grid(p.r.archive)) +
+	return figure("", "overview", c.heatTitle, c.heatmap(incs, "overview", "")) + figure("", "grid", c.gridTitle, c.grid(p.r.archive)) +
 		figure("", "durations", c.durTitle, c.durations(incs)), nil
 }

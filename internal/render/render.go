@@ -465,13 +465,14 @@ func (ps *pass) timeline(l *locale.Lang) {
 		ps.fail(err)
 		return
 	}
-	years := yearSummaries(ps.r.archive.Incidents)
+	months := monthPages(ps.r.archive.Incidents)
+	years := yearSummaries(ps.r.archive.Incidents, months)
 	ps.pageAt(l, "timeline", title, urls.TimelineLoc(l.Tag), func(p *PageView) { p.YearList = years })
-	for _, y := range years {
+	for i, y := range years {
 		if ps.only != nil && (ps.only.Kind == urls.Timeline || ps.only.Year != y.Year) {
 			continue
 		}
-		year := ps.r.year(y, l)
+		year := ps.r.year(years, i, months, l)
 		if ps.scope.year(y.Year) {
 			ps.pageAt(l, "timeline", title+" "+strconv.Itoa(y.Year), urls.YearLoc(l.Tag, y.Year), func(p *PageView) {
 				p.Year, p.YearList = year, years
@@ -479,11 +480,16 @@ func (ps *pass) timeline(l *locale.Lang) {
 		}
 		for _, m := range year.Months {
 			loc := urls.MonthLoc(l.Tag, y.Year, m.Start.Month())
-			if m.Count == 0 || !ps.scope.month(YearMonth{y.Year, m.Start.Month()}) {
+			if m.URL() == "" || !ps.scope.month(YearMonth{y.Year, m.Start.Month()}) || !ps.wants(loc.File()) {
+				continue
+			}
+			page, err := ps.r.month(m, months, l)
+			if err != nil {
+				ps.fail(err)
 				continue
 			}
 			ps.pageAt(l, "timeline", title+" "+l.MonthYear(m.Start), loc, func(p *PageView) {
-				p.Month, p.YearList = ps.r.month(m, l), years
+				p.Month, p.YearList = page, years
 			})
 		}
 	}

@@ -65,12 +65,14 @@ func (r *Renderer) sitemapPages() iter.Seq[sitemapPage] {
 				return
 			}
 		}
-		for _, y := range yearSummaries(r.archive.Incidents) {
+		months := monthPages(r.archive.Incidents)
+		next := 0 // the first month not yet listed
+		for _, y := range yearSummaries(r.archive.Incidents, months) {
 			if !yield(sitemapPage{loc: urls.YearLoc(def, y.Year)}) {
 				return
 			}
-			for _, m := range y.months() {
-				if !yield(sitemapPage{loc: urls.MonthLoc(def, y.Year, m)}) {
+			for ; next < len(months.order) && months.order[next].Year == y.Year; next++ {
+				if !yield(sitemapPage{loc: urls.MonthLoc(def, y.Year, months.order[next].Month)}) {
 					return
 				}
 			}

@@ -459,5 +459,11 @@ func (t *TermView) Chart() (template.HTML, error) {
 	if err != nil {
 		return "", err
 	}
-	return figure("timeline", "term-chart", c.heatTitle, c.heatmap(t.Incidents, "term-chart")), nil
+	// An organization's month leads to its own incidents on the month's
+	// page.
+	fragment := ""
+	if t.Taxonomy == archive.Organizations {
+		fragment = urls.OrganizationID(t.Slug)
+	}
+	return figure("timeline", "term-chart", c.heatTitle, c.heatmap(t.Incidents, "term-chart", fragment)), nil
 }

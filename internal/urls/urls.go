@@ -315,6 +315,10 @@ func ParseEventAnchor(fragment string) (t time.Time, n int, ok bool) {
 // TimelineID is the fragment id of an incident's line on a timeline page.
 func TimelineID(incidentID string) string { return "i-" + incidentID }
 
+// OrganizationID is the fragment id of an organization's incidents on a
+// month's page of the timeline, given the organization's slug.
+func OrganizationID(slug string) string { return "org-" + slug }
+
 // Scheme is one site's URLs: where it is served and which taxonomies it
 // has (the path segments after the language that are neither incidents,
 // timeline nor search).
