@@ -266,28 +266,30 @@ func checkTermsIndex(t *testing.T, public string, n int) {
 
 // TestMonthPagesGroupByLocalMonth: an incident is listed on the page of
 // the month of the date shown for it, its begin in its own zone, even
-// where that is another month (or year) in UTC; its year page counts it
-// under that month and links there, without listing it.
+// where that is another month (or year) in UTC, and on the page of the
+// month its events happened in, in UTC, where that is another; its year
+// page counts it under its local month and links there, without listing
+// it.
 func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 	incident := func(zone, begin string) string {
 		return "---\ntitle: At " + begin + " in " + zone + "\nsummary: S.\ntimezone: " + zone + "\nbegin: " + begin +
 			"\nseverity: minor\n---\n\n## Timeline {#timeline}\n\n- " + begin + " — Errors began.\n"
 	}
 	cases := []struct {
-		id, zone, begin, year, month, shown string
+		id, zone, begin, year, month, shown, utc string
 	}{
 		// 2021-02-28 20:00 UTC: March in Tokyo.
-		{"2021-03-01-tokyo", "Asia/Tokyo", "2021-03-01 05:00", "2021", "03", "2021-03-01"},
+		{"2021-03-01-tokyo", "Asia/Tokyo", "2021-03-01 05:00", "2021", "03", "2021-03-01", "2021/02"},
 		// 2021-01-01 04:00 UTC: still December 2020 in Los Angeles.
-		{"2020-12-31-la", "America/Los_Angeles", "2020-12-31 20:00", "2020", "12", "2020-12-31"},
+		{"2020-12-31-la", "America/Los_Angeles", "2020-12-31 20:00", "2020", "12", "2020-12-31", "2021/01"},
 		// 2021-01-01 00:00 UTC: 2021 in Tokyo, before Los Angeles's
 		// 2020 incident in time.
-		{"2021-01-01-tokyo", "Asia/Tokyo", "2021-01-01 09:00", "2021", "01", "2021-01-01"},
+		{"2021-01-01-tokyo", "Asia/Tokyo", "2021-01-01 09:00", "2021", "01", "2021-01-01", ""},
 		// 2021-05-01 03:30 UTC: April in New York.
-		{"2021-04-30-ny", "America/New_York", "2021-04-30 23:30", "2021", "04", "2021-04-30"},
+		{"2021-04-30-ny", "America/New_York", "2021-04-30 23:30", "2021", "04", "2021-04-30", "2021/05"},
 		// 2021-06-30 18:30 UTC: July in Kolkata.
-		{"2021-07-01-kolkata", "Asia/Kolkata", "2021-07-01 00:00", "2021", "07", "2021-07-01"},
-		{"2021-01-31-utc", "UTC", "2021-01-31 23:59", "2021", "01", "2021-01-31"},
+		{"2021-07-01-kolkata", "Asia/Kolkata", "2021-07-01 00:00", "2021", "07", "2021-07-01", "2021/06"},
+		{"2021-01-31-utc", "UTC", "2021-01-31 23:59", "2021", "01", "2021-01-31", ""},
 	}
 	site := files{}
 	for _, c := range cases {
@@ -321,8 +323,8 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 	}
 	for _, lang := range []string{"en", "ja", "zh-TW"} {
 		for _, c := range cases {
-			// The line is on its month's page, and on no other page of
-			// the timeline.
+			// The line is on its month's page and on that of its event
+			// in UTC, and on no other page of the timeline.
 			var on []string
 			err := filepath.WalkDir(filepath.Join(dir, "public", lang, "timeline"), func(p string, d fs.DirEntry, err error) error {
 				if err != nil || d.IsDir() {
@@ -337,15 +339,19 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := c.year + "/" + c.month + "/index.html"
-			if len(on) != 1 || on[0] != want {
-				t.Errorf("%s: %s is on the timeline pages %q, want only %s", lang, c.id, on, want)
+			want := []string{c.year + "/" + c.month + "/index.html"}
+			if c.utc != "" {
+				want = append(want, c.utc+"/index.html")
+			}
+			slices.Sort(want)
+			if !slices.Equal(on, want) {
+				t.Errorf("%s: %s is on the timeline pages %q, want %q", lang, c.id, on, want)
 				continue
 			}
 			doc := parseHTML(t, filepath.Join(dir, "public", lang, "timeline", c.year, c.month, "index.html"))
 			line := findAll(doc, func(n *html.Node) bool { return attr(n, "id") == "i-"+c.id })[0]
-			if got := textOf(findAll(line, tag("time"))[0]); got != c.shown {
-				t.Errorf("%s: %s shows %q, want %s", lang, c.id, got, c.shown)
+			if got := textOf(findAll(line, tag("time"))[0]); !strings.HasPrefix(got, c.shown+" ") {
+				t.Errorf("%s: %s shows %q, want it to begin %s", lang, c.id, got, c.shown)
 			}
 			// The month's year is marked among the years, which come
 			// after the month's lines.
@@ -362,16 +368,17 @@ func TestMonthPagesGroupByLocalMonth(t *testing.T) {
 			}
 			// The year's month index links to the month's page.
 			year := parseHTML(t, filepath.Join(dir, "public", lang, "timeline", c.year, "index.html"))
-			if len(findAll(year, func(n *html.Node) bool {
+			index := findAll(year, func(n *html.Node) bool { return hasClass(n, "months") })
+			if len(index) != 1 || len(findAll(index[0], func(n *html.Node) bool {
 				return strings.HasSuffix(attr(n, "href"), "/timeline/"+c.year+"/"+c.month+"/")
 			})) != 1 {
 				t.Errorf("%s: the %s index has no link to its month %s", lang, c.year, c.month)
 			}
 		}
 	}
-	// Only months with incidents have a page.
-	if _, err := os.Stat(filepath.Join(dir, "public", "en", "timeline", "2021", "02", "index.html")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("February 2021, with no incident, has a page (%v)", err)
+	// Only months with incidents or events have a page.
+	if _, err := os.Stat(filepath.Join(dir, "public", "en", "timeline", "2021", "09", "index.html")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("September 2021, with no incident, has a page (%v)", err)
 	}
 	// Each year and month is in the sitemap once.
 	_, entries := readSitemap(t, filepath.Join(dir, "public"), "")
