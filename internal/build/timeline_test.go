@@ -316,7 +316,9 @@ func TestYearPage(t *testing.T) {
 		}
 	}
 	old := parseHTML(t, filepath.Join(dest, "en", "timeline", "2019", "index.html"))
-	if len(findAll(old, func(n *html.Node) bool { return n.Data == "a" && attr(n, "rel") == "next" && attr(n, "href") == "/en/timeline/2021/" })) != 1 {
+	if len(findAll(old, func(n *html.Node) bool {
+		return n.Data == "a" && attr(n, "rel") == "next" && attr(n, "href") == "/en/timeline/2021/"
+	})) != 1 {
 		t.Error("2019 does not link 2021 as the next year")
 	}
 }
