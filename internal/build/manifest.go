@@ -19,12 +19,13 @@ import (
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/source"
 )
 
 // manifestFormat is the version of the manifest's layout: a manifest of
 // another version is not read, and the build is cold.
-const manifestFormat = 1
+const manifestFormat = 2
 
 // manifest records what a build was made from, so that the next build
 // can tell what changed: a hash of everything every page depends on
@@ -51,6 +52,9 @@ type manifestIncident struct {
 	Overlapping []string            `json:"overlapping,omitempty"`
 	Similar     []string            `json:"similar,omitempty"`
 	Terms       map[string][]string `json:"terms,omitempty"` // taxonomy → slugs, in order
+	// Reach is what of time its pages speak of (render.IncidentReach),
+	// in UTC: with Begin, the months whose timeline pages show it.
+	Reach [2]time.Time `json:"reach"`
 }
 
 // manifestTerm is a term's label and its incidents, newest first.
@@ -84,6 +88,7 @@ func newManifest(a *archive.Archive, inputs string, content map[string]string) *
 			ID: inc.ID, Begin: inc.Begin.In(inc.Location), Prev: id(inc.Prev), Next: id(inc.Next),
 			Related: ids(inc.Related), Overlapping: ids(inc.Overlapping), Similar: ids(inc.Similar),
 		}
+		mi.Reach[0], mi.Reach[1] = render.IncidentReach(inc)
 		for tax, terms := range inc.Terms.All() {
 			if mi.Terms == nil {
 				mi.Terms = map[string][]string{}
@@ -149,6 +154,16 @@ func (m *manifest) skeleton() *archive.Archive {
 		}
 	}
 	return a
+}
+
+// months are the months whose timeline pages showed each incident, by
+// id.
+func (m *manifest) months() map[string][]render.YearMonth {
+	out := make(map[string][]render.YearMonth, len(m.Incidents))
+	for _, mi := range m.Incidents {
+		out[mi.ID] = render.MonthsReached(mi.Begin, mi.Reach[0], mi.Reach[1])
+	}
+	return out
 }
 
 // readManifest reads the manifest at path; any fault is an error, and

@@ -98,7 +98,7 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 		}
 	}
 	if !full {
-		scope = affected(touched, s.site.Archive, site.Archive)
+		scope = affected(touched, s.site.Archive, site.Archive, render.IncidentMonths)
 		// The export lists related ids: an incident that gained or lost a
 		// relation is in scope without being touched.
 		s.frags.Forget(scope.Incidents)
@@ -347,8 +347,10 @@ func (s *Session) writeIndex(site *source.Site, basePath string) (*refcount.Ref[
 // affected finds the pages a change to the touched incidents can alter:
 // their own, those of every incident that shows them (as related,
 // overlapping, similar, previous or next) before or after the change, and
-// the pages of every term they had or have.
-func affected(touched map[string]bool, before, after *archive.Archive) *render.Scope {
+// the pages of every term they had or have, and the timeline's pages
+// that show them. beforeMonths gives the months whose pages showed an
+// incident of before.
+func affected(touched map[string]bool, before, after *archive.Archive, beforeMonths func(*archive.Incident) []render.YearMonth) *render.Scope {
 	scope := &render.Scope{Incidents: map[string]bool{}, Terms: map[string]bool{}, Years: map[int]bool{}, Months: map[render.YearMonth]bool{}}
 	for id := range touched {
 		scope.Incidents[id] = true
@@ -392,7 +394,6 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 				}
 			}
 			scope.Years[render.LocalYear(inc)] = true
-			scope.Months[render.LocalMonth(inc)] = true
 			for tax, terms := range inc.Terms.All() {
 				for _, t := range terms {
 					scope.Terms[string(tax)+"/"+t.Slug] = true
@@ -430,16 +431,38 @@ func affected(touched map[string]bool, before, after *archive.Archive) *render.S
 			}
 		}
 	}
+	// A month's page shows the incidents its month reaches, their
+	// events and their organizations' names; a month that gains or loses
+	// its page changes the previous and next month links of those on
+	// either side of it, and its year's index.
+	monthsOf := map[*archive.Archive]func(*archive.Incident) []render.YearMonth{before: beforeMonths, after: render.IncidentMonths}
+	for _, a := range []*archive.Archive{before, after} {
+		for _, inc := range a.Incidents {
+			if entries[inc.ID] {
+				for _, m := range monthsOf[a](inc) {
+					scope.Months[m] = true
+				}
+			}
+		}
+	}
+	had, has := monthsWithPages(before, beforeMonths), monthsWithPages(after, render.IncidentMonths)
+	for m := range render.MonthPagesChanged(had, has) {
+		scope.Months[m] = true
+		scope.Years[m.Year] = true
+	}
 	// A list entry shows only its own incident: the neighbours in scope
 	// keep theirs.
 	scope.ListPages = render.ListPagesChanged(before.Incidents, after.Incidents, entries)
 	scope.TermPages = termPagesChanged(scope.Terms, before, after, entries)
 	// Year and month pages list every year: a year that appears or goes
 	// away changes them all.
-	if years := yearsOf(after); !maps.Equal(years, yearsOf(before)) {
+	if years := yearsOf(has); !maps.Equal(years, yearsOf(had)) {
 		maps.Copy(scope.Years, years)
 		for _, inc := range after.Incidents {
-			scope.Months[render.LocalMonth(inc)] = true
+			for _, m := range render.IncidentMonths(inc) {
+				scope.Months[m] = true
+				scope.Years[m.Year] = true
+			}
 		}
 	}
 	return scope
@@ -499,10 +522,23 @@ func orgName(t *archive.Term) string {
 	return t.Organization.Name
 }
 
-func yearsOf(a *archive.Archive) map[int]bool {
-	out := map[int]bool{}
+// monthsWithPages are the months of the timeline that have a page: those
+// that show an incident.
+func monthsWithPages(a *archive.Archive, monthsOf func(*archive.Incident) []render.YearMonth) map[render.YearMonth]bool {
+	out := map[render.YearMonth]bool{}
 	for _, inc := range a.Incidents {
-		out[render.LocalYear(inc)] = true
+		for _, m := range monthsOf(inc) {
+			out[m] = true
+		}
+	}
+	return out
+}
+
+// yearsOf are the years with pages: those of the months with pages.
+func yearsOf(months map[render.YearMonth]bool) map[int]bool {
+	out := map[int]bool{}
+	for m := range months {
+		out[m.Year] = true
 	}
 	return out
 }

@@ -322,3 +322,66 @@ func TestYearPage(t *testing.T) {
 		t.Error("2019 does not link 2021 as the next year")
 	}
 }
+
+// TestWarmBuildRendersOnlyTheMonthsAnEditTouches: an edit of an
+// incident renders its months' pages again and carries every other
+// month's over (the same file); a month that gains its page renders the
+// months with pages either side of it again, whose links to it are new,
+// and no other. Each build equals a cold one.
+func TestWarmBuildRendersOnlyTheMonthsAnEditTouches(t *testing.T) {
+	src := monthSite(t)
+	august := "---\ntitle: August\nsummary: S.\norganization: AWS\ntimezone: UTC\nbegin: 2021-08-02 10:00\nend: 2021-08-02 11:00\n---\n\n## Timeline {#timeline}\n\n- 2021-08-02 10:00 — Began.\n"
+	writeFile(t, filepath.Join(src, "content", "2021-08-02-aws-august", "en.md"), august)
+	warm := filepath.Join(t.TempDir(), "public")
+	if _, err := build.Run(buildOpts(src, warm)); err != nil {
+		t.Fatal(err)
+	}
+	months := []string{"03", "04", "05", "06", "08"}
+	steps := []struct {
+		name    string
+		change  func()
+		renders []string // the months rendered again; the others are carried
+	}{
+		{"an event of March's incident", func() {
+			edit(t, filepath.Join(src, "content", "2021-03-10-aws-march", "en.md"), "Errors ended.", "Errors stopped after a rollback.")
+		}, []string{"03"}},
+		{"an incident of the month running into the next", func() {
+			edit(t, filepath.Join(src, "content", "2021-04-30-aws-long", "en.md"), "EC2 recovered.", "EC2 recovered fully.")
+		}, []string{"04", "05"}},
+		{"an incident in June, a month without a page", func() {
+			writeFile(t, filepath.Join(src, "content", "2021-06-15-azure-june", "en.md"),
+				strings.NewReplacer("August", "June", "AWS", "Azure", "2021-08-02", "2021-06-15").Replace(august))
+		}, []string{"05", "06", "08"}},
+	}
+	for _, st := range steps {
+		before := inodes(t, warm)
+		st.change()
+		res, err := build.Run(buildOpts(src, warm))
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		t.Logf("%s: carried %d, warnings %v", st.name, res.Carried, res.Warnings)
+		after := inodes(t, warm)
+		for _, lang := range []string{"en", "ja", "zh-TW"} {
+			for _, m := range months {
+				page := lang + "/timeline/2021/" + m + "/index.html"
+				b, a := before[page], after[page]
+				if a == nil {
+					if b != nil {
+						t.Errorf("%s: %s is gone", st.name, page)
+					}
+					continue
+				}
+				carried := b != nil && os.SameFile(b, a)
+				if want := !slices.Contains(st.renders, m); carried != want {
+					t.Errorf("%s: %s carried over: %t, want %t", st.name, page, carried, want)
+				}
+			}
+		}
+		cold := filepath.Join(t.TempDir(), "public")
+		if _, err := build.Run(buildOpts(src, cold)); err != nil {
+			t.Fatal(err)
+		}
+		sameBuild(t, st.name, warm, cold)
+	}
+}

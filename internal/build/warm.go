@@ -86,7 +86,8 @@ func planCarry(prev previousBuild, site *source.Site, m *manifest) (plan *carryP
 			}
 		}
 	}
-	scope := affected(touched, before, site.Archive)
+	months := old.months()
+	scope := affected(touched, before, site.Archive, func(inc *archive.Incident) []render.YearMonth { return months[inc.ID] })
 	// Whatever the scope's reasoning, a page whose links changed is
 	// rendered again.
 	for id := range linksChanged(before, site.Archive) {

@@ -56,11 +56,18 @@ func LocalMonth(inc *archive.Incident) YearMonth {
 func LocalYear(inc *archive.Incident) int { return inc.Begin.In(inc.Location).Year() }
 
 // IncidentMonths are the months whose pages show inc, in order: the
-// month it is listed under, and every month in UTC from its begin (or
-// first event, when earlier) to its last known instant (or last event,
-// when later). They follow one another without a gap.
+// month it is listed under, and every month in UTC that its reach
+// (IncidentReach) spans. They follow one another without a gap.
 func IncidentMonths(inc *archive.Incident) []YearMonth {
-	from, to := inc.Begin, inc.Through
+	from, to := IncidentReach(inc)
+	return MonthsReached(inc.Begin.In(inc.Location), from, to)
+}
+
+// IncidentReach is what of time an incident's pages speak of: from its
+// begin, or its first event when earlier, to its last known instant, or
+// its last event when later.
+func IncidentReach(inc *archive.Incident) (from, to time.Time) {
+	from, to = inc.Begin, inc.Through
 	if first, last, ok := inc.EventRange(); ok {
 		if first.Before(from) {
 			from = first
@@ -69,8 +76,14 @@ func IncidentMonths(inc *archive.Incident) []YearMonth {
 			to = last
 		}
 	}
+	return from, to
+}
+
+// MonthsReached are the months of an incident that began at localBegin
+// (in its own zone) and reaches from and to (IncidentReach).
+func MonthsReached(localBegin, from, to time.Time) []YearMonth {
 	lo, hi := monthOf(from), monthOf(to)
-	if l := LocalMonth(inc); l.before(lo) {
+	if l := (YearMonth{localBegin.Year(), localBegin.Month()}); l.before(lo) {
 		lo = l
 	} else if hi.before(l) {
 		hi = l
@@ -101,17 +114,13 @@ func monthPages(incidents []*archive.Incident) *timelineMonths {
 	for m := range out.shows {
 		out.order = append(out.order, m)
 	}
-	slices.SortFunc(out.order, func(a, b YearMonth) int {
-		return cmp.Or(cmp.Compare(a.Year, b.Year), cmp.Compare(a.Month, b.Month))
-	})
+	slices.SortFunc(out.order, compareMonths)
 	return out
 }
 
 // around is the months with pages before and after m, where there are.
 func (t *timelineMonths) around(m YearMonth) (prev, next YearMonth, hasPrev, hasNext bool) {
-	i, found := slices.BinarySearchFunc(t.order, m, func(a, b YearMonth) int {
-		return cmp.Or(cmp.Compare(a.Year, b.Year), cmp.Compare(a.Month, b.Month))
-	})
+	i, found := slices.BinarySearchFunc(t.order, m, compareMonths)
 	if i > 0 {
 		prev, hasPrev = t.order[i-1], true
 	}
@@ -122,6 +131,48 @@ func (t *timelineMonths) around(m YearMonth) (prev, next YearMonth, hasPrev, has
 		next, hasNext = t.order[i], true
 	}
 	return prev, next, hasPrev, hasNext
+}
+
+// MonthPagesChanged finds the month pages whose neighbours differ
+// between two sets of months with pages: a month with a page in one and
+// not the other, and the months with pages on either side of it in
+// each, whose previous or next month links it changes.
+func MonthPagesChanged(before, after map[YearMonth]bool) map[YearMonth]bool {
+	order := func(set map[YearMonth]bool) *timelineMonths {
+		t := &timelineMonths{}
+		for m := range set {
+			t.order = append(t.order, m)
+		}
+		slices.SortFunc(t.order, compareMonths)
+		return t
+	}
+	b, a := order(before), order(after)
+	out := map[YearMonth]bool{}
+	for _, side := range []struct {
+		months *timelineMonths
+		other  map[YearMonth]bool
+	}{{b, after}, {a, before}} {
+		for _, m := range side.months.order {
+			if side.other[m] {
+				continue
+			}
+			out[m] = true
+			for _, t := range []*timelineMonths{b, a} {
+				prev, next, hasPrev, hasNext := t.around(m)
+				if hasPrev {
+					out[prev] = true
+				}
+				if hasNext {
+					out[next] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func compareMonths(a, b YearMonth) int {
+	return cmp.Or(cmp.Compare(a.Year, b.Year), cmp.Compare(a.Month, b.Month))
 }
 
 // YearSummary counts one year of the archive-wide timeline.
