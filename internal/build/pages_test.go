@@ -24,6 +24,46 @@ import (
 // maxPage is the most an HTML page may weigh, whatever the archive's size.
 const maxPage = 300 << 10
 
+// maxOutput is the most the served output of a generated archive may
+// weigh against its Markdown.
+const maxOutput = 6.0
+
+// markdownSize is the size of the Markdown files under dir.
+func markdownSize(t testing.TB, dir string) int64 {
+	t.Helper()
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		info, err := d.Info()
+		total += info.Size()
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return total
+}
+
+// largestOf is the largest of the HTML files matching a pattern under
+// dest, and its size.
+func largestOf(t testing.TB, dest, pattern string) (string, int64) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dest, pattern))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no %s (%v)", pattern, err)
+	}
+	var largest string
+	var size int64
+	for _, f := range files {
+		if info, err := os.Stat(f); err == nil && info.Size() > size {
+			largest, size = f, info.Size()
+		}
+	}
+	return largest, size
+}
+
 // siteSize walks a built site: its total size, and its largest HTML page.
 func siteSize(t testing.TB, dest string) (total int64, largest string, largestSize int64) {
 	t.Helper()
@@ -64,9 +104,18 @@ func TestPagesBoundedAtAThousandIncidents(t *testing.T) {
 		t.Fatal(err)
 	}
 	total, largest, size := siteSize(t, dest)
-	t.Logf("output %d bytes; largest page %s, %d bytes", total, largest, size)
+	t.Logf("output %d bytes, %.2f× the Markdown; largest page %s, %d bytes", total, float64(total)/float64(markdownSize(t, filepath.Join(dir, "content"))), largest, size)
 	if size > maxPage {
 		t.Errorf("largest page %s is %d bytes, over %d", largest, size, maxPage)
+	}
+	// Month pages list every event of their month and year pages draw
+	// theirs: at 1,000 incidents, a month holds about 4 of them.
+	for _, pattern := range []string{"*/timeline/*/*/index.html", "*/timeline/*/index.html"} {
+		page, size := largestOf(t, dest, pattern)
+		t.Logf("largest %s: %s, %d bytes", pattern, page, size)
+		if size > 100<<10 {
+			t.Errorf("%s is %d bytes, want under 100 KB at 1,000 incidents", page, size)
+		}
 	}
 	for _, page := range []string{"en/timeline/index.html", "zh-TW/timeline/index.html"} {
 		if info, err := os.Stat(filepath.Join(dest, page)); err != nil || info.Size() > 200<<10 {
@@ -463,10 +512,24 @@ func BenchmarkPageSizes(b *testing.B) {
 			b.Fatal(err)
 		}
 		total, largest, size := siteSize(b, dest)
+		ratio := float64(total) / float64(markdownSize(b, filepath.Join(dir, "content")))
 		b.ReportMetric(float64(total)/1e6, "MB")
+		b.ReportMetric(ratio, "x-markdown")
 		b.ReportMetric(float64(size)/1e3, "KB-largest")
 		if size > maxPage {
 			b.Errorf("%d incidents: %s is %d bytes, over %d", *benchIncidents, largest, size, maxPage)
+		}
+		if ratio > maxOutput {
+			b.Errorf("%d incidents: the output is %.2f× the Markdown, over %g×", *benchIncidents, ratio, maxOutput)
+		}
+		// The timeline's pages are bounded too: each month lists every
+		// event of its month.
+		for unit, pattern := range map[string]string{"KB-month": "*/timeline/*/*/index.html", "KB-year": "*/timeline/*/index.html"} {
+			page, size := largestOf(b, dest, pattern)
+			b.ReportMetric(float64(size)/1e3, unit)
+			if size > maxPage {
+				b.Errorf("%d incidents: %s is %d bytes, over %d", *benchIncidents, page, size, maxPage)
+			}
 		}
 	}
 }

@@ -83,12 +83,12 @@ func MonthSVG(c MonthChart) string {
 	monthDefs(&b, id, bars)
 	monthKey(&b, id, rows, 4+moKeyRowH-8)
 	dayW := (moRight - moLeft) / float64(days)
-	b.WriteString(`<g class="days">`)
+	// The days' lines are one path: a month's page is bounded.
+	b.WriteString(`<path class="grid" d="`)
 	for d := 0; d <= days; d++ {
-		x := moLeft + float64(d)*dayW
-		b.WriteString(`<line class="grid" x1="` + num(x) + `" y1="` + num(top) + `" x2="` + num(x) + `" y2="` + num(top+lanesH) + `"/>`)
+		b.WriteString("M" + num(moLeft+float64(d)*dayW) + " " + num(top) + "v" + num(lanesH))
 	}
-	b.WriteString(`</g>`)
+	b.WriteString(`"/>`)
 	for _, bar := range bars {
 		monthBar(&b, id, bar, top)
 	}

@@ -110,6 +110,7 @@ func buildStylesheet() string {
 		rule(kind+" .severity-none", "fill:var(--c-muted)")
 		rule(kind+" .stop-none", "stop-color:var(--c-muted)")
 	}
+	rule("svg.chart-month path.grid", "fill:none")
 	rule("svg.chart-month .bar-link:hover .bar", "stroke:var(--c-fg);stroke-width:1.5;vector-effect:non-scaling-stroke")
 	rule("svg.chart-year", "font-size:"+num(yrFont)+"px")
 	rule("svg.chart-year .n", "font-weight:600")
