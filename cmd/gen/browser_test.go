@@ -307,6 +307,42 @@ func TestBrowser(t *testing.T) {
 		b.clean(t, "timeline links")
 	})
 
+	t.Run("MonthPage", func(t *testing.T) {
+		const month = "/en/timeline/2020/08/"
+		for _, w := range []int{phoneWidth, desktopWidth} {
+			b.width(t, w)
+			b.open(t, month)
+			b.waitFor(t, "the month's picture", `document.readyState === "complete" && document.querySelectorAll("svg.chart-month a.bar-link").length > 0`)
+			// The page never scrolls sideways: the picture keeps its
+			// width in a box of its own, its text at 12 px or more.
+			if eval[bool](t, b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`) {
+				t.Errorf("%d px: the month's page scrolls sideways", w)
+			}
+			smallest := eval[float64](t, b, `(() => {
+				const svg = document.querySelector("svg.chart-month");
+				const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+				return Math.min(...Array.from(svg.querySelectorAll("text")).map(el => parseFloat(getComputedStyle(el).fontSize) * k));
+			})()`)
+			if smallest < 12 {
+				t.Errorf("%d px: the month's picture has text of %.1f px", w, smallest)
+			}
+		}
+		// An event leads to its place on its incident's page.
+		href := eval[string](t, b, `(() => {
+			const a = document.querySelector(".events a");
+			a.setAttribute("data-pick", "");
+			return a.getAttribute("href");
+		})()`)
+		u, err := url.Parse(href)
+		if err != nil || u.Fragment == "" {
+			t.Fatalf("event link %q", href)
+		}
+		b.do(t, "follow the event", chromedp.Click(chromedp.CSS(`a[data-pick]`)))
+		b.waitFor(t, "the incident page at the event", fmt.Sprintf(`location.pathname === %q && location.hash === %q && document.readyState === "complete"`, u.Path, "#"+u.Fragment))
+		targetInView(t, b, u.Fragment)
+		b.clean(t, "month page")
+	})
+
 	t.Run("SearchWithoutJavaScript", func(t *testing.T) {
 		b.scripts(t, false)
 		defer b.scripts(t, true)
@@ -466,6 +502,7 @@ func pageTypes() []pageType {
 			{name: "incident", path: "/incidents/2020-08-19-blob-storage-metadata-overload/", print: true},
 			{name: "timeline", path: "/timeline/"},
 			{name: "timeline-year", path: "/timeline/2020/"},
+			{name: "timeline-month", path: "/timeline/2020/08/"},
 			{name: "terms", path: "/products/"},
 			{name: "term", path: "/products/google-cloud-cloud-storage/"},
 			{name: "search", path: "/search/?q=" + url.QueryEscape(query)},
@@ -553,7 +590,7 @@ func checkPage(t *testing.T, b *browser, p pageType, axeSource, shots string) {
 			if w == phoneWidth && scheme == "light" {
 				over := eval[[]string](t, b, `Array.from(document.querySelectorAll("body *")).filter(el => {
 					const r = el.getBoundingClientRect();
-					return r.width > 0 && r.right > document.documentElement.clientWidth + 1 && !el.closest(".body table, pre, .visually-hidden, .skip");
+					return r.width > 0 && r.right > document.documentElement.clientWidth + 1 && !el.closest(".body table, pre, .visually-hidden, .skip, .chart-scroll svg");
 				}).slice(0, 5).map(el => el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? "." + el.className.trim().replace(/\s+/g, ".") : "") + " " + Math.round(el.getBoundingClientRect().right) + "px")`)
 				if len(over) > 0 {
 					t.Errorf("wider than a %d px phone: %s", phoneWidth, strings.Join(over, ", "))
