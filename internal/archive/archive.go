@@ -145,15 +145,14 @@ func (inc *Incident) Events() []content.Event {
 // EventCount is the number of events of the timeline.
 func (inc *Incident) EventCount() int { return len(inc.timeline.at) }
 
-// EventRange is the instants of the first and last events (in order, as
-// placed), without their texts; ok is false when the timeline is empty.
-func (inc *Incident) EventRange() (first, last time.Time, ok bool) {
-	at := inc.timeline.at
-	if len(at) == 0 {
-		return time.Time{}, time.Time{}, false
+// EventInstants are the instants of the events, in order, without their
+// texts.
+func (inc *Incident) EventInstants() []time.Time {
+	out := make([]time.Time, len(inc.timeline.at))
+	for i, p := range inc.timeline.at {
+		out[i] = time.Unix(p.unix, int64(p.nsec)).UTC()
 	}
-	instant := func(p placed) time.Time { return time.Unix(p.unix, int64(p.nsec)).UTC() }
-	return instant(at[0]), instant(at[len(at)-1]), true
+	return out
 }
 
 // Timeline returns the events as written in lang, falling back like Page:

@@ -52,9 +52,9 @@ type manifestIncident struct {
 	Overlapping []string            `json:"overlapping,omitempty"`
 	Similar     []string            `json:"similar,omitempty"`
 	Terms       map[string][]string `json:"terms,omitempty"` // taxonomy → slugs, in order
-	// Reach is what of time its pages speak of (render.IncidentReach),
-	// in UTC: with Begin, the months whose timeline pages show it.
-	Reach [2]time.Time `json:"reach"`
+	// Months are those whose timeline pages show it
+	// (render.IncidentMonths).
+	Months []string `json:"months"`
 }
 
 // manifestTerm is a term's label and its incidents, newest first.
@@ -88,7 +88,9 @@ func newManifest(a *archive.Archive, inputs string, content map[string]string) *
 			ID: inc.ID, Begin: inc.Begin.In(inc.Location), Prev: id(inc.Prev), Next: id(inc.Next),
 			Related: ids(inc.Related), Overlapping: ids(inc.Overlapping), Similar: ids(inc.Similar),
 		}
-		mi.Reach[0], mi.Reach[1] = render.IncidentReach(inc)
+		for _, m := range render.IncidentMonths(inc) {
+			mi.Months = append(mi.Months, m.String())
+		}
 		for tax, terms := range inc.Terms.All() {
 			if mi.Terms == nil {
 				mi.Terms = map[string][]string{}
@@ -158,12 +160,18 @@ func (m *manifest) skeleton() *archive.Archive {
 
 // months are the months whose timeline pages showed each incident, by
 // id.
-func (m *manifest) months() map[string][]render.YearMonth {
+func (m *manifest) months() (map[string][]render.YearMonth, error) {
 	out := make(map[string][]render.YearMonth, len(m.Incidents))
 	for _, mi := range m.Incidents {
-		out[mi.ID] = render.MonthsReached(mi.Begin, mi.Reach[0], mi.Reach[1])
+		for _, s := range mi.Months {
+			ym, err := render.ParseMonth(s)
+			if err != nil {
+				return nil, fmt.Errorf("incident %s: %w", mi.ID, err)
+			}
+			out[mi.ID] = append(out[mi.ID], ym)
+		}
 	}
-	return out
+	return out, nil
 }
 
 // readManifest reads the manifest at path; any fault is an error, and
@@ -182,6 +190,9 @@ func readManifest(path string) (*manifest, error) {
 	}
 	if m.Inputs == "" || m.Content == nil {
 		return nil, fmt.Errorf("%s: incomplete", path)
+	}
+	if _, err := m.months(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &m, nil
 }

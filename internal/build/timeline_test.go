@@ -385,3 +385,32 @@ func TestWarmBuildRendersOnlyTheMonthsAnEditTouches(t *testing.T) {
 		sameBuild(t, st.name, warm, cold)
 	}
 }
+
+// TestLongIncidentOnBoundedMonths: an incident stated to have lasted five
+// years is on the pages of its first twelve months and of the months its
+// events happened in, not on sixty: one file does not make a page per
+// month of its window.
+func TestLongIncidentOnBoundedMonths(t *testing.T) {
+	dir := writeSite(t, files{"content/2020-01-10-long/en.md": "---\ntitle: Long\nsummary: S.\ntimezone: UTC\nbegin: 2020-01-10 10:00\nend: 2025-01-10 10:00\n---\n\n## Timeline {#timeline}\n\n- 2020-01-10 10:00 — Began.\n- 2024-06-01 09:00 — Still going.\n"})
+	if _, err := buildSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	months, err := filepath.Glob(filepath.Join(dir, "public", "en", "timeline", "*", "*", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range months {
+		rel, _ := filepath.Rel(filepath.Join(dir, "public", "en", "timeline"), filepath.Dir(m))
+		got = append(got, filepath.ToSlash(rel))
+	}
+	want := []string{"2020/01", "2020/02", "2020/03", "2020/04", "2020/05", "2020/06", "2020/07", "2020/08", "2020/09", "2020/10", "2020/11", "2020/12", "2024/06"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the incident is on the month pages %q, want %q", got, want)
+	}
+	hrefs, _ := monthEvents(t, filepath.Join(dir, "public", "en", "timeline", "2024", "06", "index.html"))
+	if !slices.Equal(hrefs, []string{"/en/incidents/2020-01-10-long/#t-20240601T0900Z"}) {
+		t.Errorf("June 2024 links %q, want the event of that month", hrefs)
+	}
+	checkLinks(t, filepath.Join(dir, "public"), "http://127.0.0.1:1313/")
+}

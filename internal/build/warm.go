@@ -86,7 +86,7 @@ func planCarry(prev previousBuild, site *source.Site, m *manifest) (plan *carryP
 			}
 		}
 	}
-	months := old.months()
+	months, _ := old.months() // checked when read
 	scope := affected(touched, before, site.Archive, func(inc *archive.Incident) []render.YearMonth { return months[inc.ID] })
 	// Whatever the scope's reasoning, a page whose links changed is
 	// rendered again.

@@ -12,6 +12,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/chart"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/locale"
+	"github.com/postmortem-archive/gen/internal/timefmt"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 
@@ -55,44 +56,36 @@ func LocalMonth(inc *archive.Incident) YearMonth {
 // its own zone.
 func LocalYear(inc *archive.Incident) int { return inc.Begin.In(inc.Location).Year() }
 
+// maxSpanMonths is how many months an incident's window alone puts it
+// on, counted from the month it began in (UTC): one stated to have
+// lasted for years is on the pages of its first months and of the months
+// its events happened in, not of every month between (one file could
+// otherwise make a hundred thousand pages).
+const maxSpanMonths = 12
+
 // IncidentMonths are the months whose pages show inc, in order: the
-// month it is listed under, and every month in UTC that its reach
-// (IncidentReach) spans. They follow one another without a gap.
+// month it is listed under, the months in UTC its window spans (at most
+// maxSpanMonths), and those its events happened in.
 func IncidentMonths(inc *archive.Incident) []YearMonth {
-	from, to := IncidentReach(inc)
-	return MonthsReached(inc.Begin.In(inc.Location), from, to)
-}
-
-// IncidentReach is what of time an incident's pages speak of: from its
-// begin, or its first event when earlier, to its last known instant, or
-// its last event when later.
-func IncidentReach(inc *archive.Incident) (from, to time.Time) {
-	from, to = inc.Begin, inc.Through
-	if first, last, ok := inc.EventRange(); ok {
-		if first.Before(from) {
-			from = first
-		}
-		if last.After(to) {
-			to = last
-		}
-	}
-	return from, to
-}
-
-// MonthsReached are the months of an incident that began at localBegin
-// (in its own zone) and reaches from and to (IncidentReach).
-func MonthsReached(localBegin, from, to time.Time) []YearMonth {
-	lo, hi := monthOf(from), monthOf(to)
-	if l := (YearMonth{localBegin.Year(), localBegin.Month()}); l.before(lo) {
-		lo = l
-	} else if hi.before(l) {
-		hi = l
-	}
-	var out []YearMonth
-	for m := lo; !hi.before(m); m = m.next() {
+	out := []YearMonth{LocalMonth(inc)}
+	last := monthOf(inc.Through)
+	for m, n := monthOf(inc.Begin), 0; !last.before(m) && n < maxSpanMonths; m, n = m.next(), n+1 {
 		out = append(out, m)
 	}
-	return out
+	for _, t := range inc.EventInstants() {
+		out = append(out, monthOf(t))
+	}
+	slices.SortFunc(out, compareMonths)
+	return slices.Compact(out)
+}
+
+// String is the month as a timeline key: "2021-04".
+func (m YearMonth) String() string { return m.start().Format(timefmt.Month) }
+
+// ParseMonth reads a month written by String.
+func ParseMonth(s string) (YearMonth, error) {
+	t, err := time.Parse(timefmt.Month, s)
+	return monthOf(t), err
 }
 
 // timelineMonths are the months that have a page, oldest first, with
