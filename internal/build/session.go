@@ -431,41 +431,48 @@ func affected(touched map[string]bool, before, after *archive.Archive, beforeMon
 			}
 		}
 	}
+	timelineScope(scope, entries, before, after, beforeMonths)
+	// A list entry shows only its own incident: the neighbours in scope
+	// keep theirs.
+	scope.ListPages = render.ListPagesChanged(before.Incidents, after.Incidents, entries)
+	scope.TermPages = termPagesChanged(scope.Terms, before, after, entries)
+	return scope
+}
+
+// timelineScope adds to scope the timeline's year and month pages a
+// change alters, given the incidents whose entries changed.
+// beforeMonths gives the months whose pages showed an incident of
+// before.
+func timelineScope(scope *render.Scope, entries map[string]bool, before, after *archive.Archive, beforeMonths func(*archive.Incident) []render.YearMonth) {
 	// A month's page shows the incidents its month reaches, their
-	// events and their organizations' names; a month that gains or loses
-	// its page changes the previous and next month links of those on
-	// either side of it, and its year's index.
-	monthsOf := map[*archive.Archive]func(*archive.Incident) []render.YearMonth{before: beforeMonths, after: render.IncidentMonths}
-	for _, a := range []*archive.Archive{before, after} {
-		for _, inc := range a.Incidents {
+	// events and their organizations' names.
+	for _, side := range []struct {
+		a      *archive.Archive
+		months func(*archive.Incident) []render.YearMonth
+	}{{before, beforeMonths}, {after, render.IncidentMonths}} {
+		for _, inc := range side.a.Incidents {
 			if entries[inc.ID] {
-				for _, m := range monthsOf[a](inc) {
+				for _, m := range side.months(inc) {
 					scope.Months[m] = true
 				}
 			}
 		}
 	}
+	// A month that gains or loses its page changes the previous and next
+	// month links of those on either side of it, and its year's index.
 	had, has := monthsWithPages(before, beforeMonths), monthsWithPages(after, render.IncidentMonths)
 	for m := range render.MonthPagesChanged(had, has) {
 		scope.Months[m] = true
 		scope.Years[m.Year] = true
 	}
-	// A list entry shows only its own incident: the neighbours in scope
-	// keep theirs.
-	scope.ListPages = render.ListPagesChanged(before.Incidents, after.Incidents, entries)
-	scope.TermPages = termPagesChanged(scope.Terms, before, after, entries)
 	// Year and month pages list every year: a year that appears or goes
 	// away changes them all.
 	if years := yearsOf(has); !maps.Equal(years, yearsOf(had)) {
 		maps.Copy(scope.Years, years)
-		for _, inc := range after.Incidents {
-			for _, m := range render.IncidentMonths(inc) {
-				scope.Months[m] = true
-				scope.Years[m.Year] = true
-			}
+		for m := range has {
+			scope.Months[m] = true
 		}
 	}
-	return scope
 }
 
 // sameNeighbours reports whether an incident links to the same incidents

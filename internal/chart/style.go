@@ -100,22 +100,7 @@ func buildStylesheet() string {
 		inc+":not(.chart-phone) .num", "font-size:16px", inc+":not(.chart-phone) .midnight-label", "font-size:18px")
 	rule(inc+".chart-phone .num", "font-size:12px")
 
-	// A month's incidents and a year's months: severity colours, an open
-	// incident's bar fading out from its severity's.
-	for _, kind := range []string{"svg.chart-month", "svg.chart-year"} {
-		for _, sev := range []string{"critical", "major", "minor"} {
-			rule(kind+" .severity-"+sev, "fill:var(--c-"+sev+")")
-			rule(kind+" .stop-"+sev, "stop-color:var(--c-"+sev+")")
-		}
-		rule(kind+" .severity-none", "fill:var(--c-muted)")
-		rule(kind+" .stop-none", "stop-color:var(--c-muted)")
-	}
-	rule("svg.chart-month path.grid", "fill:none")
-	rule("svg.chart-month .bar-link:hover .bar", "stroke:var(--c-fg);stroke-width:1.5;vector-effect:non-scaling-stroke")
-	rule("svg.chart-year", "font-size:"+num(yrFont)+"px")
-	rule("svg.chart-year .n", "font-weight:600")
-	rule("svg.chart-year .hit", "fill:transparent")
-	rule("svg.chart-year .col:hover .hit", "fill:var(--c-line)")
+	timelineRules(rule)
 
 	// Durations histogram.
 	rule(dur+" .bar", "fill:var(--c-accent)")
@@ -139,4 +124,23 @@ func buildStylesheet() string {
 	rule(sel(".total"), "font-weight:600")
 	media(narrowQuery, sel(".n"), "font-size:"+num(fontCountNarrw)+"px")
 	return b.String()
+}
+
+// timelineRules are the month and year pictures' rules: severity
+// colours, an open incident's bar fading out from its severity's.
+func timelineRules(rule func(sel, decl string)) {
+	for _, kind := range []string{"svg.chart-month", "svg.chart-year"} {
+		for _, sev := range []string{"critical", "major", "minor"} {
+			rule(kind+" .severity-"+sev, "fill:var(--c-"+sev+")")
+			rule(kind+" .stop-"+sev, "stop-color:var(--c-"+sev+")")
+		}
+		rule(kind+" .severity-none", "fill:var(--c-muted)")
+		rule(kind+" .stop-none", "stop-color:var(--c-muted)")
+	}
+	rule("svg.chart-month path.grid", "fill:none")
+	rule("svg.chart-month .bar-link:hover .bar", "stroke:var(--c-fg);stroke-width:1.5;vector-effect:non-scaling-stroke")
+	rule("svg.chart-year", "font-size:"+num(yrFont)+"px")
+	rule("svg.chart-year .n", "font-weight:600")
+	rule("svg.chart-year .hit", "fill:transparent")
+	rule("svg.chart-year .col:hover .hit", "fill:var(--c-line)")
 }
