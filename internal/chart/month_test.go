@@ -48,7 +48,9 @@ func TestMonthLanes(t *testing.T) {
 	}
 	// The most bars open at one point, a bar's end (with its gap) before
 	// the next one's begin at the same x.
-	sort.Slice(edges, func(i, j int) bool { return edges[i].x < edges[j].x || edges[i].x == edges[j].x && edges[i].open < edges[j].open })
+	sort.Slice(edges, func(i, j int) bool {
+		return edges[i].x < edges[j].x || edges[i].x == edges[j].x && edges[i].open < edges[j].open
+	})
 	depth, most := 0, 0
 	for _, e := range edges {
 		depth += e.open
