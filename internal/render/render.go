@@ -692,19 +692,32 @@ func paginate[T any](items []T, first urls.Loc, per int) []listPage[T] {
 
 // pager links page n of a list of pages to its neighbours.
 func (r *Renderer) pager(n, of int, loc urls.Loc) *Pager {
+	return pageWindow(n, of, func(k int) string { return r.urls.URL(loc.Nth(k)) })
+}
+
+// pageWindow links page n of of pages to its neighbours and to a window
+// of page numbers: the first, the last, and two on either side of n,
+// with gaps between, so that a thousand pages take a line.
+func pageWindow(n, of int, url func(int) string) *Pager {
 	p := &Pager{Page: n, Of: of}
 	if n > 1 {
-		p.Newer = r.urls.URL(loc.Nth(n - 1))
+		p.Newer = url(n - 1)
 	}
 	if n < of {
-		p.Older = r.urls.URL(loc.Nth(n + 1))
+		p.Older = url(n + 1)
 	}
 	for k := 1; k <= of; k++ {
 		switch {
 		case k == 1 || k == of || k >= n-2 && k <= n+2:
-			p.Links = append(p.Links, PageLink{N: k, URL: r.urls.URL(loc.Nth(k)), Current: k == n})
+			p.Links = append(p.Links, PageLink{N: k, URL: url(k), Current: k == n})
 		case len(p.Links) > 0 && !p.Links[len(p.Links)-1].Gap:
 			p.Links = append(p.Links, PageLink{Gap: true})
+			// Skip to the next number shown: 1,000 pages cost a few links.
+			if k < n-2 {
+				k = n - 3
+			} else {
+				k = of - 1
+			}
 		}
 	}
 	return p

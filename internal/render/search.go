@@ -273,16 +273,13 @@ func (s *Search) params() url.Values {
 	return q
 }
 
-// Pages lists the result page numbers, for pagination links.
-func (s *Search) Pages() []int {
-	if s.Response == nil || s.Response.Total == 0 {
+// Pager is the window of result page links: the first, the last and
+// two on either side of the current page; nil when there is one page.
+func (s *Search) Pager() *Pager {
+	if s.Response == nil || s.Response.Pages < 2 {
 		return nil
 	}
-	out := make([]int, s.Response.Pages)
-	for i := range out {
-		out[i] = i + 1
-	}
-	return out
+	return pageWindow(min(s.Page(), s.Response.Pages), s.Response.Pages, s.PageURL)
 }
 
 // Page is the current page number.

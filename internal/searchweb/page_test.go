@@ -1,0 +1,158 @@
+package searchweb_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/searchweb"
+	"github.com/postmortem-archive/gen/internal/server"
+)
+
+// generated is a built archive of 300 generated incidents, shared by the
+// tests of the search page at scale (built once: it takes seconds).
+var generated struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if generated.dir != "" {
+		os.RemoveAll(generated.dir)
+	}
+	os.Exit(code)
+}
+
+// serveGenerated serves the shared generated archive with search.
+func serveGenerated(t *testing.T) *httptest.Server {
+	t.Helper()
+	generated.once.Do(func() {
+		dir, err := os.MkdirTemp("", "gen-searchpage-")
+		if err != nil {
+			generated.err = err
+			return
+		}
+		generated.dir = dir
+		src := filepath.Join(dir, "src")
+		if err := corpus.Generate(src, corpus.Options{N: 300, Langs: []string{"en", "zh-TW"}, Seed: 1, VariedLength: true}); err != nil {
+			generated.err = err
+			return
+		}
+		if err := os.CopyFS(filepath.Join(src, "i18n"), os.DirFS("../../i18n")); err != nil {
+			generated.err = err
+			return
+		}
+		_, generated.err = build.Run(build.Options{Source: src, Dest: filepath.Join(dir, "public"), BaseURL: "http://127.0.0.1:1313/"})
+	})
+	if generated.err != nil {
+		t.Fatal(generated.err)
+	}
+	dest := filepath.Join(generated.dir, "public")
+	out, err := bundle.OpenSite(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	h := searchweb.New("", 4, t.Logf)
+	h.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
+	srv := httptest.NewServer(server.NewHandler(server.NewDirSite(dest), server.Options{Search: http.HandlerFunc(h.API), Pages: map[string]http.Handler{
+		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !h.Page(w, r) {
+				server.NotFound(w, r)
+			}
+		}),
+	}}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// pageLinks are the pagination's items as read: numbers, "…" for a gap,
+// "[n]" for the current page, "←" and "→" for previous and next.
+func (p page) pageLinks() []string {
+	var out []string
+	walk(p.doc, func(n *html.Node) {
+		if n.Data != "nav" || attrOf(n, "class") != "pagination" {
+			return
+		}
+		walk(n, func(li *html.Node) {
+			if li.Data != "li" {
+				return
+			}
+			text := textOfNode(li)
+			switch {
+			case strings.HasPrefix(text, "←"):
+				text = "←"
+			case strings.HasSuffix(text, "→"):
+				text = "→"
+			}
+			walk(li, func(c *html.Node) {
+				if c.Data == "span" && attrOf(c, "aria-current") == "page" {
+					text = "[" + text + "]"
+				}
+			})
+			out = append(out, text)
+		})
+	})
+	return out
+}
+
+// TestResultPagesWindow: a common word's many pages are a window of
+// links (first, last, the current ± 2, gaps), and each link leads to the
+// page it names; the total is stated once.
+func TestResultPagesWindow(t *testing.T) {
+	srv := serveGenerated(t)
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	first := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}})
+	total := first.count(t)
+	pages := (total + 9) / 10
+	if pages < 12 {
+		t.Fatalf("latency: %d incidents, the test wants more than 11 pages", total)
+	}
+	last := strconv.Itoa(pages)
+	for _, c := range []struct {
+		page int
+		want string
+	}{
+		{1, "[1] 2 3 … " + last + " →"},
+		{6, "← 1 … 4 5 [6] 7 8 … " + last + " →"},
+		{pages, "← 1 … " + strconv.Itoa(pages-2) + " " + strconv.Itoa(pages-1) + " [" + last + "]"},
+	} {
+		p := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}, "page": {strconv.Itoa(c.page)}})
+		if got := strings.Join(p.pageLinks(), " "); got != c.want {
+			t.Errorf("page %d of %d: links %q, want %q", c.page, pages, got, c.want)
+		}
+		n := 0
+		walk(p.doc, func(n2 *html.Node) {
+			if n2.Type == html.TextNode && strings.Contains(n2.Data, strconv.Itoa(total)+" incidents") {
+				n++
+			}
+		})
+		if n != 1 {
+			t.Errorf("page %d: the total is stated %d times", c.page, n)
+		}
+	}
+	// A link leads to the page it names.
+	var href string
+	walk(first.doc, func(n *html.Node) {
+		if n.Data == "a" && textOfNode(n) == last {
+			href = attrOf(n, "href")
+		}
+	})
+	u, err := url.Parse(href)
+	if err != nil || u.Query().Get("page") != last || u.Query().Get("q") != "latency" {
+		t.Errorf("link to the last page: %q", href)
+	}
+}
