@@ -142,6 +142,44 @@ func (s *Search) AllURL(facet string) string {
 	return s.With("all", facet)
 }
 
+// FacetShown is how many values of a facet the page lists before "Show
+// all": the rest, in a disclosure, take no room until asked for.
+const FacetShown = 10
+
+// FacetGroup is one facet as the page lists it.
+type FacetGroup struct {
+	Shown []SearchFacet // the most frequent values, and any selected
+	More  []SearchFacet // the rest of those the response lists
+	Total int           // values of the facet among the results
+	// AllURL lists every value, when the response does not (a link,
+	// so that a reader without JavaScript sees them too); "" when it does.
+	AllURL string
+	Open   bool // the reader asked for all of them
+}
+
+// Group is facet's values as the page lists them: values no result has
+// are left out; a selected value is always among those shown.
+func (s *Search) Group(facet string) *FacetGroup {
+	if s.Response == nil {
+		return nil
+	}
+	g := &FacetGroup{Total: s.Response.FacetTotals[facet], AllURL: s.AllURL(facet), Open: s.Request.AllFacet == facet}
+	for _, v := range s.Response.Facets[facet] {
+		switch {
+		case v.Count <= 0:
+		case len(g.Shown) < FacetShown || s.Active(facet, v.Term):
+			g.Shown = append(g.Shown, v)
+		default:
+			g.More = append(g.More, v)
+		}
+	}
+	if len(g.Shown) == 0 {
+		return nil
+	}
+	g.Total = max(g.Total, len(g.Shown)+len(g.More))
+	return g
+}
+
 // Active reports whether the results are filtered by this value of facet.
 func (s *Search) Active(facet, term string) bool {
 	return s.Request.Filters[filterParam(facet)] == term

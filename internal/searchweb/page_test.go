@@ -156,3 +156,110 @@ func TestResultPagesWindow(t *testing.T) {
 		t.Errorf("link to the last page: %q", href)
 	}
 }
+
+// facetGroup is one facet's section of the page: the values listed, those
+// behind "Show all", and the summary's words.
+type facetGroup struct {
+	shown, more []string // the values' URLs' parameter values
+	counts      []int
+	summary     string
+}
+
+func (p page) facetGroups(t *testing.T) map[string]*facetGroup {
+	t.Helper()
+	out := map[string]*facetGroup{}
+	walk(p.doc, func(n *html.Node) {
+		if n.Data != "aside" || attrOf(n, "class") != "facets" {
+			return
+		}
+		walk(n, func(sec *html.Node) {
+			if sec.Data != "section" {
+				return
+			}
+			g := &facetGroup{}
+			var name string
+			walk(sec, func(a *html.Node) {
+				if a.Data == "summary" {
+					g.summary = textOfNode(a)
+				}
+				if a.Data != "li" {
+					return
+				}
+				link := a.FirstChild
+				u, err := url.Parse(attrOf(link, "href"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k := range u.Query() {
+					if k != "q" && k != "page" && k != "all" && k != "sort" {
+						name = k
+					}
+				}
+				in := &g.shown
+				for up := a.Parent; up != sec; up = up.Parent {
+					if up.Data == "details" {
+						in = &g.more
+					}
+				}
+				*in = append(*in, u.Query().Get(name))
+				c, _ := strconv.Atoi(textOfNode(a.LastChild))
+				g.counts = append(g.counts, c)
+			})
+			if name != "" {
+				out[name] = g
+			}
+		})
+	})
+	return out
+}
+
+// TestFacetsCapped: each facet lists its ten most frequent values; the
+// rest are behind "Show all N" on the same page (no JavaScript needed),
+// N being the API's count of values; no value lists an incident count
+// of zero; a chip names its facet in the singular.
+func TestFacetsCapped(t *testing.T) {
+	srv := serveGenerated(t)
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	res := api(t, srv, url.Values{"q": {"latency"}, "lang": {"en"}})
+	p := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}})
+	groups := p.facetGroups(t)
+	capped := 0
+	for param, g := range groups {
+		facet := param
+		if param == "language" {
+			facet = "lang"
+		}
+		listed := len(res.Facets[facet])
+		if len(g.shown) > 10 || len(g.shown) != min(10, listed) {
+			t.Errorf("%s: %d values shown of %d listed", param, len(g.shown), listed)
+		}
+		if listed > 10 {
+			capped++
+			want := "Show all " + strconv.Itoa(res.FacetTotals[facet])
+			if g.summary != want || len(g.shown)+len(g.more) != listed {
+				t.Errorf("%s: summary %q, %d+%d values; want %q and %d", param, g.summary, len(g.shown), len(g.more), want, listed)
+			}
+		} else if g.summary != "" || len(g.more) != 0 {
+			t.Errorf("%s: %d values and a disclosure %q", param, listed, g.summary)
+		}
+		for i, c := range g.counts {
+			if c <= 0 {
+				t.Errorf("%s: value %d lists %d incidents", param, i, c)
+			}
+		}
+	}
+	if capped < 3 {
+		t.Errorf("only %d facets capped: %v", capped, groups)
+	}
+	org := res.Facets["organization"][0].Term
+	f := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}, "organization": {org}})
+	var chip string
+	walk(f.doc, func(n *html.Node) {
+		if n.Data == "a" && attrOf(n, "class") == "chip" {
+			chip = textOfNode(n)
+		}
+	})
+	if !strings.HasPrefix(chip, "Organization: "+org) {
+		t.Errorf("chip %q, want it to start %q", chip, "Organization: "+org)
+	}
+}

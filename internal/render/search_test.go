@@ -1,0 +1,35 @@
+package render_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/postmortem-archive/gen/internal/render"
+)
+
+// TestFacetGroupKeepsTheSelectedValueShown: a selected value past the
+// first ten is listed among them, never hidden behind "Show all"; values
+// no result has are not listed.
+func TestFacetGroupKeepsTheSelectedValueShown(t *testing.T) {
+	var values []render.SearchFacet
+	for i := range 30 {
+		values = append(values, render.SearchFacet{Term: fmt.Sprintf("p%02d", i), Count: 30 - i})
+	}
+	values = append(values, render.SearchFacet{Term: "none", Count: 0})
+	s := &render.Search{
+		Request:  render.SearchRequest{Filters: map[string]string{"product": "p20"}},
+		Response: &render.SearchResponse{Facets: map[string][]render.SearchFacet{"product": values}, FacetTotals: map[string]int{"product": 31}},
+	}
+	g := s.Group("product")
+	if len(g.Shown) != render.FacetShown+1 || g.Shown[render.FacetShown].Term != "p20" {
+		t.Errorf("shown %v, want the first %d and p20", g.Shown, render.FacetShown)
+	}
+	for _, v := range g.More {
+		if v.Term == "p20" || v.Term == "none" {
+			t.Errorf("behind show all: %v", v)
+		}
+	}
+	if len(g.More) != 19 {
+		t.Errorf("%d behind show all, want 19", len(g.More))
+	}
+}
