@@ -263,3 +263,38 @@ func TestFacetsCapped(t *testing.T) {
 		t.Errorf("chip %q, want it to start %q", chip, "Organization: "+org)
 	}
 }
+
+// TestFiltersBehindADisclosure: the filters are a disclosure before the
+// results ("Filters (n)", n the active filters), so that a phone shows
+// the results first and the filters one tap away; they work as links
+// without JavaScript.
+func TestFiltersBehindADisclosure(t *testing.T) {
+	srv := serveGenerated(t)
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	for _, c := range []struct {
+		q    url.Values
+		want string
+	}{
+		{url.Values{"q": {"latency"}}, "Filters"},
+		{url.Values{"q": {"latency"}, "year": {"2021"}, "severity": {"unknown"}}, "Filters (2)"},
+	} {
+		p := getPage(t, get, "/en/search/", c.q)
+		var order []string
+		var summary string
+		walk(p.doc, func(n *html.Node) {
+			switch {
+			case n.Data == "details" && attrOf(n, "class") == "filter-panel":
+				order = append(order, "filters")
+				summary = textOfNode(n.FirstChild.NextSibling)
+				if findID(n, "facets") == nil {
+					t.Errorf("%v: the disclosure holds no facets", c.q)
+				}
+			case n.Data == "ol" && attrOf(n, "class") == "results":
+				order = append(order, "results")
+			}
+		})
+		if strings.Join(order, " ") != "filters results" || summary != c.want {
+			t.Errorf("%v: %v, summary %q; want the disclosure %q before the results", c.q, order, summary, c.want)
+		}
+	}
+}

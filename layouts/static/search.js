@@ -29,6 +29,17 @@
     return form.action + (qs ? "?" + qs : "");
   }
 
+  // The filters are a disclosure a phone opens. A swap keeps it as the
+  // reader left it; a wide screen whose browser cannot show it open by
+  // style (::details-content) gets it opened here.
+  function openFilters(wasOpen) {
+    var panel = results.querySelector(".filter-panel");
+    if (!panel) return;
+    var styled = window.CSS && CSS.supports && CSS.supports("selector(::details-content)");
+    if (wasOpen || (!styled && window.matchMedia("(min-width: 40.01rem)").matches)) panel.open = true;
+  }
+  openFilters(false);
+
   function settle() {
     clearTimeout(settleTimer);
     settleTimer = setTimeout(function () {
@@ -50,9 +61,11 @@
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("search-results");
       if (!fresh || doc.getElementById("static-notice")) return; // a static host: nothing to add
+      var wasOpen = !!results.querySelector(".filter-panel[open]");
       results.replaceChildren.apply(results, Array.prototype.map.call(fresh.childNodes, function (n) {
         return document.importNode(n, true);
       }));
+      openFilters(wasOpen);
       shown = new URL(target, location.href).href;
       settle();
     }).catch(function () {
