@@ -37,6 +37,8 @@ func newDocMeta(d *Document) *docstore.Meta {
 		Causes:       slices.Clone(d.Causes),
 		Organization: d.Organization,
 		Severity:     d.Severity,
+		Zone:         d.Zone,
+		Ongoing:      d.Ongoing,
 	}
 }
 

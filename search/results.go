@@ -8,6 +8,7 @@ import (
 	"html"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -38,7 +39,13 @@ func (ix *Index) results(page []match, p *plan, searches []*langSearch) ([]Resul
 			Products:     nonNil(d.Products),
 			Organization: d.Organization,
 			Severity:     d.Severity,
+			Zone:         d.Zone,
+			Duration:     d.Duration,
+			Ongoing:      d.Ongoing,
 			Fragments:    []string{},
+		}
+		if b := m.in.primary; !b.Begin.IsZero() {
+			r.Begin = b.Begin.In(zone(b.Zone)).Format(time.RFC3339)
 		}
 		if p.ranked {
 			r.Score = m.score
@@ -156,4 +163,24 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return slices.Clone(s)
+}
+
+// zones are the time zones results were shown in, loaded once: loading
+// one reads the zone database.
+var zones sync.Map // IANA name → *time.Location
+
+// zone is the named zone, UTC when it is unnamed or unknown.
+func zone(name string) *time.Location {
+	if name == "" || name == "UTC" {
+		return time.UTC
+	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		loc = time.UTC
+	}
+	zones.Store(name, loc)
+	return loc
 }

@@ -172,8 +172,10 @@ type Document struct {
 	// Date is the begin's date in the incident's own zone (YYYY-MM-DD),
 	// the date the site lists it under; "" takes Begin's UTC date.
 	Date     string
-	Duration time.Duration
-	URL      string // site-relative URL of this language version, e.g. "/en/incidents/<id>/"
+	Zone     string        // IANA name of the incident's zone; "" for UTC
+	Duration time.Duration // 0 when the end is not stated
+	Ongoing  bool          // not over when reported
+	URL      string        // site-relative URL of this language version, e.g. "/en/incidents/<id>/"
 }
 
 // Request is one search as a reader asks it.
@@ -269,6 +271,13 @@ type Result struct {
 	Title string `json:"title"`
 	URL   string `json:"url"`
 	Date  string `json:"date"` // begin date, YYYY-MM-DD (UTC)
+	// Begin is the begin in the incident's own zone (RFC 3339), Zone
+	// that zone's IANA name; Duration is in seconds, 0 when the end is
+	// not stated, and Ongoing says the incident was not over when reported.
+	Begin    string `json:"begin,omitempty"`
+	Zone     string `json:"zone,omitempty"`
+	Duration int64  `json:"duration_s,omitempty"`
+	Ongoing  bool   `json:"ongoing,omitempty"`
 
 	Organization string   `json:"organization,omitempty"`
 	Severity     string   `json:"severity,omitempty"`

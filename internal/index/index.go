@@ -65,6 +65,7 @@ func document(inc *archive.Incident, lang string, p *content.Page, sections []co
 		Products: productKeys(inc), Regions: inc.Regions, Causes: inc.Causes,
 		Organization: organization(inc), Severity: severity(inc),
 		Begin: inc.Begin, Date: inc.Begin.In(inc.Location).Format(time.DateOnly), Duration: duration(inc),
+		Zone: inc.Location.String(), Ongoing: inc.Ongoing,
 		URL: basePath + urls.IncidentLoc(lang, inc.ID).Path(),
 	}
 }

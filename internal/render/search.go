@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/locale"
@@ -67,10 +68,14 @@ type SearchResponse struct {
 // SearchResult is one incident found.
 type SearchResult struct {
 	Lang, Title, URL string
-	Date             string // YYYY-MM-DD
-	Organization     string // shown first; "" when not stated
-	Severity         string // a facet value: minor, major, critical, unknown
-	Products         []string
+	Date             string   // YYYY-MM-DD
+	Organization     string   // shown first; "" when not stated
+	Severity         string   // a facet value: minor, major, critical, unknown
+	Products         []string // facet values: "Name (Organization)"
+	// Begin is in the incident's own zone; zero when not known.
+	Begin    time.Time
+	Duration time.Duration // 0 when the end is not stated
+	Ongoing  bool          // not over when reported
 	// Fragments are HTML: the matches marked, everything else escaped by
 	// the search index. FragmentsLang is their language when it is not Lang.
 	Fragments     []string
@@ -205,6 +210,65 @@ func (s *Search) Label(facet, term string) (string, error) {
 		return termLabel(archive.Regions, term, archive.Slug(term), s.l)
 	}
 	return term, nil
+}
+
+// ResultProducts is how many products a result names; the rest are
+// counted ("+3"), so that a result stays a few lines.
+const ResultProducts = 5
+
+// ResultProductList is a result's products as it names them.
+type ResultProductList struct {
+	Names []string
+	More  int
+}
+
+// ProductsOf are a result's products, without the incident's own
+// organization beside each ("Gmail", not "Gmail (Google Cloud)" in
+// Google Cloud's incident), at most ResultProducts of them.
+func (s *Search) ProductsOf(r SearchResult) ResultProductList {
+	var out ResultProductList
+	for _, p := range r.Products {
+		if len(out.Names) == ResultProducts {
+			out.More++
+			continue
+		}
+		if r.Organization != "" {
+			p = strings.TrimSuffix(p, " ("+r.Organization+")")
+		}
+		out.Names = append(out.Names, p)
+	}
+	return out
+}
+
+// When is a result's begin as a reader scans for it: its date, time and
+// zone where it happened ("13 March 2017 10:22 PDT"); the date alone when
+// the time is not known.
+func (s *Search) When(r SearchResult) string {
+	if r.Begin.IsZero() {
+		return r.Date
+	}
+	return s.l.Date(r.Begin) + " " + r.Begin.Format("15:04") + " " + locale.ZoneName(r.Begin)
+}
+
+// Lasted is how long a result's incident lasted, or why that is not
+// known: ongoing, or its end not stated.
+func (s *Search) Lasted(r SearchResult) (string, error) {
+	switch {
+	case r.Ongoing:
+		return s.l.T("status_ongoing")
+	case r.Duration > 0:
+		return s.l.Duration(r.Duration), nil
+	}
+	return s.l.T("status_end_not_stated")
+}
+
+// SeverityOf is a result's severity as a facet value: "unknown" when the
+// report does not state it.
+func (s *Search) SeverityOf(r SearchResult) string {
+	if r.Severity == "" {
+		return "unknown"
+	}
+	return r.Severity
 }
 
 // Chips are the active filters, each with the URL that removes it.

@@ -33,3 +33,18 @@ func TestFacetGroupKeepsTheSelectedValueShown(t *testing.T) {
 		t.Errorf("%d behind show all, want 19", len(g.More))
 	}
 }
+
+// TestResultProductsNamedOnce: a result names its products without its
+// own organization beside each, at most five, and counts the rest.
+func TestResultProductsNamedOnce(t *testing.T) {
+	s := &render.Search{}
+	r := render.SearchResult{Organization: "Google Cloud", Products: []string{
+		"Gmail (Google Cloud)", "BigQuery (Google Cloud)", "Stripe API (Stripe)", "Cloud SQL (Google Cloud)",
+		"Pub/Sub (Google Cloud)", "GKE (Google Cloud)", "Cloud Run (Google Cloud)",
+	}}
+	got := s.ProductsOf(r)
+	want := []string{"Gmail", "BigQuery", "Stripe API (Stripe)", "Cloud SQL", "Pub/Sub"}
+	if fmt.Sprint(got.Names) != fmt.Sprint(want) || got.More != 2 {
+		t.Errorf("products %q +%d, want %q +2", got.Names, got.More, want)
+	}
+}

@@ -298,3 +298,73 @@ func TestFiltersBehindADisclosure(t *testing.T) {
 		}
 	}
 }
+
+// card is a result as the page shows it: its title, its facts line, its
+// products line and its number of fragments.
+type card struct {
+	title, facts, products string
+	fragments              int
+}
+
+func (p page) cards() []card {
+	var out []card
+	walk(p.doc, func(n *html.Node) {
+		if n.Data != "li" || attrOf(n, "class") != "result" {
+			return
+		}
+		var c card
+		walk(n, func(m *html.Node) {
+			switch {
+			case m.Data == "h2":
+				c.title = textOfNode(m)
+			case m.Data == "p" && attrOf(m, "class") == "meta":
+				c.facts = strings.Join(strings.Fields(textOfNode(m)), " ")
+			case m.Data == "p" && attrOf(m, "class") == "meta products":
+				c.products = textOfNode(m)
+			case m.Data == "p" && attrOf(m, "class") == "fragment":
+				c.fragments++
+			}
+		})
+		out = append(out, c)
+	})
+	return out
+}
+
+// TestResultCard: a result says whose incident it was, when it began
+// (date, time and zone where it happened), how severe (Unknown
+// included) and how long (or that it is ongoing, or its end not stated);
+// its products without its own organization beside each; and one
+// passage.
+func TestResultCard(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	cards := map[string]card{}
+	for _, c := range getPage(t, get, "/en/search/", nil).cards() {
+		cards[c.title] = c
+	}
+	for title, want := range map[string][2]string{
+		"Name resolution errors for instances in one region":                    {"AWS · December 7, 2021 07:30 PST · Major · 2 h 10 min", "DNS"},
+		"Workflow runs wait in the queue":                                       {"GitHub · July 19, 2022 17:00 UTC · Unknown · ongoing", "Actions"},
+		"Errors listing buckets in the console":                                 {"AWS · January 10, 2023 11:05 PST · Unknown · end not stated", "Storage"},
+		"Cooling failure took storage and compute capacity offline in one zone": {"Google Cloud · July 19, 2022 15:13 BST, UTC+1 · Unknown · end not stated", "Storage, Compute Engine"},
+	} {
+		c, ok := cards[title]
+		if !ok {
+			t.Errorf("no result %q among %v", title, cards)
+			continue
+		}
+		if !strings.HasPrefix(c.facts, want[0]) || c.products != want[1] {
+			t.Errorf("%s: facts %q, products %q; want %q…, %q", title, c.facts, c.products, want[0], want[1])
+		}
+	}
+	// Words: one passage per result.
+	found := getPage(t, get, "/en/search/", url.Values{"q": {"errors"}}).cards()
+	if len(found) == 0 {
+		t.Fatal("errors: no results")
+	}
+	for _, c := range found {
+		if c.fragments != 1 {
+			t.Errorf("%s: %d passages, want 1", c.title, c.fragments)
+		}
+	}
+}

@@ -233,9 +233,14 @@ func pageResponse(req search.Request, res *search.Response) *render.SearchRespon
 		FacetTotals: res.FacetTotals,
 	}
 	for _, r := range res.Results {
+		begin, _ := time.Parse(time.RFC3339, r.Begin) // zero when not known
+		if z, err := time.LoadLocation(r.Zone); err == nil && r.Zone != "" {
+			begin = begin.In(z) // its abbreviation, not only its offset
+		}
 		out.Results = append(out.Results, render.SearchResult{
 			Lang: r.Lang, Title: r.Title, URL: r.URL, Date: r.Date, Products: r.Products,
 			Organization: r.Organization, Severity: r.Severity,
+			Begin: begin, Duration: time.Duration(r.Duration) * time.Second, Ongoing: r.Ongoing,
 			Fragments: r.Fragments, FragmentsLang: r.FragmentsLang,
 		})
 	}

@@ -117,4 +117,6 @@ type Meta struct {
 	Causes       []string  `json:"causes,omitempty"`
 	Organization string    `json:"org,omitempty"`
 	Severity     string    `json:"severity,omitempty"`
+	Zone         string    `json:"zone,omitempty"`    // IANA name of the incident's zone
+	Ongoing      bool      `json:"ongoing,omitempty"` // not over when reported
 }
