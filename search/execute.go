@@ -38,6 +38,8 @@ type plan struct {
 	// (expand.go); didYouMean is the query corrected, if a word was.
 	alternatives map[int][]string
 	didYouMean   string
+	// short: the last word is too short to complete, and begins no name.
+	short bool
 }
 
 // newPlan checks and parses a request.
@@ -182,6 +184,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 		DidYouMean: p.didYouMean,
 		Total:      len(matches),
 		Results:    []Result{},
+		KeepTyping: p.short && len(matches) == 0,
 	}
 	resp.Facets, resp.FacetTotals = facets(matches, searches, ix.meta, r.AllFacet)
 	if from := (p.page - 1) * p.perPage; from < len(matches) {

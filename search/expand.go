@@ -77,6 +77,127 @@ func expandable(c query.Clause) bool {
 	return true
 }
 
+// inWordSeparators join the pieces of a name typed as one word:
+// europe-west2, Pub/Sub, us-east-1, v2.3, my_table.
+const inWordSeparators = "-/._"
+
+// compound reports whether clause c is a bare word of letters and digits
+// joined by inWordSeparators (one at its end too, as typed: "europe-").
+func compound(c query.Clause) bool {
+	if c.Kind != query.Text || c.Neg || !c.Bare {
+		return false
+	}
+	seps, pieces := 0, 0
+	prevSep := true
+	for _, r := range c.Value {
+		switch {
+		case strings.ContainsRune(inWordSeparators, r):
+			if prevSep {
+				return false // a separator first, or two in a row
+			}
+			seps, prevSep = seps+1, true
+		case (unicode.IsLetter(r) || unicode.IsNumber(r)) && !analysis.IsCJKRune(r):
+			if prevSep {
+				pieces++
+			}
+			prevSep = false
+		default:
+			return false
+		}
+	}
+	return seps > 0 && pieces > 0
+}
+
+// maxNames bounds the names (of products, regions, causes and
+// organizations) a last word completes to.
+const maxNames = 8
+
+// names returns the names of products, regions, causes and
+// organizations that begin with prefix (lower-case), the most used
+// first: what a reader typing a name's first letters expects first.
+func (ix *Index) names(prefix string) []string {
+	if prefix == "" {
+		return nil
+	}
+	type name struct {
+		text string
+		n    int
+	}
+	var found []name
+	for _, kind := range []int{facetKindProduct, facetKindRegion, facetKindCause, facetKindOrg} {
+		for id, v := range ix.meta.terms[kind].names {
+			if kind == facetKindProduct {
+				v = productName(v)
+			}
+			if n := ix.meta.termDocs(kind, int32(id)); n > 0 && strings.HasPrefix(strings.ToLower(v), prefix) {
+				found = append(found, name{v, n})
+			}
+		}
+	}
+	slices.SortStableFunc(found, func(a, b name) int {
+		if c := cmp.Compare(b.n, a.n); c != 0 {
+			return c
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	var out []string
+	for _, f := range found {
+		if len(out) == maxNames {
+			break
+		}
+		if !slices.Contains(out, f.text) {
+			out = append(out, f.text)
+		}
+	}
+	return out
+}
+
+// productName is a product facet value without its organization:
+// "Gmail" of "Gmail (Google Cloud)".
+func productName(v string) string {
+	if i := strings.LastIndex(v, " ("); i > 0 && strings.HasSuffix(v, ")") {
+		return v[:i]
+	}
+	return v
+}
+
+// compoundCompletions are the words a last word of pieces completes to:
+// the names that begin with it, then the word with its last piece
+// completed from the words of the text ("europe-w" → "europe-west2"),
+// those whose every piece some index has.
+func (ix *Index) compoundCompletions(ctx context.Context, word string) []string {
+	out := ix.names(word)
+	head, piece := splitLastPiece(word)
+	if utf8.RuneCountInString(piece) == 0 {
+		return out
+	}
+	// Each candidate checked costs a look-up in every language index:
+	// the most used pieces only.
+	for k, w := range ix.completions(piece) {
+		if k == 2*maxNames {
+			break
+		}
+		full := head + w
+		if slices.Contains(out, full) {
+			continue
+		}
+		if found, err := ix.finds(ctx, full); err == nil && found {
+			out = append(out, full)
+		}
+	}
+	return out
+}
+
+// splitLastPiece splits a word of pieces before its last piece: "europe-"
+// and "w" of "europe-w". A separator at the end belongs to the last
+// piece ("v2." of "v2."), since a tokenizer may keep it inside a word
+// ("v2.3").
+func splitLastPiece(word string) (head, piece string) {
+	end := strings.TrimRight(word, inWordSeparators)
+	i := strings.LastIndexAny(end, inWordSeparators)
+	return word[:i+1], word[i+1:]
+}
+
 // expand sets the alternatives and the suggestion of a plan.
 func (ix *Index) expand(ctx context.Context, p *plan) (err error) {
 	last := len(p.query.Clauses) - 1
@@ -111,6 +232,12 @@ func (ix *Index) expand(ctx context.Context, p *plan) (err error) {
 			}
 			continue
 		}
+		if i == last && compound(c) {
+			// europe-w, Pub/S, v2.: as the index analysed the whole word,
+			// its last piece completed.
+			p.alternatives[i] = ix.compoundCompletions(ctx, strings.ToLower(c.Value))
+			continue
+		}
 		if !expandable(c) {
 			continue
 		}
@@ -121,6 +248,14 @@ func (ix *Index) expand(ctx context.Context, p *plan) (err error) {
 				p.alternatives[i] = words
 				continue
 			}
+		}
+		if i == last && n < minPrefixRunes {
+			// Too short to complete from the words of the text: the
+			// names that begin with it (BigQuery for "b"), else the
+			// reader is told to keep typing.
+			p.alternatives[i] = ix.names(word)
+			p.short = len(p.alternatives[i]) == 0
+			continue
 		}
 		dist := maxTypoDistance(n)
 		if dist == 0 {

@@ -218,13 +218,12 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 	if err != nil {
 		return nil, err
 	}
-	if b.kind.Bigrams() {
-		more, err := b.phraseAlternatives(alternatives, fields, nodes, queries)
-		if err != nil {
-			return nil, err
-		}
-		alts = append(alts, more...)
+	// Names of several words (Blob Storage, europe-west2), and CJK phrases.
+	more, err := b.phraseAlternatives(alternatives, fields, nodes, queries)
+	if err != nil {
+		return nil, err
 	}
+	alts = append(alts, more...)
 	if len(alts) == 0 {
 		return q, nil
 	}

@@ -155,6 +155,17 @@ type metaStore struct {
 	beginNsec []int32
 	duration  []int64 // primary.Duration, seconds
 	severity  []int8  // severityRank of the most severe of severities
+	// termCounts are the incidents with each value of each facet, by
+	// kind and id: a name of no incident left completes no word.
+	termCounts [numFacetKinds][]int32
+}
+
+// termDocs is the number of incidents with value id of a facet kind.
+func (s *metaStore) termDocs(kind int, id int32) int {
+	if c := s.termCounts[kind]; int(id) < len(c) {
+		return int(c[id])
+	}
+	return 0
 }
 
 // severityRank orders severities for sorting and for their facet: the
@@ -181,6 +192,9 @@ func (s *metaStore) reindex() {
 	s.beginNsec = make([]int32, n)
 	s.duration = make([]int64, n)
 	s.severity = make([]int8, n)
+	for k := range s.termCounts {
+		s.termCounts[k] = make([]int32, len(s.terms[k].names))
+	}
 	for i, in := range s.list {
 		s.facetOff[i] = int32(len(s.facetData))
 		if in == nil {
@@ -189,6 +203,7 @@ func (s *metaStore) reindex() {
 		for k, ids := range in.facetIDs {
 			for _, id := range ids {
 				s.facetData = append(s.facetData, int32(k)<<24|id)
+				s.termCounts[k][id]++
 			}
 		}
 		s.beginSec[i] = in.primary.Begin.Unix()

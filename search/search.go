@@ -251,8 +251,11 @@ type Response struct {
 	Query string `json:"query"`
 	// DidYouMean is the query with the words that found nothing
 	// corrected, when some were (their corrections are searched too).
-	DidYouMean string   `json:"did_you_mean,omitempty"`
-	Total      int      `json:"total"` // number of matching incidents
+	DidYouMean string `json:"did_you_mean,omitempty"`
+	Total      int    `json:"total"` // number of matching incidents
+	// KeepTyping says that nothing matches a last word too short to
+	// complete (a letter or two): not that nothing will.
+	KeepTyping bool     `json:"keep_typing,omitempty"`
 	TookMS     float64  `json:"took_ms"`
 	Results    []Result `json:"results"`
 	// Facets are keyed by facet name (FacetProduct…). Years are newest

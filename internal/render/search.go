@@ -58,6 +58,7 @@ type SearchRequest struct {
 type SearchResponse struct {
 	DidYouMean string // the query with its typos corrected, if it had some
 	Total      int    // matching incidents
+	KeepTyping bool   // none, for a last word too short to complete
 	Pages      int    // result pages the reader may ask for
 	Results    []SearchResult
 	Facets     map[string][]SearchFacet // by facet name: organization, product, region, cause, severity, year, duration, lang

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -366,5 +367,59 @@ func TestResultCard(t *testing.T) {
 		if c.fragments != 1 {
 			t.Errorf("%s: %d passages, want 1", c.title, c.fragments)
 		}
+	}
+}
+
+// TestTypingLetterByLetter: from the first letter, what a reader types
+// finds the names that begin with it, or the page says to keep typing,
+// never that no incident matches; a word of pieces (europe-west2,
+// Pub/Sub, us-east-1) finds at every letter at least what the whole
+// word finds.
+func TestTypingLetterByLetter(t *testing.T) {
+	for _, site := range []struct {
+		name string
+		srv  func(*testing.T) *httptest.Server
+	}{{"bundled", serveSeed}, {"generated", serveGenerated}} {
+		t.Run(site.name, func(t *testing.T) {
+			srv := site.srv(t)
+			get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+			for _, typed := range []string{"b", "bi", "big", "x", "zq", "europe-w", "Pub/S", "us-east-"} {
+				res := api(t, srv, url.Values{"q": {typed}, "lang": {"en"}})
+				p := getPage(t, get, "/en/search/", url.Values{"q": {typed}})
+				keep := findID(p.doc, "keep-typing") != nil
+				if res.Total == 0 && !res.KeepTyping && len([]rune(typed)) < 3 {
+					t.Errorf("%q: no results and no advice to keep typing", typed)
+				}
+				if keep != res.KeepTyping || keep && (res.Total != 0 || findID(p.doc, "result-count") != nil) {
+					t.Errorf("%q: page says keep typing %v, API %v, total %d", typed, keep, res.KeepTyping, res.Total)
+				}
+				if strings.Contains(textOfNode(p.doc), "No incident matches") && len([]rune(typed)) < 3 {
+					t.Errorf("%q: the page says no incident matches", typed)
+				}
+			}
+			// A name, or a word of the title, that begins with the letters
+			// comes first.
+			for _, typed := range []string{"b", "bi"} {
+				res := api(t, srv, url.Values{"q": {typed}, "lang": {"en"}})
+				if res.Total == 0 {
+					continue // told to keep typing, checked above
+				}
+				r := res.Results[0]
+				words := strings.Fields(r.Title)
+				words = append(append(words, r.Organization), r.Products...)
+				if !slices.ContainsFunc(words, func(n string) bool { return strings.HasPrefix(strings.ToLower(n), typed) }) {
+					t.Errorf("%q: first %q (%s, %v), no name or word of its title beginning with it", typed, r.Title, r.Organization, r.Products)
+				}
+			}
+			for _, whole := range []string{"europe-west2", "Pub/Sub", "us-east-1"} {
+				all := api(t, srv, url.Values{"q": {whole}, "lang": {"en"}}).Total
+				for n := strings.IndexAny(whole, "-/") + 2; n < len(whole); n++ {
+					typed := whole[:n]
+					if got := api(t, srv, url.Values{"q": {typed}, "lang": {"en"}}).Total; got < all || got == 0 && all > 0 {
+						t.Errorf("%q finds %d, %q %d", typed, got, whole, all)
+					}
+				}
+			}
+		})
 	}
 }

@@ -228,6 +228,7 @@ func pageResponse(req search.Request, res *search.Response) *render.SearchRespon
 	out := &render.SearchResponse{
 		DidYouMean:  res.DidYouMean,
 		Total:       res.Total,
+		KeepTyping:  res.KeepTyping,
 		Pages:       min((res.Total+per-1)/per, search.MaxWindow/per),
 		Facets:      map[string][]render.SearchFacet{},
 		FacetTotals: res.FacetTotals,
