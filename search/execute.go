@@ -40,6 +40,9 @@ type plan struct {
 	didYouMean   string
 	// short: the last word is too short to complete, and begins no name.
 	short bool
+	// from and to bound the local dates of the incidents (Request.From
+	// and To), as typed; "" for no bound.
+	from, to string
 }
 
 // newPlan checks and parses a request.
@@ -82,12 +85,18 @@ func (p *plan) browse(r Request) error {
 		}
 		p.filters.lang = tag
 	}
+	for _, d := range []struct{ name, v string }{{"from", r.From}, {"to", r.To}} {
+		if d.v != "" && !isDateBound(d.v) {
+			return query.Problemf("search_error_date", "{name}={value} is not a year-month or a date (try 2021-03 or 2021-03-15)", "name", d.name, "value", query.Clip(d.v))
+		}
+	}
+	p.from, p.to = r.From, r.To
 	if d := r.Duration; d != "" && d != DurationUnknown && !slices.ContainsFunc(DurationBands, func(b DurationBand) bool { return b.Name == d }) {
 		return query.Problemf("search_error_duration", "“{value}” is not a duration band", "value", query.Clip(d))
 	}
 	switch r.Sort {
 	case "", SortRelevance:
-	case SortDate, SortDuration, SortSeverity:
+	case SortDate, SortOldest, SortDuration, SortSeverity:
 		p.sort = r.Sort
 	default:
 		return query.Problemf("search_error_sort", "“{value}” is not an order of results", "value", query.Clip(r.Sort))
@@ -170,6 +179,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 		return nil, err
 	}
 	matches := keepDuration(collapse(ix.meta.list, searches, bufs, p.reader), ix.meta, p.filters.duration)
+	matches = keepDates(matches, p.from, p.to)
 	defer func() { bufs.matches = matches[:0] }()
 	if forms := surfaces(p.query); len(forms) > 0 && p.ranked && p.sort == "" {
 		if err := preferSurface(ctx, matches, forms, searches); err != nil {
@@ -353,6 +363,30 @@ func keepDuration(ms []match, meta *metaStore, band string) []match {
 	}
 	id, ok := meta.terms[facetKindDur].ids[band]
 	return slices.DeleteFunc(ms, func(m match) bool { return !ok || !slices.Contains(m.in.facetIDs[facetKindDur], id) })
+}
+
+// isDateBound reports whether s is a year-month (2021-03) or a date
+// (2021-03-15).
+func isDateBound(s string) bool {
+	for _, layout := range []string{"2006-01", time.DateOnly} {
+		if _, err := time.Parse(layout, s); err == nil && len(s) == len(layout) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepDates keeps the matches whose local date is within from and to,
+// both included; a year-month bound is its whole month. The dates are
+// YYYY-MM-DD, so a bound compares with as many of their characters.
+func keepDates(ms []match, from, to string) []match {
+	if from == "" && to == "" {
+		return ms
+	}
+	return slices.DeleteFunc(ms, func(m match) bool {
+		d := m.in.date()
+		return d == "" || from != "" && d[:len(from)] < from || to != "" && d[:len(to)] > to
+	})
 }
 
 // orderPage orders the page shown and what precedes it, checking the

@@ -94,6 +94,18 @@ func (t *termTable) id(v string) int32 {
 	return id
 }
 
+// date is the incident's local date (YYYY-MM-DD), as the site lists it;
+// "" if unknown.
+func (in *incident) date() string {
+	if d := in.primary.Date; len(d) == len(time.DateOnly) {
+		return d
+	}
+	if b := in.primary.Begin; !b.IsZero() {
+		return b.UTC().Format(time.DateOnly)
+	}
+	return ""
+}
+
 func (in *incident) refresh() {
 	in.langs = sortedKeys(in.docs)
 	// The original: the language whose document says it is the original,

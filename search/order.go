@@ -56,6 +56,9 @@ func orderOf(p *plan, meta *metaStore) func(a, b *match) int {
 	switch p.sort {
 	case SortDate:
 		return newestFirst(meta)
+	case SortOldest:
+		newest := newestFirst(meta)
+		return func(a, b *match) int { return newest(b, a) }
 	case SortDuration:
 		return byMeta(meta, meta.duration)
 	case SortSeverity:

@@ -192,6 +192,10 @@ type Request struct {
 	Year                   int    // 0: any
 	Language               string // only documents in this language (a canonical tag); "": all
 	Duration               string // a duration band (DurationBands): how long the incident lasted
+	// From and To bound the date an incident began (in its own zone, as
+	// the site lists it), both included: a year-month ("2021-03", the
+	// whole month) or a date ("2021-03-15"); "" for no bound.
+	From, To string
 
 	// AllFacet names a facet (FacetProduct…) whose values are all
 	// listed, not only the MaxFacetTerms most frequent; another name
@@ -199,8 +203,8 @@ type Request struct {
 	AllFacet string
 
 	// Sort orders the results: SortRelevance (the default; newest first
-	// when nothing is searched for), SortDate, SortDuration or
-	// SortSeverity, each with the newest first among equals.
+	// when nothing is searched for), SortDate, SortOldest, SortDuration
+	// or SortSeverity, each with the newest first among equals.
 	Sort string
 }
 
@@ -208,12 +212,13 @@ type Request struct {
 const (
 	SortRelevance = "relevance"
 	SortDate      = "date"     // newest first
+	SortOldest    = "oldest"   // oldest first
 	SortDuration  = "duration" // longest first
 	SortSeverity  = "severity" // most severe first
 )
 
 // Sorts lists the orders of results.
-var Sorts = []string{SortRelevance, SortDate, SortDuration, SortSeverity}
+var Sorts = []string{SortRelevance, SortDate, SortOldest, SortDuration, SortSeverity}
 
 // DurationBands are the values of the duration facet, shortest first (the
 // bands of the archive's overview chart); an incident without a known end

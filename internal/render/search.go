@@ -37,11 +37,15 @@ type SearchError struct {
 // SearchFilters are the URL parameters that filter results, in the order
 // their chips are shown. Each is a facet of the same name, except
 // language, the facet "lang".
-var SearchFilters = []string{"organization", "product", "region", "cause", "severity", "year", "duration", "language"}
+var SearchFilters = []string{"organization", "product", "region", "cause", "severity", "year", "duration", "language", "from", "to"}
+
+// searchDates are the filters of SearchFilters that are no facet: the
+// bounds of the dates incidents began, fields of the search form.
+var searchDates = []string{"from", "to"}
 
 // SearchSorts are the orders of results a reader may choose; the first
 // is the default.
-var SearchSorts = []string{"relevance", "date", "duration", "severity"}
+var SearchSorts = []string{"relevance", "date", "oldest", "duration", "severity"}
 
 // SearchRequest is what the reader asked.
 type SearchRequest struct {
@@ -318,12 +322,12 @@ func (s *Search) Sorts() ([]SearchSort, error) {
 }
 
 // Kept are the parameters a new query keeps (the filters and the order),
-// as hidden fields of the search form.
+// as hidden fields of the search form; the dates are fields of their own.
 func (s *Search) Kept() [][2]string {
 	var out [][2]string
 	q := s.params()
 	for _, k := range append(slices.Clone(SearchFilters), "sort") {
-		if v := q.Get(k); v != "" {
+		if v := q.Get(k); v != "" && !slices.Contains(searchDates, k) {
 			out = append(out, [2]string{k, v})
 		}
 	}

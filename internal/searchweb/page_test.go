@@ -423,3 +423,61 @@ func TestTypingLetterByLetter(t *testing.T) {
 		})
 	}
 }
+
+// TestDateRangeAndOldestFirst: from and to (a year-month or a date, both
+// included) bound the dates incidents began, in the API and the page,
+// whose form holds them and whose chips remove them; results sort
+// oldest first beside newest first.
+func TestDateRangeAndOldestFirst(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	dates := func(q url.Values) []string {
+		q.Set("lang", "en")
+		var out []string
+		for _, r := range api(t, srv, q).Results {
+			out = append(out, r.Date)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		q    url.Values
+		want string
+	}{
+		{url.Values{"from": {"2022-07"}, "to": {"2022-07"}}, "2022-07-19 2022-07-19"},
+		{url.Values{"to": {"2021-12-07"}}, "2021-12-07 2021-04-01"},
+		{url.Values{"from": {"2022-11-03"}}, "2023-01-10 2022-11-03"},
+		{url.Values{"from": {"2021-12-08"}, "to": {"2022-07-18"}}, ""},
+		{url.Values{"sort": {"oldest"}}, "2021-04-01 2021-12-07 2022-07-19 2022-07-19 2022-11-03 2023-01-10"},
+		{url.Values{"sort": {"oldest"}, "from": {"2022-07-19"}, "q": {"storage"}}, "2022-07-19 2023-01-10"},
+	} {
+		if got := strings.Join(dates(c.q), " "); got != c.want {
+			t.Errorf("%v: dates %q, want %q", c.q, got, c.want)
+		}
+	}
+	for _, bad := range []string{"2022", "2022-13", "2022-7", "07/2022", "2022-02-30"} {
+		code, body := get("/api/search", url.Values{"from": {bad}})
+		if code != http.StatusBadRequest || !strings.Contains(string(body), `"code":"date"`) {
+			t.Errorf("from=%s: %d %s", bad, code, body)
+		}
+	}
+	p := getPage(t, get, "/en/search/", url.Values{"from": {"2022-07"}, "sort": {"oldest"}})
+	if p.count(t) != 4 {
+		t.Errorf("from 2022-07: %d incidents, want 4", p.count(t))
+	}
+	var from, sorted string
+	walk(p.doc, func(n *html.Node) {
+		if n.Data == "input" && attrOf(n, "name") == "from" && attrOf(n, "type") != "hidden" {
+			from = attrOf(n, "value")
+		}
+		if n.Data == "span" && attrOf(n, "aria-current") == "true" && n.Parent != nil && attrOf(n.Parent, "class") == "sort" {
+			sorted = textOfNode(n)
+		}
+	})
+	if from != "2022-07" || sorted != "Oldest" {
+		t.Errorf("the form's from %q, the order %q; want 2022-07 and Oldest", from, sorted)
+	}
+	remove, ok := p.chips()["from"]
+	if u, err := url.Parse(remove); !ok || err != nil || u.Query().Has("from") || u.Query().Get("sort") != "oldest" {
+		t.Errorf("the chip of from links to %q", remove)
+	}
+}

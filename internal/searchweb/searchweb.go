@@ -169,6 +169,7 @@ func pageRequest(req search.Request) render.SearchRequest {
 	return render.SearchRequest{Query: req.Query, Sort: req.Sort, Page: req.Page, AllFacet: req.AllFacet, Filters: map[string]string{
 		"organization": req.Organization, "product": req.Product, "region": req.Region, "cause": req.Cause,
 		"severity": req.Severity, "year": year, "duration": req.Duration, "language": req.Language,
+		"from": req.From, "to": req.To,
 	}}
 }
 
@@ -290,7 +291,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		Query: strings.TrimSpace(get("q")), Product: get("product"), Region: get("region"), Cause: get("cause"),
 		Organization: get("organization"), Severity: get("severity"),
 		Language: get("language"), Duration: get("duration"), Sort: get("sort"),
-		AllFacet: get("all"),
+		AllFacet: get("all"), From: get("from"), To: get("to"),
 		Lang:     st.fallback,
 	}
 	if l := get("lang"); l != "" {

@@ -89,6 +89,10 @@
     composing = false;
     later();
   });
+  // The dates search once a field holds a whole one (or is emptied).
+  form.addEventListener("change", function (e) {
+    if (e.target !== input && e.target.name && e.target.checkValidity()) later();
+  });
   input.addEventListener("input", function (e) {
     if (composing || e.isComposing) return;
     later();
