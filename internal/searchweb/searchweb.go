@@ -292,7 +292,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		Organization: get("organization"), Severity: get("severity"),
 		Language: get("language"), Duration: get("duration"), Sort: get("sort"),
 		AllFacet: get("all"), From: get("from"), To: get("to"),
-		Lang:     st.fallback,
+		Lang: st.fallback,
 	}
 	if l := get("lang"); l != "" {
 		tag, err := search.CanonicalLang(l)
