@@ -45,6 +45,19 @@ const (
 // first.
 var Taxonomies = []Taxonomy{Organizations, Products, Regions, Causes}
 
+// Listed are the taxonomies that have terms, in display order: those the
+// site's navigation links to and whose index pages a build writes (an
+// archive whose reports name no region has no page of regions).
+func (a *Archive) Listed() []Taxonomy {
+	var out []Taxonomy
+	for _, t := range Taxonomies {
+		if len(a.Terms[t]) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // TaxonomyNames are the taxonomies as they appear in URLs.
 func TaxonomyNames() []string {
 	out := make([]string, len(Taxonomies))

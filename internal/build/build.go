@@ -231,7 +231,10 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		phases.mark("carry")
 	}
 	if err == nil {
-		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator}
+		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator, Taxonomies: []string{}}
+		for _, t := range site.Archive.Listed() {
+			info.Taxonomies = append(info.Taxonomies, string(t))
+		}
 		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
 	}
 	<-updated

@@ -89,15 +89,19 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Every page's navigation lists the taxonomies that have terms: when
+	// they change, every page is made again (the index needs only the
+	// change).
+	allPages := full || !slices.Equal(s.site.Archive.Listed(), site.Archive.Listed())
 	var scope *render.Scope
-	if full || s.frags == nil {
+	if allPages || s.frags == nil {
 		s.frags = render.NewFragments()
 		if s.tmpl, err = render.ParseLayouts(site.Layouts); err != nil {
 			s.tmpl = nil // never render later changes with older layouts
 			return nil, err
 		}
 	}
-	if !full {
+	if !allPages {
 		scope = affected(touched, s.site.Archive, site.Archive, render.IncidentMonths)
 		// The export lists related ids: an incident that gained or lost a
 		// relation is in scope without being touched.

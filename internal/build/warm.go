@@ -76,6 +76,9 @@ func planCarry(prev previousBuild, site *source.Site, m *manifest) (plan *carryP
 		return nil, "cold build: the running gen cannot be identified"
 	case prev.old.Inputs != m.Inputs:
 		return nil, "cold build: gen, its options, the layouts or the languages changed"
+	case !slices.Equal(prev.before.Listed(), site.Archive.Listed()):
+		// Every page's navigation lists the taxonomies that have terms.
+		return nil, "cold build: a taxonomy gained its first term or lost its last"
 	}
 	old, before := prev.old, prev.before
 	touched := map[string]bool{}

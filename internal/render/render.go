@@ -60,6 +60,10 @@ type Options struct {
 	// Sitemap bounds each file of the sitemap; the zero value is the
 	// protocol's limits.
 	Sitemap SitemapLimits
+	// Taxonomies, when not nil, are those the navigation lists, for a
+	// renderer without the archive (a server's search pages); else the
+	// archive's Listed.
+	Taxonomies []archive.Taxonomy
 	// Recycle says that the Emit hands pages back through
 	// Renderer.Recycle once written: pages are then made in reused
 	// buffers.
@@ -110,9 +114,12 @@ func New(a *archive.Archive, bundle *locale.Bundle, layouts *Layouts, opts Optio
 		BaseURL:    scheme.BaseURL(),
 		Langs:      bundle.Langs,
 		Incidents:  len(a.Incidents),
-		Taxonomies: archive.Taxonomies,
+		Taxonomies: opts.Taxonomies,
 		Generator:  opts.Generator,
 		urls:       scheme,
+	}
+	if r.site.Taxonomies == nil {
+		r.site.Taxonomies = a.Listed()
 	}
 	r.tmpl = layouts.sets
 	return r, nil
@@ -361,7 +368,7 @@ func (ps *pass) run() {
 		if ps.in(urls.Timeline, urls.Year, urls.Month) {
 			ps.timeline(l)
 		}
-		for _, tax := range archive.Taxonomies {
+		for _, tax := range r.site.Taxonomies {
 			if ps.in(urls.Terms, urls.Term) && (ps.only == nil || ps.only.Taxonomy == string(tax)) {
 				ps.taxonomy(l, tax)
 			}

@@ -82,7 +82,7 @@ func (r *Renderer) sitemapPages() iter.Seq[sitemapPage] {
 				return
 			}
 		}
-		for _, tax := range archive.Taxonomies {
+		for _, tax := range r.site.Taxonomies {
 			if !yield(sitemapPage{loc: urls.TermsLoc(def, string(tax))}) {
 				return
 			}

@@ -40,6 +40,9 @@ const (
 type Info struct {
 	BaseURL   string `json:"base_url"`
 	Generator string `json:"generator"`
+	// Taxonomies are those the site's navigation lists (archive.Listed);
+	// a bundle without them lists every taxonomy.
+	Taxonomies []string `json:"taxonomies,omitempty"`
 }
 
 // Write hands emit every file of a bundle but the search index (which the
@@ -125,7 +128,14 @@ func Open(dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages, err := render.New(&archive.Archive{}, langs, layouts, render.Options{BaseURL: info.BaseURL, Generator: info.Generator})
+	listed := archive.Taxonomies
+	if info.Taxonomies != nil {
+		listed = []archive.Taxonomy{}
+		for _, t := range info.Taxonomies {
+			listed = append(listed, archive.Taxonomy(t))
+		}
+	}
+	pages, err := render.New(&archive.Archive{}, langs, layouts, render.Options{BaseURL: info.BaseURL, Generator: info.Generator, Taxonomies: listed})
 	if err != nil {
 		return nil, err
 	}
