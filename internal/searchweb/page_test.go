@@ -481,3 +481,21 @@ func TestDateRangeAndOldestFirst(t *testing.T) {
 		t.Errorf("the chip of from links to %q", remove)
 	}
 }
+
+// TestSearchPageSizeBounded: the page stays under 100 KB whatever is
+// asked: a letter, a common word, every value of the largest facet, the
+// last page.
+func TestSearchPageSizeBounded(t *testing.T) {
+	srv := serveGenerated(t)
+	const limit = 100 << 10
+	for _, q := range []url.Values{
+		{"q": {"b"}}, {"q": {"e"}}, {"q": {"latency"}}, {}, {"all": {"product"}},
+		{"q": {"latency"}, "all": {"product"}, "page": {"20"}}, {"q": {"s"}, "sort": {"oldest"}},
+	} {
+		code, body := get(t, srv, "/en/search/", q)
+		if code != http.StatusOK || len(body) > limit {
+			t.Errorf("%v: status %d, %d bytes (limit %d)", q, code, len(body), limit)
+		}
+		t.Logf("%v: %d bytes", q, len(body))
+	}
+}
