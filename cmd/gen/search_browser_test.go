@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/sitetest"
+)
+
+// TestBrowserSearchPage drives the search page of a generated archive of
+// 300 incidents (and one with a long URL, path and hash) at a phone's and a desktop's width, in light and dark,
+// with and without JavaScript: nothing scrolls sideways; result pages
+// are a window of links; each facet shows at most ten values, on a
+// phone behind "Filters" below which the results come first; and typing
+// letter by letter ("b", "bi", "big", "europe-w") always shows results
+// or says to keep typing, never that no incident matches.
+func TestBrowserSearchPage(t *testing.T) {
+	sitetest.SkipUnderRace(t)
+	if testing.Short() {
+		t.Skip("builds 300 incidents and drives a browser")
+	}
+	chrome := findChromium()
+	if chrome == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no chromium: the browser tests are required in CI")
+		}
+		t.Skip("no chromium installed")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome), chromedp.UserDataDir(t.TempDir()),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.WindowSize(desktopWidth, desktopHeight),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(actx)
+	defer cancelTab()
+	ctx, cancel := context.WithTimeout(tab, 4*time.Minute)
+	defer cancel()
+
+	base := serveGeneratedWith(t, 300, map[string]string{
+		// What real reports hold and a phone's width cannot: a long URL,
+		// a path and a hash, unbroken.
+		"2023-05-04-long-identifiers/en.md": `---
+title: Uploads failed for bucket prod-eu-archive-0123456789abcdef0123456789abcdef
+summary: Uploads to https://storage.example.com/v1/buckets/prod-eu-archive-0123456789abcdef0123456789abcdef/objects?uploadType=resumable failed.
+organization: ExampleCloud
+timezone: UTC
+begin: 2023-05-04 10:00
+end: 2023-05-04 11:00
+products: [Object Storage]
+---
+
+Overflowprobe: requests to https://storage.example.com/v1/buckets/prod-eu-archive-0123456789abcdef0123456789abcdef/objects?uploadType=resumable&name=backups%2F2023%2F05%2F04%2Fdb.tar.zst
+failed while /var/lib/objectstore/shards/0000000000000000000a/segments/00000000000000000000000000000042.log
+was compacted; the build e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 was rolled back.
+`,
+	})
+	b := &browser{ctx: ctx, base: base, urls: map[network.RequestID]string{}}
+	if err := chromedp.Listen(ctx, b.listen); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, scripts := range []bool{true, false} {
+		b.scripts(t, scripts)
+		for _, path := range []string{"/en/search/?q=latency&page=6", "/en/search/?q=b&page=6", "/en/search/?q=overflowprobe", "/en/search/?q=uploads"} {
+			b.open(t, path)
+			for _, scheme := range []string{"light", "dark"} {
+				b.media(t, "", scheme)
+				for _, w := range []int{phoneWidth, desktopWidth} {
+					b.width(t, w)
+					where := fmt.Sprintf("%s at %d px, %s, scripts %v", path, w, scheme, scripts)
+					checkLayout(t, b, where, w == phoneWidth)
+					if strings.Contains(path, "page=6") {
+						checkSearchLayout(t, b, where, w == phoneWidth)
+					}
+				}
+			}
+		}
+	}
+	b.media(t, "", "light")
+	b.scripts(t, true)
+	b.clean(t, "search pages")
+
+	// Typing letter by letter, with the script answering as one types.
+	for _, w := range []int{phoneWidth, desktopWidth} {
+		b.width(t, w)
+		b.open(t, "/en/search/")
+		for _, word := range []string{"big", "europe-w"} {
+			b.do(t, "clear", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").value = ""`))
+			for i := range word {
+				typed := word[:i+1]
+				b.do(t, "type", chromedp.SendKeys(chromedp.ID("q"), word[i:i+1]))
+				b.waitFor(t, "the answer to "+typed, fmt.Sprintf(`new URLSearchParams(location.search).get("q") === %q && !document.getElementById("search-results").hasAttribute("aria-busy")`, typed))
+				text := eval[string](t, b, `document.getElementById("search-results").innerText`)
+				results := eval[int](t, b, `document.querySelectorAll("#search-results .result").length`)
+				keep := eval[bool](t, b, `!!document.getElementById("keep-typing")`)
+				if strings.Contains(text, "No incident matches") || results == 0 && !keep {
+					t.Errorf("%d px, %q: %d results, keep typing %v: %.200q", w, typed, results, keep, text)
+				}
+				checkLayout(t, b, fmt.Sprintf("typing %q at %d px", typed, w), w == phoneWidth)
+			}
+		}
+	}
+	b.clean(t, "typing")
+}
+
+// checkSearchLayout fails t unless the result pages are a window of at
+// most 7 numbers with a gap, each facet shows at most ten values, and on
+// a phone the filters are one closed disclosure above results that start
+// within the first screen; on a desktop the facets are shown beside them.
+func checkSearchLayout(t *testing.T, b *browser, where string, phone bool) {
+	t.Helper()
+	numbers := eval[int](t, b, `Array.from(document.querySelectorAll(".pagination li")).filter(li => /^\d+$/.test(li.innerText.trim())).length`)
+	gaps := eval[int](t, b, `document.querySelectorAll(".pagination .gap").length`)
+	if numbers > 7 || gaps == 0 {
+		t.Errorf("%s: %d page numbers and %d gaps", where, numbers, gaps)
+	}
+	if phone {
+		b.do(t, "close the filters", chromedp.Evaluate[chromedp.Void](`document.querySelector(".filter-panel").open = false`))
+	}
+	// A closed disclosure's content still has boxes when asked for them
+	// (content-visibility: hidden): ask whether it is seen.
+	shown := eval[[]int](t, b, `Array.from(document.querySelectorAll(".facets section")).map(s => Array.from(s.querySelectorAll("li")).filter(li => li.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true})).length)`)
+	for i, n := range shown {
+		if n > 10 || !phone && n == 0 {
+			t.Errorf("%s: facet %d shows %d values", where, i, n)
+		}
+		if phone && n != 0 {
+			t.Errorf("%s: facet %d shows %d values behind a closed disclosure", where, i, n)
+		}
+	}
+	summary := eval[float64](t, b, `document.querySelector(".filter-panel > summary").getBoundingClientRect().height`)
+	resultsTop := eval[float64](t, b, `document.querySelector(".results").getBoundingClientRect().top + scrollY`)
+	if phone && (summary == 0 || resultsTop > phoneHeight) {
+		t.Errorf("%s: the filters' summary %.0f px high, results from %.0f px", where, summary, resultsTop)
+	}
+	if !phone && summary != 0 {
+		t.Errorf("%s: a Filters disclosure on a desktop", where)
+	}
+	if phone {
+		b.do(t, "open the filters", chromedp.Click(chromedp.CSS(".filter-panel > summary")))
+		if n := eval[int](t, b, `Array.from(document.querySelectorAll(".facets li")).filter(li => li.checkVisibility()).length`); n == 0 {
+			t.Errorf("%s: the opened filters show no value", where)
+		}
+		b.do(t, "close the filters", chromedp.Evaluate[chromedp.Void](`document.querySelector(".filter-panel").open = false`))
+	}
+}
+
+// serveGeneratedWith builds a generated archive of n incidents in English
+// and Chinese with extra files in its content folder, and serves it as
+// gen serve --dir does.
+func serveGeneratedWith(t *testing.T, n int, extra map[string]string) (base string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := corpus.Generate(dir, corpus.Options{N: n, Langs: []string{"en", "zh-TW"}, Seed: 1, VariedLength: true}); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range extra {
+		file := filepath.Join(dir, "content", filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dest := filepath.Join(dir, "public")
+	if _, err := build.Run(build.Options{Source: dir, Dest: dest, BaseURL: "http://127.0.0.1/"}); err != nil {
+		t.Fatal(err)
+	}
+	return startServe(t, func(ctx context.Context, ln net.Listener, out io.Writer) int {
+		return serveBuilt(ctx, ln, dest, out, t.Logf)
+	})
+}
