@@ -37,7 +37,10 @@ type plan struct {
 	// alternatives are the other words a clause matches, by clause index
 	// (expand.go); didYouMean is the query corrected, if a word was.
 	alternatives map[int][]string
-	didYouMean   string
+	// names are the names a clause's word begins, matched in their
+	// keyword fields (expand.go).
+	names      map[int][]facetName
+	didYouMean string
 	// short: the last word is too short to complete, and begins no name.
 	short bool
 	// from and to bound the local dates of the incidents (Request.From
@@ -47,7 +50,7 @@ type plan struct {
 
 // newPlan checks and parses a request.
 func newPlan(r Request) (*plan, error) {
-	p := &plan{text: strings.TrimSpace(r.Query), page: max(r.Page, 1), perPage: r.PerPage, alternatives: map[int][]string{}}
+	p := &plan{text: strings.TrimSpace(r.Query), page: max(r.Page, 1), perPage: r.PerPage, alternatives: map[int][]string{}, names: map[int][]facetName{}}
 	var err error
 	if p.query, err = query.Parse(p.text); err != nil {
 		return nil, err
@@ -235,7 +238,7 @@ func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch
 				b.present = &ix.present
 			}
 		}
-		queries, err := b.build(p.query, p.filters, p.alternatives)
+		queries, err := b.build(p.query, p.filters, p.alternatives, p.names)
 		if p.filters.lang != "" && lang != p.filters.lang {
 			queries.match = nil // its exclusions still count
 		}

@@ -112,44 +112,74 @@ func compound(c query.Clause) bool {
 // organizations) a last word completes to.
 const maxNames = 8
 
+// facetName is a value of a keyword field a word completes to, matched
+// exactly there: a term query, where its words in the text would be a
+// phrase checked in every report that has them.
+type facetName struct {
+	field string // fProduct…
+	value string // as the facet has it: "Gmail (Google Cloud)"
+	text  string // as a reader reads it: "Gmail"
+}
+
+// nameKinds are the facets whose names a word completes to, and their
+// keyword fields.
+var nameKinds = []struct {
+	kind  int
+	field string
+}{{facetKindProduct, fProduct}, {facetKindRegion, fRegion}, {facetKindCause, fCause}, {facetKindOrg, fOrg}}
+
 // names returns the names of products, regions, causes and
-// organizations that begin with prefix (lower-case), the most used
-// first: what a reader typing a name's first letters expects first.
-func (ix *Index) names(prefix string) []string {
+// organizations a word of which begins with prefix (lower-case), those
+// of the most incidents first: what a reader typing a name's first
+// letters expects.
+func (ix *Index) names(prefix string) []facetName {
 	if prefix == "" {
 		return nil
 	}
-	type name struct {
-		text string
-		n    int
+	type found struct {
+		facetName
+		n int
 	}
-	var found []name
-	for _, kind := range []int{facetKindProduct, facetKindRegion, facetKindCause, facetKindOrg} {
-		for id, v := range ix.meta.terms[kind].names {
-			if kind == facetKindProduct {
-				v = productName(v)
+	var all []found
+	for _, k := range nameKinds {
+		for id, v := range ix.meta.terms[k.kind].names {
+			text := v
+			if k.kind == facetKindProduct {
+				text = productName(v)
 			}
-			if n := ix.meta.termDocs(kind, int32(id)); n > 0 && strings.HasPrefix(strings.ToLower(v), prefix) {
-				found = append(found, name{v, n})
+			if n := ix.meta.termDocs(k.kind, int32(id)); n > 0 && beginsWord(strings.ToLower(text), prefix) {
+				all = append(all, found{facetName{k.field, v, text}, n})
 			}
 		}
 	}
-	slices.SortStableFunc(found, func(a, b name) int {
+	slices.SortStableFunc(all, func(a, b found) int {
 		if c := cmp.Compare(b.n, a.n); c != 0 {
 			return c
 		}
-		return strings.Compare(a.text, b.text)
+		return strings.Compare(a.value, b.value)
 	})
-	var out []string
-	for _, f := range found {
-		if len(out) == maxNames {
-			break
-		}
-		if !slices.Contains(out, f.text) {
-			out = append(out, f.text)
-		}
+	out := make([]facetName, 0, min(len(all), maxNames))
+	for _, f := range all[:min(len(all), maxNames)] {
+		out = append(out, f.facetName)
 	}
 	return out
+}
+
+// beginsWord reports whether a word of name (after a space: "Pub/Sub"
+// of "Cloud Pub/Sub") begins with prefix.
+func beginsWord(name, prefix string) bool {
+	return strings.HasPrefix(name, prefix) || strings.Contains(name, " "+prefix)
+}
+
+// wordBeginning is the word of name (between spaces) that begins with
+// prefix (lower-case), as name writes it; "" if none does.
+func wordBeginning(name, prefix string) string {
+	for _, w := range strings.Fields(name) {
+		if strings.HasPrefix(strings.ToLower(w), prefix) {
+			return w
+		}
+	}
+	return ""
 }
 
 // productName is a product facet value without its organization:
@@ -161,28 +191,24 @@ func productName(v string) string {
 	return v
 }
 
-// compoundCompletions are the words a last word of pieces completes to:
-// the names that begin with it, then the word with its last piece
-// completed from the words of the text ("europe-w" → "europe-west2"),
-// those whose every piece some index has.
+// compoundCompletions are the words a last word of pieces completes to
+// when it begins no name: the word with its last piece completed from
+// the words of the text ("v2." → "v2.3"), those whose every piece some
+// index has. Each is a phrase to check, so there are few.
 func (ix *Index) compoundCompletions(ctx context.Context, word string) []string {
-	out := ix.names(word)
+	var out []string
 	head, piece := splitLastPiece(word)
-	if utf8.RuneCountInString(piece) == 0 {
-		return out
+	if piece == "" {
+		return nil
 	}
 	// Each candidate checked costs a look-up in every language index:
 	// the most used pieces only.
 	for k, w := range ix.completions(piece) {
-		if k == 2*maxNames {
+		if k == 2*maxNames || len(out) == maxNames {
 			break
 		}
-		full := head + w
-		if slices.Contains(out, full) {
-			continue
-		}
-		if found, err := ix.finds(ctx, full); err == nil && found {
-			out = append(out, full)
+		if found, err := ix.finds(ctx, head+w); err == nil && found {
+			out = append(out, head+w)
 		}
 	}
 	return out
@@ -233,9 +259,21 @@ func (ix *Index) expand(ctx context.Context, p *plan) (err error) {
 			continue
 		}
 		if i == last && compound(c) {
-			// europe-w, Pub/S, v2.: as the index analysed the whole word,
-			// its last piece completed.
-			p.alternatives[i] = ix.compoundCompletions(ctx, strings.ToLower(c.Value))
+			// europe-w, Pub/S, v2.: the names that begin with it, else
+			// the whole word as the index analysed it, its last piece
+			// completed.
+			word := strings.ToLower(c.Value)
+			p.names[i] = ix.names(word)
+			for _, n := range p.names[i] {
+				// The name's word in the text too (Pub/Sub of Cloud
+				// Pub/Sub): reports that mention it without naming it.
+				if w := wordBeginning(n.text, word); w != "" && !slices.Contains(p.alternatives[i], w) {
+					p.alternatives[i] = append(p.alternatives[i], w)
+				}
+			}
+			if len(p.names[i]) == 0 {
+				p.alternatives[i] = ix.compoundCompletions(ctx, word)
+			}
 			continue
 		}
 		if !expandable(c) {
@@ -253,8 +291,8 @@ func (ix *Index) expand(ctx context.Context, p *plan) (err error) {
 			// Too short to complete from the words of the text: the
 			// names that begin with it (BigQuery for "b"), else the
 			// reader is told to keep typing.
-			p.alternatives[i] = ix.names(word)
-			p.short = len(p.alternatives[i]) == 0
+			p.names[i] = ix.names(word)
+			p.short = len(p.names[i]) == 0
 			continue
 		}
 		dist := maxTypoDistance(n)

@@ -114,7 +114,7 @@ type langQueries struct {
 // build returns the queries for this language. match is nil when lang: or
 // -lang: leave this language out; exclude is not (exclusion is per
 // incident, whatever languages are searched).
-func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]string) (langQueries, error) {
+func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]string, names map[int][]facetName) (langQueries, error) {
 	var queries langQueries
 	var must, mustNot, filter []blevequery.Query
 	positives := 0
@@ -122,6 +122,9 @@ func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]st
 		q, err := b.clause(c, alternatives[i], &queries)
 		if err != nil {
 			return queries, err
+		}
+		if ns := names[i]; len(ns) > 0 && !c.Neg {
+			q = b.names(q, ns, &queries)
 		}
 		if c.Neg {
 			if q != nil {
@@ -231,6 +234,25 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 		alts = append([]blevequery.Query{q}, alts...)
 	}
 	return newFormsQuery(alts), nil
+}
+
+// names returns q, the query of a word, that also matches the names it
+// begins in their keyword fields, at alternativeBoost, and adds the
+// names' words to the highlights.
+func (b *langBuilder) names(q blevequery.Query, names []facetName, queries *langQueries) blevequery.Query {
+	alts := []blevequery.Query{}
+	if q != nil {
+		alts = append(alts, q)
+	}
+	for _, n := range names {
+		k := b.keyword(n.field, n.value)
+		k.SetBoost(2 * alternativeBoost) // as a name typed whole (field:value), halved
+		alts = append(alts, k)
+		if toks := b.text.Analyze([]byte(n.text)); len(toks) > 0 {
+			queries.highlight(locate.NewPattern(toks, b.kind), defaultFields)
+		}
+	}
+	return newFormsQuery(alts)
 }
 
 // alternatives returns the term queries of the words, analysed, in the

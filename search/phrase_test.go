@@ -181,7 +181,7 @@ func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		queries, err := b.build(p.query, filters{}, p.alternatives)
+		queries, err := b.build(p.query, filters{}, p.alternatives, p.names)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -800,7 +800,7 @@ func TestCollectAllMatchesBleve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				queries, err := b.build(p, filters{}, nil)
+				queries, err := b.build(p, filters{}, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
