@@ -245,14 +245,14 @@ func (s *Search) ProductsOf(r SearchResult) ResultProductList {
 	return out
 }
 
-// When is a result's begin as a reader scans for it: its date, time and
-// zone where it happened ("13 March 2017 10:22 PDT"); the date alone when
+// When is a result's begin as lists give it: its date, time and zone
+// where it happened ("March 13, 2017, 10:22 PDT"); the date alone when
 // the time is not known.
 func (s *Search) When(r SearchResult) string {
 	if r.Begin.IsZero() {
 		return r.Date
 	}
-	return s.l.Date(r.Begin) + " " + r.Begin.Format("15:04") + " " + locale.ZoneName(r.Begin)
+	return s.l.DateTime(r.Begin, r.Begin.Location())
 }
 
 // Lasted is how long a result's incident lasted, or why that is not

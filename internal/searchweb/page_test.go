@@ -344,10 +344,10 @@ func TestResultCard(t *testing.T) {
 		cards[c.title] = c
 	}
 	for title, want := range map[string][2]string{
-		"Name resolution errors for instances in one region":                    {"AWS · December 7, 2021 07:30 PST · Major · 2 h 10 min", "DNS"},
-		"Workflow runs wait in the queue":                                       {"GitHub · July 19, 2022 17:00 UTC · Unknown · ongoing", "Actions"},
-		"Errors listing buckets in the console":                                 {"AWS · January 10, 2023 11:05 PST · Unknown · end not stated", "Storage"},
-		"Cooling failure took storage and compute capacity offline in one zone": {"Google Cloud · July 19, 2022 15:13 BST, UTC+1 · Unknown · end not stated", "Storage, Compute Engine"},
+		"Name resolution errors for instances in one region":                    {"AWS · December 7, 2021, 07:30 PST · Major · 2 h 10 min", "DNS"},
+		"Workflow runs wait in the queue":                                       {"GitHub · July 19, 2022, 17:00 UTC · Unknown · ongoing", "Actions"},
+		"Errors listing buckets in the console":                                 {"AWS · January 10, 2023, 11:05 PST · Unknown · end not stated", "Storage"},
+		"Cooling failure took storage and compute capacity offline in one zone": {"Google Cloud · July 19, 2022, 15:13 BST, UTC+1 · Unknown · end not stated", "Storage, Compute Engine"},
 	} {
 		c, ok := cards[title]
 		if !ok {
