@@ -499,3 +499,27 @@ func TestSearchPageSizeBounded(t *testing.T) {
 		t.Logf("%v: %d bytes", q, len(body))
 	}
 }
+
+// TestEmptyFormFieldsLeaveTheAddress: a form sent without JavaScript
+// sends its empty date fields; the page answers at the address without
+// them, so that it is the one a link to it has.
+func TestEmptyFormFieldsLeaveTheAddress(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for query, want := range map[string]string{
+		"q=dns&from=&to=":          "./?q=dns",
+		"from=&to=":                "./",
+		"q=dns&from=2021-04&to=":   "./?from=2021-04&q=dns",
+		"q=dns&from=2021-04":       "",
+		"q=dns&sort=oldest&to=%20": "",
+	} {
+		res, err := client.Get(srv.URL + "/en/search/?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got := res.Header.Get("Location"); got != want || (want != "") != (res.StatusCode == http.StatusSeeOther) {
+			t.Errorf("?%s: status %d, location %q; want %q", query, res.StatusCode, got, want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -130,6 +131,14 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	q := r.URL.Query()
+	if clean, ok := withoutEmpty(q); ok {
+		// A form without JavaScript sends its empty fields (from=&to=):
+		// the page's address is the one a link to it would have. The
+		// location is relative, right under any base path.
+		w.Header().Set("Location", "./"+clean)
+		w.WriteHeader(http.StatusSeeOther)
+		return true
+	}
 	q.Set("lang", lang)
 	r2 := r.Clone(r.Context())
 	r2.URL.RawQuery = q.Encode()
@@ -158,6 +167,26 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 	w.WriteHeader(status)
 	_, _ = w.Write(page)
 	return true
+}
+
+// withoutEmpty is the query string of q without its empty parameters
+// ("" or "?…"), and whether q had any.
+func withoutEmpty(q url.Values) (string, bool) {
+	had := false
+	for k, vs := range q {
+		if slices.Contains(vs, "") {
+			had = true
+			if vs = slices.DeleteFunc(vs, func(v string) bool { return v == "" }); len(vs) == 0 {
+				delete(q, k)
+			} else {
+				q[k] = vs
+			}
+		}
+	}
+	if !had || len(q) == 0 {
+		return "", had
+	}
+	return "?" + q.Encode(), true
 }
 
 // pageRequest is what the search page shows of a request.
