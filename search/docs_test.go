@@ -32,15 +32,15 @@ func storeDocs() []Document {
 
 func buildDir(t testing.TB, docs []Document) string {
 	t.Helper()
-	return buildDirWith(t, docs, nil)
+	return buildDirWith(t, docs, defaultBuildOptions(), nil)
 }
 
-// buildDirWith is buildDir calling before, if not nil, on the Writer
-// before the documents are added.
-func buildDirWith(t testing.TB, docs []Document, before func(*Writer)) string {
+// buildDirWith is buildDir with opts, calling before, if not nil, on the
+// Writer before the documents are added.
+func buildDirWith(t testing.TB, docs []Document, opts buildOptions, before func(*Writer)) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "search")
-	w, err := Create(dir, siteLangs)
+	w, err := create(dir, siteLangs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,6 +41,7 @@ type segmentBuilder struct {
 	// each merge running.
 	merging chan struct{}
 	pool    *analysis.TermsPool
+	opts    *buildOptions // the merges' sizes and the hooks
 
 	batch []*document.Document
 	terms []*analysis.Terms // the batch's documents' terms, for pool once built
@@ -51,15 +52,11 @@ type segmentBuilder struct {
 	err error // the first failed build
 }
 
-// buildStarted, when not nil, is called as a segment's build starts, and
-// what it returns as it ends (tests watch the builds with it).
-var buildStarted func() (done func())
-
 // segmentPlugin is the segment format the builder writes, given to
 // scorch as the index's, so that the two cannot differ.
 var segmentPlugin = &zap.ZapPlugin{}
 
-func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, merging chan struct{}, pool *analysis.TermsPool) (*segmentBuilder, error) {
+func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, merging chan struct{}, pool *analysis.TermsPool, opts *buildOptions) (*segmentBuilder, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, err
 	}
@@ -73,7 +70,7 @@ func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, mer
 	if err != nil {
 		return nil, err
 	}
-	return &segmentBuilder{path: path, tmp: dir, m: m, slots: slots, merging: merging, pool: pool}, nil
+	return &segmentBuilder{path: path, tmp: dir, m: m, slots: slots, merging: merging, pool: pool, opts: opts}, nil
 }
 
 // Index adds an analysed document, whose terms are kept in terms (nil:
@@ -103,8 +100,8 @@ func (b *segmentBuilder) flush() {
 	b.slots <- struct{}{}
 	b.built.Go(func() {
 		defer func() { <-b.slots }()
-		if buildStarted != nil {
-			defer buildStarted()()
+		if start := b.opts.buildStarted; start != nil {
+			defer start()()
 		}
 		err := buildSegment(docs, file)
 		b.pool.Put(terms)
@@ -216,8 +213,8 @@ func (b *segmentBuilder) merge() ([]string, error) {
 	if len(segs) == 0 {
 		return nil, errors.New("no documents") // a language's writer starts with one
 	}
-	for k := 0; len(segs) > max(unmergedMax, 1); {
-		runs := (len(segs) + builderMergeMax - 1) / builderMergeMax
+	for k := 0; len(segs) > max(b.opts.unmergedMax, 1); {
+		runs := (len(segs) + b.opts.mergeMax - 1) / b.opts.mergeMax
 		merged := make([]string, runs)
 		errs := make([]error, runs)
 		var wg sync.WaitGroup
@@ -229,8 +226,8 @@ func (b *segmentBuilder) merge() ([]string, error) {
 			b.merging <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-b.merging }()
-				if mergeStarted != nil {
-					defer mergeStarted()()
+				if start := b.opts.mergeStarted; start != nil {
+					defer start()()
 				}
 				errs[r] = mergeSegments(in, out)
 			})
@@ -243,10 +240,6 @@ func (b *segmentBuilder) merge() ([]string, error) {
 	}
 	return segs, nil
 }
-
-// mergeStarted, when not nil, is called as a merge starts, and what it
-// returns as it ends (tests watch the merges with it).
-var mergeStarted func() (done func())
 
 // mergeSegments merges the segments in files, in order, into out, and
 // removes them.

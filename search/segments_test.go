@@ -46,17 +46,17 @@ func TestSegmentBuiltWhileDocumentsCome(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "en")
-	b, err := newSegmentBuilder(path, dir, m, make(chan struct{}, 1), make(chan struct{}, 1), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	release := make(chan struct{})
 	var first sync.Once
-	buildStarted = func() func() {
+	opts := defaultBuildOptions()
+	opts.buildStarted = func() func() {
 		first.Do(func() { <-release })
 		return func() {}
 	}
-	defer func() { buildStarted = nil }()
+	b, err := newSegmentBuilder(path, dir, m, make(chan struct{}, 1), make(chan struct{}, 1), nil, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	docs := segmentDocs(2*builderBatch - 1)
 	handed := make(chan error)
 	go func() {
@@ -111,10 +111,9 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 		}
 	}
 	build := func(most, atOnce int) (*Index, string) {
-		savedMost, savedAtOnce := unmergedMax, builderMergeMax
-		unmergedMax, builderMergeMax = most, atOnce
-		defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
-		dir := buildDir(t, docs)
+		opts := defaultBuildOptions()
+		opts.unmergedMax, opts.mergeMax = most, atOnce
+		dir := buildDirWith(t, docs, opts, nil)
 		return openBuilt(t, dir), dir
 	}
 	whole, _ := build(1, 100)
@@ -208,13 +207,10 @@ func TestSegmentWrittenAsPersistWritesIt(t *testing.T) {
 func TestMergeRunsAtOnce(t *testing.T) {
 	docs := segmentDocs(4 * builderBatch)           // 4 segments: with 2 at a time, 2 runs
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // two places to merge in
-	savedMost, savedAtOnce := unmergedMax, builderMergeMax
-	unmergedMax, builderMergeMax = 2, 2
-	defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
-	merges := newAtOnce(10 * time.Second) // the first merge waits for the second to start
-	mergeStarted = merges.start
-	defer func() { mergeStarted = nil }()
-	dir := buildDir(t, docs)
+	merges := newAtOnce(10 * time.Second)           // the first merge waits for the second to start
+	opts := defaultBuildOptions()
+	opts.unmergedMax, opts.mergeMax, opts.mergeStarted = 2, 2, merges.start
+	dir := buildDirWith(t, docs, opts, nil)
 	if most := merges.most(); most != 2 {
 		t.Errorf("at most %d merges ran at once; want the pass's 2 runs together", most)
 	}
@@ -233,7 +229,6 @@ func TestMergeRunsAtOnce(t *testing.T) {
 // cores) once Widen says the documents have the machine to themselves.
 func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	defer func() { buildStarted = nil }()
 	docs := segmentDocs(2 * builderBatch)
 	// A build waits for a second to start beside it: widened, until it
 	// does; if not, a second, time for the next batch to be analysed even
@@ -244,12 +239,13 @@ func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 		want  int
 	}{{false, time.Second, 1}, {true, 10 * time.Second, 2}} {
 		builds := newAtOnce(c.wait)
-		buildStarted = builds.start
+		opts := defaultBuildOptions()
+		opts.buildStarted = builds.start
 		var before func(*Writer)
 		if c.widen {
 			before = (*Writer).Widen
 		}
-		dir := buildDirWith(t, docs, before)
+		dir := buildDirWith(t, docs, opts, before)
 		if most := builds.most(); most != c.want {
 			t.Errorf("widened %v: at most %d segments built at once, want %d", c.widen, most, c.want)
 		}

@@ -48,9 +48,9 @@ func TestTermsReusedOnlyOnceTheirSegmentIsBuilt(t *testing.T) {
 		})
 	}
 	open := func(reuse bool) *Index {
-		reuseTerms = reuse
-		defer func() { reuseTerms = true }()
-		return diskIndex(t, docs)
+		opts := defaultBuildOptions()
+		opts.reuseTerms = reuse
+		return openBuilt(t, buildDirWith(t, docs, opts, nil))
 	}
 	reused, fresh := open(true), open(false)
 	for i := range n {

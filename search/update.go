@@ -25,13 +25,6 @@ import (
 // index is then built whole.
 var ErrNotUpdatable = errors.New("search: this change needs the index built whole")
 
-// maxUpdates bounds the updates of an index: each adds a segment (and
-// leaves the replaced documents' text in the document store), and a
-// search visits every segment, so after this many the index is built
-// whole again. They are counted, not its segments: a build leaves a
-// small index in up to unmergedMax. (A variable for tests.)
-var maxUpdates = 11
-
 // Update writes into dir, which must not exist, the index at prev with
 // every document of the incidents in replace removed and docs added (an
 // incident changed is in replace and in docs): an index that answers
@@ -43,6 +36,10 @@ var maxUpdates = 11
 // field lengths are counted out of the vocabulary and the BM25
 // statistics by analysing their stored text again.
 func Update(prev, dir string, replace map[string]bool, docs []Document) error {
+	return update(prev, dir, replace, docs, defaultBuildOptions())
+}
+
+func update(prev, dir string, replace map[string]bool, docs []Document, opts buildOptions) error {
 	mj, err := readMeta(prev)
 	if err != nil {
 		return err
@@ -63,7 +60,7 @@ func Update(prev, dir string, replace map[string]bool, docs []Document) error {
 			return fmt.Errorf("%w: a first document in %s", ErrNotUpdatable, lang)
 		}
 	}
-	if mj.Updates >= maxUpdates {
+	if mj.Updates >= opts.maxUpdates {
 		return fmt.Errorf("%w: the index has had %d updates", ErrNotUpdatable, mj.Updates)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

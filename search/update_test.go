@@ -57,14 +57,14 @@ func documentsOf(docs []Document, id string) []Document {
 // leaves the previous index as it was, and is built whole again after
 // maxUpdates updates (here 2).
 func TestUpdateEqualsBuild(t *testing.T) {
-	defer func(n int) { maxUpdates = n }(maxUpdates)
-	maxUpdates = 2
+	opts := defaultBuildOptions()
+	opts.maxUpdates = 2
 	refused, updates := 0, 0
 	docs := fixtures()
 	prev := buildDir(t, docs)
 	before := snapshotDir(t, prev)
 	steps := []indexChange{editBody, newIncident, removeIncident}
-	for i := 0; i < 2*(maxUpdates+1); i++ {
+	for i := 0; i < 2*(opts.maxUpdates+1); i++ {
 		st := steps[0]
 		if i < len(steps) {
 			st = steps[i]
@@ -73,8 +73,8 @@ func TestUpdateEqualsBuild(t *testing.T) {
 		docs, id = st.change(docs)
 		replaced := documentsOf(docs, id)
 		dir := filepath.Join(t.TempDir(), "search")
-		err := Update(prev, dir, map[string]bool{id: true}, replaced)
-		if updates == maxUpdates {
+		err := update(prev, dir, map[string]bool{id: true}, replaced, opts)
+		if updates == opts.maxUpdates {
 			if !errors.Is(err, ErrNotUpdatable) {
 				t.Fatalf("update %d of an index updated %d times: %v, want ErrNotUpdatable", i, updates, err)
 			}

@@ -32,8 +32,9 @@ const (
 )
 
 // How the segments of a language are merged at the end of the build
-// (segmentBuilder.merge); variables for the tests.
-var (
+// (segmentBuilder.merge), and how often an index is updated: the
+// defaults of buildOptions.
+const (
 	// builderMergeMax is the number of segments merged at once. Every
 	// merge pass writes each document again: at 10 (bleve's default) a
 	// language of 100,000 documents (782 segments) took three passes to
@@ -48,7 +49,33 @@ var (
 	// nothing else is left to do, and a query of a few segments costs
 	// little more than one of their union (BenchmarkQuery).
 	unmergedMax = 10
+	// maxUpdates bounds the updates of an index: each adds a segment (and
+	// leaves the replaced documents' text in the document store), and a
+	// search visits every segment, so after this many the index is built
+	// whole again. They are counted, not its segments: a build leaves a
+	// small index in up to unmergedMax.
+	maxUpdates = 11
 )
+
+// buildOptions are what tests change of a build (Create, Update): the
+// sizes of its merges and of its chain of updates, and hooks that watch
+// its segments being built and merged.
+type buildOptions struct {
+	mergeMax    int // builderMergeMax
+	unmergedMax int // unmergedMax
+	maxUpdates  int // maxUpdates
+	// reuseTerms is whether documents' terms are made in memory handed
+	// back once their segment is built; false only in the test that
+	// compares.
+	reuseTerms bool
+	// buildStarted and mergeStarted, when not nil, are called as a
+	// segment's build or a merge starts, and what they return as it ends.
+	buildStarted, mergeStarted func() (done func())
+}
+
+func defaultBuildOptions() buildOptions {
+	return buildOptions{mergeMax: builderMergeMax, unmergedMax: unmergedMax, maxUpdates: maxUpdates, reuseTerms: true}
+}
 
 // Writer builds an index directory.
 //
@@ -67,6 +94,7 @@ type Writer struct {
 	siteLangs []string
 	langs     map[string]*langWriter
 	closed    bool
+	opts      buildOptions
 
 	jobs    chan *writeJob
 	workers sync.WaitGroup
@@ -103,12 +131,13 @@ type analysedDoc struct {
 }
 
 type langWriter struct {
-	lang string
-	m    *mapping.IndexMappingImpl
-	fast *analysis.Fast // nil: bleve analyses
-	kind analysis.Kind
-	b    *segmentBuilder
-	docs *docstore.Writer
+	lang       string
+	reuseTerms bool // buildOptions.reuseTerms
+	m          *mapping.IndexMappingImpl
+	fast       *analysis.Fast // nil: bleve analyses
+	kind       analysis.Kind
+	b          *segmentBuilder
+	docs       *docstore.Writer
 
 	// Until the dictionary of the document store is made, documents are
 	// held back in sample.
@@ -132,10 +161,6 @@ type langWriter struct {
 	err error
 }
 
-// reuseTerms is whether documents' terms are made in memory handed back
-// once their segment is built; false only in the test that compares.
-var reuseTerms = true
-
 func (lw *langWriter) setErr(err error) {
 	lw.mu.Lock()
 	if lw.err == nil {
@@ -154,6 +179,10 @@ func (lw *langWriter) getErr() error {
 // parent is created if needed). langs are the site's languages; they are
 // recorded in the index, and documents in other languages are accepted too.
 func Create(dir string, langs []string) (*Writer, error) {
+	return create(dir, langs, defaultBuildOptions())
+}
+
+func create(dir string, langs []string, opts buildOptions) (*Writer, error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return nil, fmt.Errorf("search: create %s: already exists", dir)
 	} else if !os.IsNotExist(err) {
@@ -166,7 +195,7 @@ func Create(dir string, langs []string) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: create: %w", err)
 	}
-	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}}
+	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, opts: opts}
 	n := runtime.GOMAXPROCS(0)
 	w.jobs = make(chan *writeJob, 4*n)
 	w.merging = make(chan struct{}, min(n, 2))
@@ -318,7 +347,7 @@ func (w *Writer) work() {
 // sketch for the document store.
 func (lw *langWriter) prepare(j *writeJob) (*analysed, *docstore.Record, error) {
 	pool := &lw.terms
-	if !reuseTerms {
+	if !lw.reuseTerms {
 		pool = nil
 	}
 	a, err := analyse(lw.m, lw.fast, pool, j.d, j.text)
@@ -347,12 +376,12 @@ func (w *Writer) startLang(lang string) (*langWriter, error) {
 	}
 	path := filepath.Join(w.dir, lang)
 	lw := &langWriter{
-		lang: lang, m: m, kind: analysis.KindOf(lang), dir: path,
+		lang: lang, reuseTerms: w.opts.reuseTerms, m: m, kind: analysis.KindOf(lang), dir: path,
 		fast:    analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))),
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
 	}
-	if lw.b, err = newSegmentBuilder(path, w.dir, m, w.building, w.merging, &lw.terms); err != nil {
+	if lw.b, err = newSegmentBuilder(path, w.dir, m, w.building, w.merging, &lw.terms, &w.opts); err != nil {
 		return nil, fmt.Errorf("search: index for %s: %w", lang, err)
 	}
 	if lw.docs, err = docstore.Create(filepath.Join(path, docstore.FileName)); err != nil {
