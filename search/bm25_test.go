@@ -46,7 +46,7 @@ func sameStats(a, b *blevesearch.BM25Stats) bool {
 func TestBM25Statistics(t *testing.T) {
 	t.Parallel()
 	docs := fixtures()
-	disk, mem := mustOpen(t, buildDir(t, docs)), memoryOf(t, docs)
+	disk, mem := mustOpen(t, buildDir(t, docs)), editableOf(t, docs)
 	for _, lang := range siteLangs {
 		want := wantStats(t, docs, lang)
 		if want.FieldCardinality[fBody] < 10 || want.FieldCardinality[fTitle] < 3 {

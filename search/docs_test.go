@@ -67,14 +67,7 @@ func TestDocStoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	mem, err := NewMemory(siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mem.Close()
-	if err := mem.AddBatch(docs); err != nil {
-		t.Fatal(err)
-	}
+	mem := editableOf(t, docs)
 	for _, d := range docs {
 		lang, _ := CanonicalLang(d.Lang)
 		want := newDocText(&d, analysis.KindOf(lang))
@@ -140,7 +133,7 @@ func TestDamagedTextIsAnError(t *testing.T) {
 // fragments, and its words no longer find it.
 func TestMemoryDeleteText(t *testing.T) {
 	t.Parallel()
-	ix := buildMemory(t)
+	ix := buildEditable(t)
 	resp := search(t, ix, Request{Query: "資源耗盡", Lang: "zh-TW"})
 	if len(resp.Results) != 1 || len(resp.Results[0].Fragments) == 0 {
 		t.Fatalf("before: %+v", resp.Results)

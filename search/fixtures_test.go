@@ -144,18 +144,25 @@ func openBuilt(t testing.TB, dir string) *Index {
 	return ix
 }
 
-func buildMemory(t testing.TB) *Index {
+// buildEditable is the fixtures added to an index opened WithUpdates.
+func buildEditable(t testing.TB) *Index {
 	t.Helper()
-	ix, err := NewMemory(siteLangs)
+	return editableOf(t, fixtures())
+}
+
+// editableOf is docs added, as the authoring server adds an edit, to
+// an index built empty and opened WithUpdates with opts; it is closed
+// when the test ends.
+func editableOf(t testing.TB, docs []Document, opts ...Option) *Index {
+	t.Helper()
+	ix, err := Open(buildDir(t, nil), append(opts, WithUpdates())...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range fixtures() {
-		if err := ix.Add(d); err != nil {
-			t.Fatal(err)
-		}
-	}
 	t.Cleanup(func() { ix.Close() })
+	if err := ix.AddBatch(docs); err != nil {
+		t.Fatal(err)
+	}
 	return ix
 }
 

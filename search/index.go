@@ -20,11 +20,11 @@ import (
 	"github.com/postmortem-archive/gen/search/docstore"
 )
 
-// Index is an open search index: read-only from Open, updatable from
-// Open with WithUpdates or in memory from NewMemory. All methods are safe
-// for concurrent use.
+// Index is an open search index: read-only from Open, or changed in
+// place when opened WithUpdates. All methods are safe for concurrent use.
 type Index struct {
 	mu        sync.RWMutex
+	dir       string // the folder it was opened from
 	siteLangs []string
 	subs      map[string]bleve.Index     // one per language, by canonical tag
 	docs      map[string]docstore.Source // the document store of each language
@@ -43,47 +43,26 @@ type Index struct {
 	norms     normsCache   // updatable indexes: the length factors of the documents
 }
 
-// NewMemory returns an empty in-memory index (for the live-preview server)
-// with the same mapping as a built one. It uses the scorch engine with an
-// empty path: bleve's old in-memory engine is unusably slow.
-func NewMemory(langs []string, opts ...Option) (*Index, error) {
-	site, err := canonicalLangs(langs)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	ix := &Index{siteLangs: site, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, meta: newMetaStore(), opts: newOptions(opts),
-		memWords: map[string]*memWords{}, bm25: map[string]*blevesearch.BM25Stats{}, memLens: map[string]*memLengths{}}
-	for _, l := range site {
-		if _, err := ix.memLang(l); err != nil {
-			ix.Close()
-			return nil, err
-		}
-	}
-	ix.meta.reindex()
-	return ix, nil
-}
-
-func (ix *Index) memLang(lang string) (bleve.Index, error) {
-	if idx := ix.subs[lang]; idx != nil {
-		return idx, nil
-	}
+// newLang starts the index of a language an updatable index has no
+// document of yet, in a folder of its own beside the others.
+func (ix *Index) newLang(lang string) (bleve.Index, error) {
 	m, err := newMapping(lang)
 	if err != nil {
 		return nil, fmt.Errorf("search: mapping for %s: %w", lang, err)
 	}
-	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	idx, err := bleve.NewUsing(filepath.Join(ix.dir, lang), m, scorch.Name, scorch.Name, updatableConfig())
 	if err != nil {
-		return nil, fmt.Errorf("search: in-memory index for %s: %w", lang, err)
+		return nil, fmt.Errorf("search: new %s index: %w", lang, err)
 	}
 	ix.subs[lang] = idx
-	ix.docs[lang] = docstore.Memory{}
+	ix.docs[lang] = &overlay{added: docstore.Memory{}}
 	ix.memWords[lang] = &memWords{byID: map[string][]string{}}
 	ix.memLens[lang] = &memLengths{byID: map[string]map[string]int{}}
 	ix.bm25[lang] = ix.memLens[lang].total.stats()
 	return idx, nil
 }
 
-// memLengths keeps the field lengths of an in-memory language index up
+// memLengths keeps the field lengths of an updatable language index up
 // to date, like memWords its words.
 type memLengths struct {
 	total fieldLengths
@@ -165,7 +144,7 @@ func Open(dir string, opts ...Option) (*Index, error) {
 		return nil, err
 	}
 	o := newOptions(opts)
-	ix := &Index{siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{},
+	ix := &Index{dir: dir, siteLangs: mj.SiteLangs, subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{},
 		ords: map[string]*ordTable{}, meta: newMetaStore(), readOnly: !o.updates, opts: o, vocabs: map[string]*vocab.Vocab{},
 		bm25: map[string]*blevesearch.BM25Stats{}}
 	if o.updates {
@@ -223,7 +202,7 @@ func (ix *Index) openLang(dir, l string) error {
 		ix.docs[l] = &overlay{base: docs, added: docstore.Memory{}}
 		ix.memWords[l] = &memWords{byID: map[string][]string{}, base: words}
 		ix.memLens[l] = &memLengths{total: *lengths, byID: map[string]map[string]int{}}
-		config = updatableConfig
+		config = updatableConfig()
 	}
 	idx, err := bleve.OpenUsing(filepath.Join(dir, l), config)
 	if err != nil {
@@ -289,9 +268,12 @@ func (ix *Index) Replace(ids map[string]bool, docs []Document) error {
 		}
 	}
 	for _, lang := range sortedKeys(byLang) {
-		idx, err := ix.memLang(lang)
-		if err != nil {
-			return err
+		idx := ix.subs[lang]
+		if idx == nil {
+			var err error
+			if idx, err = ix.newLang(lang); err != nil {
+				return err
+			}
 		}
 		if err := ix.indexMem(idx, lang, byLang[lang], gone[lang]); err != nil {
 			return err
@@ -443,7 +425,7 @@ func (ix *Index) Close() error {
 	for _, l := range sortedKeys(ix.docs) {
 		d, ok := ix.docs[l].(*docstore.Reader)
 		if o, isOverlay := ix.docs[l].(*overlay); isOverlay {
-			d, ok = o.base, true
+			d, ok = o.base, o.base != nil
 		}
 		if ok {
 			if err := d.Close(); err != nil {

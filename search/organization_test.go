@@ -26,19 +26,7 @@ func eachOrgIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
 		ix := diskIndex(t, orgDocs())
 		f(t, ix)
 	})
-	t.Run("memory", func(t *testing.T) {
-		ix, err := NewMemory(siteLangs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
-		for _, d := range orgDocs() {
-			if err := ix.Add(d); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f(t, ix)
-	})
+	t.Run("editable", func(t *testing.T) { f(t, editableOf(t, orgDocs())) })
 }
 
 func TestOrganizationAndSeverityFacets(t *testing.T) {

@@ -267,15 +267,8 @@ func TestPhrasesMatchTermVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer disk.Close()
-		mem, err := NewMemory(siteLangs, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer mem.Close()
-		if err := mem.AddBatch(docs); err != nil {
-			t.Fatal(err)
-		}
-		for name, ix := range map[string]*Index{"disk": disk, "memory": mem} {
+		editable := editableOf(t, docs, opts...)
+		for name, ix := range map[string]*Index{"disk": disk, "editable": editable} {
 			for _, q := range phraseQueries {
 				want := refSearch(t, ix, refs, q)
 				var got []idScore
@@ -326,7 +319,7 @@ func TestHighlightPhrases(t *testing.T) {
 			long+"The <b>quota</b> system failed & rolled back the release. "+long+"Then the cache & the quota. "+long+"Finally a zebra.",
 			"2020-01-03", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		frags := func(q string) []string {
 			t.Helper()
 			resp := search(t, ix, Request{Query: q})
@@ -377,19 +370,6 @@ func mustOpen(t *testing.T, dir string) *Index {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	return ix
-}
-
-func memoryOf(t *testing.T, docs []Document) *Index {
-	t.Helper()
-	ix, err := NewMemory(siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if err := ix.AddBatch(docs); err != nil {
-		t.Fatal(err)
-	}
 	return ix
 }
 

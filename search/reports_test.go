@@ -120,6 +120,6 @@ func reports() []Document {
 func reportIndexes(t *testing.T) map[string]*Index {
 	t.Helper()
 	docs := reports()
-	mem := memoryOf(t, docs)
+	mem := editableOf(t, docs)
 	return map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": mem}
 }

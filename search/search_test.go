@@ -24,7 +24,7 @@ import (
 // Both kinds of index must answer the same; most tests run on both.
 func eachIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
 	t.Run("disk", func(t *testing.T) { f(t, buildDisk(t)) })
-	t.Run("memory", func(t *testing.T) { f(t, buildMemory(t)) })
+	t.Run("memory", func(t *testing.T) { f(t, buildEditable(t)) })
 }
 
 func TestCrossLanguage(t *testing.T) {
@@ -500,7 +500,7 @@ func TestDeterminism(t *testing.T) {
 		}
 	})
 	// A disk and a memory index built from the same documents agree.
-	disk, mem := buildDisk(t), buildMemory(t)
+	disk, mem := buildDisk(t), buildEditable(t)
 	for _, q := range []string{"overloaded", "資源耗盡", "Gmail", "storage", ""} {
 		a, b := search(t, disk, Request{Query: q, Lang: "en"}), search(t, mem, Request{Query: q, Lang: "en"})
 		a.TookMS, b.TookMS = 0, 0
@@ -617,13 +617,9 @@ func TestBuildReopen(t *testing.T) {
 	}
 }
 
-func TestMemoryUpdates(t *testing.T) {
+func TestEditableUpdates(t *testing.T) {
 	t.Parallel()
-	ix, err := NewMemory(siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := editableOf(t, nil)
 	if resp := search(t, ix, Request{Query: "Gmail"}); resp.Total != 0 {
 		t.Fatalf("empty index: %d", resp.Total)
 	}

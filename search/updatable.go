@@ -13,7 +13,7 @@ import (
 	"github.com/postmortem-archive/gen/search/docstore"
 )
 
-// updatableConfig is bleve's configuration of an index opened
+// updatableConfig returns bleve's configuration of an index opened
 // WithUpdates. A change waits for bleve to take it, not for the disk: the
 // folder is thrown away with the index. bleve merges the small segments
 // of the changes in the background (those under half of MaxSegmentSize
@@ -21,15 +21,19 @@ import (
 // documents of an edit, they would be written again, whole, every few
 // edits. At 1,000 (eight segments a language, unmergedMax), merging
 // those under 500 made an edit cost three times the CPU (55–62 ms
-// against 18–19), under 128 a third more (a last batch of 104).
-var updatableConfig = map[string]interface{}{
-	"unsafe_batch":           true,
-	"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": builderBatch / 2},
+// against 18–19), under 128 a third more (a last batch of 104). A new
+// map each time: bleve writes the path of the index it creates into it.
+func updatableConfig() map[string]interface{} {
+	return map[string]interface{}{
+		"unsafe_batch":           true,
+		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": builderBatch / 2},
+	}
 }
 
 // overlay is the document store of a language of an index opened
-// WithUpdates: the store it was opened with, under the texts of the
-// documents changed since (nil: removed).
+// WithUpdates: the store it was opened with (nil for a language it had
+// no document of), under the texts of the documents changed since (nil:
+// removed).
 type overlay struct {
 	base  *docstore.Reader
 	added docstore.Memory
@@ -37,7 +41,7 @@ type overlay struct {
 
 // Text returns the text of document id.
 func (o *overlay) Text(id string) (*docstore.Text, error) {
-	if t, ok := o.added[id]; ok {
+	if t, ok := o.added[id]; ok || o.base == nil {
 		return t, nil
 	}
 	return o.base.Text(id)
@@ -45,7 +49,7 @@ func (o *overlay) Text(id string) (*docstore.Text, error) {
 
 // Sketch returns the sketch of document id.
 func (o *overlay) Sketch(id string) ([]byte, bool) {
-	if _, ok := o.added[id]; ok {
+	if _, ok := o.added[id]; ok || o.base == nil {
 		return o.added.Sketch(id)
 	}
 	return o.base.Sketch(id)
@@ -53,7 +57,7 @@ func (o *overlay) Sketch(id string) ([]byte, bool) {
 
 // Length returns the length of the text of document id.
 func (o *overlay) Length(id string) (int, bool) {
-	if _, ok := o.added[id]; ok {
+	if _, ok := o.added[id]; ok || o.base == nil {
 		return o.added.Length(id)
 	}
 	return o.base.Length(id)
@@ -62,30 +66,17 @@ func (o *overlay) Length(id string) (int, bool) {
 // setText records the text of document id of an updatable language
 // index (nil: removed).
 func (ix *Index) setText(lang, id string, t *docstore.Text) {
-	switch s := ix.docs[lang].(type) {
-	case docstore.Memory:
-		if t == nil {
-			delete(s, id)
-		} else {
-			s[id] = t
-		}
-	case *overlay:
-		s.added[id] = t
-	}
+	ix.docs[lang].(*overlay).added[id] = t
 }
 
 // countBase makes the words and field lengths of document id of the
 // folder an index was opened from known to its language's counts (they
 // are in the totals, but not by document), so that replacing or
 // removing it counts them out: its stored text is analysed again, as
-// Update does. Documents added since, and the documents of an in-memory
-// index, are known already.
+// Update does. Documents added since are known already.
 func (ix *Index) countBase(m *mapping.IndexMappingImpl, fast *analysis.Fast, lang, id string) error {
-	o, ok := ix.docs[lang].(*overlay)
-	if !ok {
-		return nil
-	}
-	if _, changed := o.added[id]; changed {
+	o := ix.docs[lang].(*overlay)
+	if _, changed := o.added[id]; changed || o.base == nil {
 		return nil
 	}
 	in := ix.meta.incidents[id]
