@@ -309,7 +309,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 // WithUpdates, the way the authoring server follows edits.
 func BenchmarkEdit(b *testing.B) {
 	docs := benchArchive(b)
-	ix, err := Open(buildDir(b, docs), WithUpdates())
+	ix, err := OpenEditable(buildDir(b, docs))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func lengthNorms(list []*incident, lang string, src docstore.Source) []float32 {
 	return out
 }
 
-// normsCache keeps the length factors of the documents of an updatable
+// normsCache keeps the length factors of the documents of an Editable
 // index, by language, from one change of the index to the next: making
 // them looks up every document's length, work in proportion to the
 // archive that every search of the authoring server did again.

@@ -52,7 +52,7 @@ func TestBM25Statistics(t *testing.T) {
 		if want.FieldCardinality[fBody] < 10 || want.FieldCardinality[fTitle] < 3 {
 			t.Fatalf("%s: too few tokens counted: %v", lang, want)
 		}
-		for name, ix := range map[string]*Index{"disk": disk, "memory": mem} {
+		for name, ix := range map[string]*engine{"disk": disk.engine, "editable": mem.engine} {
 			if got := ix.bm25[lang]; !sameStats(got, want) {
 				t.Errorf("%s %s: %+v, want %+v", name, lang, got, want)
 			}

@@ -73,7 +73,7 @@ func TestDocStoreRoundTrip(t *testing.T) {
 		want := newDocText(&d, analysis.KindOf(lang))
 		// The flags stored are TextFlags' (FoldHan found by the analysis).
 		want.Flags = analysis.TextFlags(want.All(), analysis.KindOf(lang))
-		for name, x := range map[string]*Index{"disk": ix, "memory": mem} {
+		for name, x := range map[string]*engine{"disk": ix.engine, "editable": mem.engine} {
 			got, err := x.docs[lang].Text(d.ID)
 			if err != nil {
 				t.Fatalf("%s: %s (%s): %v", name, d.ID, lang, err)

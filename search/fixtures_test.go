@@ -144,18 +144,18 @@ func openBuilt(t testing.TB, dir string) *Index {
 	return ix
 }
 
-// buildEditable is the fixtures added to an index opened WithUpdates.
-func buildEditable(t testing.TB) *Index {
+// buildEditable is the fixtures added to an Editable.
+func buildEditable(t testing.TB) *Editable {
 	t.Helper()
 	return editableOf(t, fixtures())
 }
 
 // editableOf is docs added, as the authoring server adds an edit, to
-// an index built empty and opened WithUpdates with opts; it is closed
+// an index built empty and opened with opts as an Editable; it is closed
 // when the test ends.
-func editableOf(t testing.TB, docs []Document, opts ...Option) *Index {
+func editableOf(t testing.TB, docs []Document, opts ...Option) *Editable {
 	t.Helper()
-	ix, err := Open(buildDir(t, nil), append(opts, WithUpdates())...)
+	ix, err := OpenEditable(buildDir(t, nil), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func editableOf(t testing.TB, docs []Document, opts ...Option) *Index {
 	return ix
 }
 
-func search(t testing.TB, ix *Index, r Request) *Response {
+func search(t testing.TB, ix Searcher, r Request) *Response {
 	t.Helper()
 	resp, err := ix.Search(context.Background(), r)
 	if err != nil {
@@ -190,4 +190,50 @@ func facet(resp *Response, name, term string) int {
 		}
 	}
 	return 0
+}
+
+// Count returns the number of incidents and of documents (incident ×
+// language) in the index.
+func (e *engine) Count() (incidents, documents int) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	for _, in := range e.meta.incidents {
+		documents += len(in.docs)
+	}
+	return len(e.meta.incidents), documents
+}
+
+// Add indexes a document, replacing the one with the same id and language.
+func (ix *Editable) Add(d Document) error { return ix.AddBatch([]Document{d}) }
+
+// AddBatch indexes documents, replacing those with the same id and
+// language.
+func (ix *Editable) AddBatch(docs []Document) error { return ix.Replace(nil, docs) }
+
+// Delete removes the incident id in language lang, or in every language
+// when lang is "".
+func (ix *Editable) Delete(id, lang string) error {
+	if lang == "" {
+		return ix.Replace(map[string]bool{id: true}, nil)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	defer ix.norms.clear()
+	defer ix.meta.reindex()
+	idx := ix.subs[lang]
+	if in := ix.meta.incidents[id]; idx == nil || in == nil || in.docs[lang] == nil {
+		return nil
+	}
+	return ix.indexMem(idx, lang, nil, []string{id})
+}
+
+// engineOf is what an Index or an Editable searches.
+func engineOf(s Searcher) *engine {
+	switch s := s.(type) {
+	case *Index:
+		return s.engine
+	case *Editable:
+		return s.engine
+	}
+	panic(fmt.Sprintf("a %T is no index", s))
 }

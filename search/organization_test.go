@@ -21,7 +21,7 @@ func orgDocs() []Document {
 	return []Document{aws, gcs, wiki}
 }
 
-func eachOrgIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
+func eachOrgIndex(t *testing.T, f func(t *testing.T, ix Searcher)) {
 	t.Run("disk", func(t *testing.T) {
 		ix := diskIndex(t, orgDocs())
 		f(t, ix)
@@ -30,7 +30,7 @@ func eachOrgIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
 }
 
 func TestOrganizationAndSeverityFacets(t *testing.T) {
-	eachOrgIndex(t, func(t *testing.T, ix *Index) {
+	eachOrgIndex(t, func(t *testing.T, ix Searcher) {
 		all := search(t, ix, Request{Lang: "en"})
 		if all.Total != 3 {
 			t.Fatalf("browsing found %d, want 3", all.Total)

@@ -163,8 +163,9 @@ type idScore struct {
 
 // refSearch answers a query the way Search does, from the reference
 // indexes: the matching incidents, best first.
-func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) []idScore {
+func refSearch(t *testing.T, s Searcher, refs map[string]bleve.Index, q string) []idScore {
 	t.Helper()
+	ix := engineOf(s)
 	// The query with the alternatives Search gives its words (the other
 	// side's Chinese words).
 	p, err := newPlan(Request{Query: q})
@@ -268,7 +269,7 @@ func TestPhrasesMatchTermVectors(t *testing.T) {
 		}
 		defer disk.Close()
 		editable := editableOf(t, docs, opts...)
-		for name, ix := range map[string]*Index{"disk": disk, "editable": editable} {
+		for name, ix := range map[string]Searcher{"disk": disk, "editable": editable} {
 			for _, q := range phraseQueries {
 				want := refSearch(t, ix, refs, q)
 				var got []idScore
@@ -319,7 +320,7 @@ func TestHighlightPhrases(t *testing.T) {
 			long+"The <b>quota</b> system failed & rolled back the release. "+long+"Then the cache & the quota. "+long+"Finally a zebra.",
 			"2020-01-03", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		frags := func(q string) []string {
 			t.Helper()
 			resp := search(t, ix, Request{Query: q})

@@ -107,7 +107,7 @@
 package search
 
 import (
-	"errors"
+	"context"
 	"time"
 
 	"github.com/postmortem-archive/gen/search/analysis"
@@ -150,8 +150,18 @@ const (
 // with errors.Is; the message (err.Error()) is fit to show to the user.
 var ErrBadQuery = query.ErrBadQuery
 
-// ErrReadOnly is returned by Add and Delete on an index opened with Open.
-var ErrReadOnly = errors.New("search: index is read-only")
+// Searcher is what a server searches: an Index, or the authoring
+// server's Editable.
+type Searcher interface {
+	// Search runs a request. It returns an error wrapping ErrBadQuery
+	// for a request that cannot be searched (see the limits), the
+	// context's error if it is cancelled or its deadline passes
+	// (DefaultTimeout applies when it has none), and never panics on any
+	// query text.
+	Search(ctx context.Context, r Request) (*Response, error)
+	// Close releases the index. Searches after Close fail.
+	Close() error
+}
 
 // Document is one language version of an incident, as handed to the index.
 type Document struct {

@@ -182,7 +182,7 @@ func sameAnswers(t *testing.T, step, got, want string) {
 // sameIndexAnswers fails unless two indexes answer a set of searches
 // alike: words, completions, corrections, a phrase, an exclusion, a
 // single Chinese character, browsing in three orders.
-func sameIndexAnswers(t *testing.T, step string, g, w *Index) {
+func sameIndexAnswers(t *testing.T, step string, g, w Searcher) {
 	t.Helper()
 	for _, r := range []Request{
 		{Query: "rollback"}, {Query: "outage"}, {Query: `"rollback system"`}, {Query: "storage -network"},
@@ -217,7 +217,7 @@ func sameIndexAnswers(t *testing.T, step string, g, w *Index) {
 func TestUpdatableEqualsBuild(t *testing.T) {
 	docs := fixtures()
 	dir := buildDir(t, docs)
-	ix, err := Open(dir, WithUpdates())
+	ix, err := OpenEditable(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestUpdatableEqualsBuild(t *testing.T) {
 // every document of it, the old or the new, never some gone.
 func TestReplaceIsOneStep(t *testing.T) {
 	docs := fixtures()
-	ix, err := Open(buildDir(t, docs), WithUpdates())
+	ix, err := OpenEditable(buildDir(t, docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 // of a few documents would otherwise write again, whole.
 func TestEditsLeaveBuiltSegmentsAlone(t *testing.T) {
 	docs := genArchive(600) // 4 segments a language, the last under 128
-	ix, err := Open(buildDir(t, docs), WithUpdates())
+	ix, err := OpenEditable(buildDir(t, docs))
 	if err != nil {
 		t.Fatal(err)
 	}
