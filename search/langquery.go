@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	blevequery "github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
@@ -623,7 +624,7 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 		dicts = append(dicts, func() (index.FieldDict, error) { return rr.FieldDictRegexp(field, "."+regexp.QuoteMeta(c)) })
 	}
 	// A dictionary counts the documents deleted from a segment too (an
-	// index updated in place, or in memory): then each term is counted
+	// index updated, or an Editable): then each term is counted
 	// again, so that an updated index picks the bigrams a fresh one does.
 	live := hasDeletions(r)
 	for _, open := range dicts {
@@ -655,6 +656,21 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 		}
 	}
 	return nil
+}
+
+// hasDeletions reports whether some segment of the index r reads has
+// documents marked deleted (true when it cannot tell).
+func hasDeletions(r index.IndexReader) bool {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return true
+	}
+	for _, seg := range snap.Segments() {
+		if d := seg.Deleted(); d != nil && !d.IsEmpty() {
+			return true
+		}
+	}
+	return false
 }
 
 func term(field, value string, boost float64) *blevequery.TermQuery {

@@ -1,45 +1,65 @@
-// Package search builds and queries the archive's bleve full-text index.
+// Package search builds the archive's search index and searches it.
 //
 // # Reading this package
 //
-// The work is split where the seams are:
+// Search is split in rooms. Those with one job are packages:
 //
 //	search/query      parses what readers type (the syntax is documented there)
 //	search/analysis   which analyzer each language gets, the fast analysis
 //	                  used when indexing, phrase sketches, text flags
-//	search/docstore   the document store: file format, reader, writer
+//	search/docstore   the stored text and metadata beside each language
+//	                  index: file format, reader, writer
 //	search/vocab      the words of each language as written, for completions
 //	                  and corrections
 //	search/locate     finds a query's words and phrases in a text as the
 //	                  analyzer would, and highlights them
-//	search            the index itself, in the files below
 //
-// In this package: search.go (the API types and limits), index.go (Open,
-// NewMemory, Add, Delete), writer.go (Create: the offline build),
-// mapping.go and indexdoc.go (what bleve indexes), meta.go (the incidents
-// in memory), langquery.go (a parsed query as one language's bleve
-// queries), execute.go (Search: plan → collect → collapse → order →
-// page), langsearch.go (the search of one language), order.go, facets.go,
-// results.go, expand.go (completions and corrections), respell.go
-// (corrections of Chinese and Japanese words by sound), and the phrase
-// checks: phrase.go.
+// This package holds the rest, one room to a group of files:
+//
+//   - The index's format, which building and searching share: search.go
+//     (Document, Request, Response, the limits), mapping.go (the fields
+//     and their analyzers), indexdoc.go (a Document as bleve indexes it
+//     and the store keeps it), meta.go (meta.json; the incidents in
+//     memory), bm25.go (lengths.json; BM25 with true field lengths).
+//   - Building an index: build.go (Create and the Writer: the offline
+//     build), build_segments.go (segments built in the background and
+//     merged), build_update.go (Update: a new index from a previous one
+//     and the changed documents).
+//   - Opening one: engine.go (what both kinds share), index.go (Index,
+//     read-only, for the production server), editable.go (Editable,
+//     changed in place by Replace, for the authoring server), options.go.
+//   - Searching: execute.go (plan → collect → collapse → order → page),
+//     langquery.go (a parsed query as one language's bleve queries),
+//     langsearch.go (the search of one language), fields.go, phrase.go
+//     (phrases checked on the stored text), surface.go, order.go,
+//     facets.go, results.go, expand.go (completions and corrections),
+//     respell.go (corrections of Chinese and Japanese words by sound).
+//
+// Building is not a package of its own: the analysis of a Document
+// (indexdoc.go), the mapping and the files beside each language index
+// are the Editable's as much as the build's, and would first have to
+// become a package both import.
 //
 // # Layout
 //
 // An index is a directory holding, for each language, a directory named
 // after the canonical BCP 47 tag ("en", "zh-TW", "ja") with a bleve
-// (scorch) index and a document store (package docstore): the language's
-// documents' metadata (title, URL, date, products, regions, causes) and
-// the text of their long fields (summary, impact, root cause, body,
-// timeline). meta.json,
-// written last, lists the languages; a directory without it is an
-// unfinished build and Open refuses it.
+// (scorch) index, a document store (package docstore: the language's
+// documents' metadata and the text of their long fields: summary,
+// impact, root cause, body, timeline), a vocabulary (package vocab) and
+// the fields' total lengths (lengths.json). meta.json, written last,
+// lists the languages; a directory without it is an unfinished build and
+// Open refuses it.
 //
-// The bleve indexes store nothing and keep no term vectors (positions):
-// with them the index was three times larger than its text. Phrases are
-// checked on the text of the document store instead (see "Phrases"
-// below), and highlighting reads it too. An index is about as large as the
-// text it indexes, or smaller.
+// The bleve indexes store nothing, keep no term vectors (positions) and
+// have no _all field: with term vectors the index was three times larger
+// than its text. Phrases are checked on the text of the document store
+// instead (see "Phrases" below), and highlighting reads it too. An index
+// is about as large as the text it indexes, or smaller. A program of its
+// own can open a language index with bleve once the analyzers its
+// mapping names are registered, and run match queries on its fields; it
+// finds nothing for a bare word, a phrase or a stored field (see
+// docs/search.md).
 //
 // # Why one index per language
 //
@@ -94,11 +114,8 @@
 // Japanese character matches the bigrams of the index that hold it
 // (langquery.go).
 //
-// Known gaps: Simplified and Traditional Chinese are not folded into each
-// other (golang.org/x/text has no mapping table, and a full one is
-// thousands of characters); "OR" is an ordinary word; the total of a query
-// with a common phrase may count a few candidates that lack it (see
-// Phrases).
+// Known gaps: "OR" is an ordinary word; the total of a query with a
+// common phrase may count a few candidates that lack it (see Phrases).
 //
 // # Limits
 //

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
@@ -232,21 +231,6 @@ func documentOf(m *docstore.Meta) *Document {
 		Products: m.Products, Regions: m.Regions, Causes: m.Causes, Organization: m.Organization, Severity: m.Severity,
 		Begin: m.Begin, Date: m.Date, Duration: time.Duration(m.Duration) * time.Second, URL: m.URL,
 	}
-}
-
-// hasDeletions reports whether some segment of the index r reads has
-// documents marked deleted (true when it cannot tell).
-func hasDeletions(r index.IndexReader) bool {
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return true
-	}
-	for _, seg := range snap.Segments() {
-		if d := seg.Deleted(); d != nil && !d.IsEmpty() {
-			return true
-		}
-	}
-	return false
 }
 
 // linkBleve makes dir a copy of the bleve index prev: its segments
