@@ -8,31 +8,32 @@ import (
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // wantStats analyses the documents of lang with bleve's own analysis and
 // counts their fields' tokens.
 func wantStats(t *testing.T, docs []Document, lang string) *blevesearch.BM25Stats {
 	t.Helper()
-	m, err := newMapping(lang)
+	m, err := schema.Mapping(lang)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fl fieldLengths
+	var fl schema.Lengths
 	for _, d := range docs {
 		if d.Lang != lang {
 			continue
 		}
 		doc := document.NewDocument(d.ID)
-		if err := m.MapDocument(doc, bleveDoc(&d, newDocText(&d, analysis.KindOf(lang)))); err != nil {
+		if err := m.MapDocument(doc, schema.BleveDoc(&d, schema.NewText(&d, analysis.KindOf(lang)))); err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range doc.Fields {
 			f.Analyze()
 		}
-		fl.add(docLengths(doc), 1)
+		fl.Add(schema.DocLengths(doc), 1)
 	}
-	return fl.stats()
+	return bm25Stats(&fl)
 }
 
 func sameStats(a, b *blevesearch.BM25Stats) bool {

@@ -15,17 +15,12 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 	"github.com/postmortem-archive/gen/search/vocab"
 )
 
 // Tuning of the offline build (see BenchmarkIndexBuild).
 const (
-	// builderBatch is the number of documents made into one segment
-	// (segmentBuilder). The builder holds a batch's analysed documents and the
-	// segment being built in memory, so this bounds the memory of the
-	// build whatever the size of the archive; smaller batches mean more
-	// segments to merge at the end.
-	builderBatch = 128
 	// sampleBytes is how much text of its first documents a language
 	// collects to make the dictionary of its document store.
 	sampleBytes = docstore.DictSize
@@ -82,7 +77,7 @@ func defaultBuildOptions() buildOptions {
 // Documents are analysed and compressed by a pool of goroutines (one per
 // CPU), shared by all languages; each language then has one goroutine that
 // hands the analysed documents, in the order they were added, to its
-// segmentBuilder (which builds a segment of every builderBatch documents
+// segmentBuilder (which builds a segment of every schema.SegmentDocs documents
 // in the background and, at Close, merges them until no more than
 // unmergedMax are left) and appends their text to the language's
 // document store. Memory stays bounded: at most a few batches of
@@ -116,7 +111,7 @@ type Writer struct {
 type writeJob struct {
 	lw   *langWriter
 	seq  int
-	d    *Document
+	d    *schema.Document
 	text *docstore.Text
 }
 
@@ -151,8 +146,8 @@ type langWriter struct {
 
 	seq     int
 	words   vocab.Builder
-	lengths fieldLengths // of the documents indexed, for BM25
-	dir     string       // of the language's index
+	lengths schema.Lengths // of the documents indexed, for BM25
+	dir     string         // of the language's index
 
 	results chan analysedDoc
 	done    chan struct{}
@@ -224,36 +219,14 @@ func canonicalLangs(langs []string) ([]string, error) {
 	return out, nil
 }
 
-// normalize checks a document and canonicalises its language tags.
-func normalize(d *Document) error {
-	if d.ID == "" {
-		return errors.New("search: document without ID")
-	}
-	if len(d.ID) > 512 {
-		return fmt.Errorf("search: document ID too long: %.40q…", d.ID)
-	}
-	lang, err := CanonicalLang(d.Lang)
-	if err != nil {
-		return fmt.Errorf("search: document %s: %w", d.ID, err)
-	}
-	d.Lang = lang
-	if d.OriginalLang == "" {
-		d.OriginalLang = lang
-	} else if d.OriginalLang, err = CanonicalLang(d.OriginalLang); err != nil {
-		return fmt.Errorf("search: document %s: original language: %w", d.ID, err)
-	}
-	d.Begin = d.Begin.UTC()
-	return nil
-}
-
 // Add queues one document (one incident in one language). Adding the same
 // id and language twice is an error. Indexing errors of earlier documents
 // are reported by a later Add or by Close.
-func (w *Writer) Add(d Document) error {
+func (w *Writer) Add(d schema.Document) error {
 	if w.closed {
 		return errors.New("search: Add after Close")
 	}
-	if err := normalize(&d); err != nil {
+	if err := schema.Normalize(&d); err != nil {
 		return err
 	}
 	lw := w.langs[d.Lang]
@@ -267,10 +240,10 @@ func (w *Writer) Add(d Document) error {
 		return err
 	}
 	// The store refuses an id added twice.
-	if err := lw.docs.AddMeta(newDocMeta(&d)); err != nil {
+	if err := lw.docs.AddMeta(schema.NewMeta(&d)); err != nil {
 		return fmt.Errorf("search: document %s (%s): %w", d.ID, d.Lang, err)
 	}
-	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.kind)}
+	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: schema.NewText(&d, lw.kind)}
 	lw.seq++
 	if lw.dict != nil {
 		w.jobs <- j
@@ -334,9 +307,9 @@ func (w *Writer) work() {
 		lw := j.lw
 		out := analysedDoc{seq: j.seq, id: j.d.ID}
 		if lw.getErr() == nil {
-			var a *analysed
+			var a *schema.Analysed
 			if a, out.rec, out.err = lw.prepare(j); a != nil {
-				out.doc, out.words, out.terms = a.doc, a.words, a.terms
+				out.doc, out.words, out.terms = a.Doc, a.Words, a.Terms
 			}
 		}
 		lw.results <- out
@@ -345,16 +318,16 @@ func (w *Writer) work() {
 
 // prepare analyses a document for bleve and compresses its text with its
 // sketch for the document store.
-func (lw *langWriter) prepare(j *writeJob) (*analysed, *docstore.Record, error) {
+func (lw *langWriter) prepare(j *writeJob) (*schema.Analysed, *docstore.Record, error) {
 	pool := &lw.terms
 	if !lw.reuseTerms {
 		pool = nil
 	}
-	a, err := analyse(lw.m, lw.fast, pool, j.d, j.text)
+	a, err := schema.Analyse(lw.m, lw.fast, pool, j.d, j.text)
 	if err != nil {
 		return nil, nil, err
 	}
-	a.complete(j.text)
+	a.Complete(j.text)
 	c, _ := lw.compressors.Get().(*docstore.Compressor)
 	if c == nil {
 		if c, err = docstore.NewCompressor(lw.dict); err != nil {
@@ -370,7 +343,7 @@ func (lw *langWriter) prepare(j *writeJob) (*analysed, *docstore.Record, error) 
 }
 
 func (w *Writer) startLang(lang string) (*langWriter, error) {
-	m, err := newMapping(lang)
+	m, err := schema.Mapping(lang)
 	if err != nil {
 		return nil, fmt.Errorf("search: mapping for %s: %w", lang, err)
 	}
@@ -414,7 +387,7 @@ func (lw *langWriter) run() {
 				lw.setErr(r.err)
 				continue
 			}
-			lw.lengths.add(docLengths(r.doc), 1)
+			lw.lengths.Add(schema.DocLengths(r.doc), 1)
 			if err := lw.b.Index(r.doc, r.terms); err != nil {
 				lw.setErr(fmt.Errorf("search: index for %s: %w", lw.lang, err))
 				continue
@@ -440,7 +413,7 @@ func (lw *langWriter) run() {
 	if err := vocab.Write(filepath.Join(lw.dir, vocab.FileName), lw.words.Vocab()); err != nil {
 		lw.setErr(err)
 	}
-	if err := writeLengths(filepath.Join(lw.dir, lengthsFile), &lw.lengths); err != nil {
+	if err := schema.WriteLengths(filepath.Join(lw.dir, schema.LengthsFile), &lw.lengths); err != nil {
 		lw.setErr(err)
 	}
 }
@@ -475,8 +448,8 @@ func (w *Writer) Close() error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if err := writeMeta(w.dir, metaJSON{SiteLangs: w.siteLangs, Indexes: sortedKeys(w.langs)}); err != nil {
-		return fmt.Errorf("search: write %s: %w", metaFile, err)
+	if err := schema.WriteMeta(w.dir, schema.Meta{SiteLangs: w.siteLangs, Indexes: sortedKeys(w.langs)}); err != nil {
+		return fmt.Errorf("search: write %s: %w", schema.MetaFile, err)
 	}
 	return shareable(w.dir)
 }

@@ -20,10 +20,11 @@ import (
 	zap "github.com/blevesearch/zapx/v17"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // segmentBuilder writes a language's index the way bleve's offline
-// builder (scorch.Builder) does, a segment of every builderBatch
+// builder (scorch.Builder) does, a segment of every schema.SegmentDocs
 // documents merged into one at the end, but builds each segment in the
 // background while the next documents come: bleve's builder builds it
 // in the call that hands over the batch's last document, so the
@@ -81,7 +82,7 @@ func (b *segmentBuilder) Index(doc *document.Document, terms *analysis.Terms) er
 	if terms != nil {
 		b.terms = append(b.terms, terms)
 	}
-	if len(b.batch) == builderBatch {
+	if len(b.batch) == schema.SegmentDocs {
 		b.flush()
 	}
 	return b.failed()

@@ -16,6 +16,7 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // segmentDocs are n English documents, several segments' worth.
@@ -40,7 +41,7 @@ func segmentDocs(n int) []Document {
 // call that handed over the batch's last document, and took the next
 // only once it was written), and the index holds every document.
 func TestSegmentBuiltWhileDocumentsCome(t *testing.T) {
-	m, err := newMapping("en")
+	m, err := schema.Mapping("en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,13 +58,13 @@ func TestSegmentBuiltWhileDocumentsCome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := segmentDocs(2*builderBatch - 1)
+	docs := segmentDocs(2*schema.SegmentDocs - 1)
 	handed := make(chan error)
 	go func() {
 		for _, d := range docs {
-			a, err := analyse(m, nil, nil, &d, newDocText(&d, analysis.KindOf("en")))
+			a, err := schema.Analyse(m, nil, nil, &d, schema.NewText(&d, analysis.KindOf("en")))
 			if err == nil {
-				err = b.Index(a.doc, nil)
+				err = b.Index(a.Doc, nil)
 			}
 			if err != nil {
 				handed <- err
@@ -106,7 +107,7 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 		perLang[d.Lang]++
 	}
 	for lang, n := range perLang {
-		if (n+builderBatch-1)/builderBatch != 4 {
+		if (n+schema.SegmentDocs-1)/schema.SegmentDocs != 4 {
 			t.Fatalf("%s: %d documents; the test wants 4 segments", lang, n)
 		}
 	}
@@ -156,17 +157,17 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 // TestSegmentWrittenAsPersistWritesIt: writeSegment writes a segment
 // without Persist's fsync, and must write the same bytes Persist does.
 func TestSegmentWrittenAsPersistWritesIt(t *testing.T) {
-	m, err := newMapping("en")
+	m, err := schema.Mapping("en")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var docs []*document.Document
 	for _, d := range segmentDocs(40) {
-		a, err := analyse(m, nil, nil, &d, newDocText(&d, analysis.KindOf("en")))
+		a, err := schema.Analyse(m, nil, nil, &d, schema.NewText(&d, analysis.KindOf("en")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs = append(docs, a.doc)
+		docs = append(docs, a.Doc)
 	}
 	seg, err := newSegment(docs)
 	if err != nil {
@@ -205,7 +206,7 @@ func TestSegmentWrittenAsPersistWritesIt(t *testing.T) {
 // many as the writer's merge places allow, and the index left is the
 // one merged run by run.
 func TestMergeRunsAtOnce(t *testing.T) {
-	docs := segmentDocs(4 * builderBatch)           // 4 segments: with 2 at a time, 2 runs
+	docs := segmentDocs(4 * schema.SegmentDocs)     // 4 segments: with 2 at a time, 2 runs
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // two places to merge in
 	merges := newAtOnce(10 * time.Second)           // the first merge waits for the second to start
 	opts := defaultBuildOptions()
@@ -229,7 +230,7 @@ func TestMergeRunsAtOnce(t *testing.T) {
 // cores) once Widen says the documents have the machine to themselves.
 func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	docs := segmentDocs(2 * builderBatch)
+	docs := segmentDocs(2 * schema.SegmentDocs)
 	// A build waits for a second to start beside it: widened, until it
 	// does; if not, a second, time for the next batch to be analysed even
 	// under the race detector.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // indexChange is a change to an archive's documents: it returns them
@@ -403,7 +404,7 @@ func TestEditsLeaveBuiltSegmentsAlone(t *testing.T) {
 			t.Fatalf("a %T", r)
 		}
 		for _, s := range snap.Segments() {
-			if s.FullSize() >= builderBatch {
+			if s.FullSize() >= schema.SegmentDocs {
 				ids = append(ids, s.Id())
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // storeDocs are the documents of the document store tests: the fixtures
@@ -70,7 +71,7 @@ func TestDocStoreRoundTrip(t *testing.T) {
 	mem := editableOf(t, docs)
 	for _, d := range docs {
 		lang, _ := CanonicalLang(d.Lang)
-		want := newDocText(&d, analysis.KindOf(lang))
+		want := schema.NewText(&d, analysis.KindOf(lang))
 		// The flags stored are TextFlags' (FoldHan found by the analysis).
 		want.Flags = analysis.TextFlags(want.All(), analysis.KindOf(lang))
 		for name, x := range map[string]*engine{"disk": ix.engine, "editable": mem.engine} {

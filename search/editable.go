@@ -17,6 +17,7 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 	"github.com/postmortem-archive/gen/search/vocab"
 )
 
@@ -55,10 +56,10 @@ func (ix *Editable) Close() error { return ix.close() }
 // (an incident edited is in ids and in docs) in one step: a search sees
 // the index as it was before or after, never in between. Documents are checked before any is indexed;
 // an indexing error may leave the changes of some languages made.
-func (ix *Editable) Replace(ids map[string]bool, docs []Document) error {
+func (ix *Editable) Replace(ids map[string]bool, docs []schema.Document) error {
 	docs = slices.Clone(docs)
 	for i := range docs {
-		if err := normalize(&docs[i]); err != nil {
+		if err := schema.Normalize(&docs[i]); err != nil {
 			return err
 		}
 	}
@@ -69,7 +70,7 @@ func (ix *Editable) Replace(ids map[string]bool, docs []Document) error {
 	}
 	defer ix.norms.clear()
 	defer ix.meta.reindex()
-	byLang := map[string][]*Document{}
+	byLang := map[string][]*schema.Document{}
 	for i := range docs {
 		byLang[docs[i].Lang] = append(byLang[docs[i].Lang], &docs[i])
 	}
@@ -81,7 +82,7 @@ func (ix *Editable) Replace(ids map[string]bool, docs []Document) error {
 			continue
 		}
 		for lang := range in.docs {
-			if !slices.ContainsFunc(byLang[lang], func(d *Document) bool { return d.ID == id }) {
+			if !slices.ContainsFunc(byLang[lang], func(d *schema.Document) bool { return d.ID == id }) {
 				gone[lang] = append(gone[lang], id)
 			}
 		}
@@ -110,7 +111,7 @@ func (ix *Editable) Replace(ids map[string]bool, docs []Document) error {
 // and its document store, analysing them as the Writer does (in
 // parallel, with sketches), and removes the documents gone, in one bleve
 // batch.
-func (ix *Editable) indexMem(idx bleve.Index, lang string, docs []*Document, gone []string) error {
+func (ix *Editable) indexMem(idx bleve.Index, lang string, docs []*schema.Document, gone []string) error {
 	m, ok := idx.Mapping().(*mapping.IndexMappingImpl)
 	if !ok {
 		return fmt.Errorf("search: %s index has an unexpected mapping", lang)
@@ -122,7 +123,7 @@ func (ix *Editable) indexMem(idx bleve.Index, lang string, docs []*Document, gon
 	fast := analysis.NewFast(m.AnalyzerNamed(analysis.For(lang)))
 	kind := analysis.KindOf(lang)
 	texts := make([]*docstore.Text, len(docs))
-	done := make([]*analysed, len(docs))
+	done := make([]*schema.Analysed, len(docs))
 	errs := make([]error, len(docs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -131,9 +132,9 @@ func (ix *Editable) indexMem(idx bleve.Index, lang string, docs []*Document, gon
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
-				texts[i] = newDocText(docs[i], kind)
-				if done[i], errs[i] = analyse(m, fast, nil, docs[i], texts[i]); errs[i] == nil {
-					done[i].complete(texts[i])
+				texts[i] = schema.NewText(docs[i], kind)
+				if done[i], errs[i] = schema.Analyse(m, fast, nil, docs[i], texts[i]); errs[i] == nil {
+					done[i].Complete(texts[i])
 				}
 			}
 		}()
@@ -158,7 +159,7 @@ func (ix *Editable) indexMem(idx bleve.Index, lang string, docs []*Document, gon
 		b.Delete(id)
 	}
 	for _, a := range done {
-		b.Update(a.doc)
+		b.Update(a.Doc)
 	}
 	if err := adv.Batch(b); err != nil {
 		return fmt.Errorf("search: index %s documents: %w", lang, err)
@@ -172,18 +173,18 @@ func (ix *Editable) indexMem(idx bleve.Index, lang string, docs []*Document, gon
 	}
 	for i, d := range docs {
 		ix.setText(lang, d.ID, texts[i])
-		words.set(d.ID, done[i].words)
-		lengths.set(d.ID, docLengths(done[i].doc))
-		ix.meta.put(newDocMeta(d))
+		words.set(d.ID, done[i].Words)
+		lengths.set(d.ID, schema.DocLengths(done[i].Doc))
+		ix.meta.put(schema.NewMeta(d))
 	}
-	ix.bm25[lang] = lengths.total.stats()
+	ix.bm25[lang] = bm25Stats(&lengths.total)
 	return nil
 }
 
 // newLang starts the index of a language the Editable has no
 // document of yet, in a folder of its own beside the others.
 func (ix *Editable) newLang(lang string) (bleve.Index, error) {
-	m, err := newMapping(lang)
+	m, err := schema.Mapping(lang)
 	if err != nil {
 		return nil, fmt.Errorf("search: mapping for %s: %w", lang, err)
 	}
@@ -195,26 +196,26 @@ func (ix *Editable) newLang(lang string) (bleve.Index, error) {
 	ix.docs[lang] = &overlay{added: docstore.Memory{}}
 	ix.memWords[lang] = &memWords{byID: map[string][]string{}}
 	ix.memLens[lang] = &memLengths{byID: map[string]map[string]int{}}
-	ix.bm25[lang] = ix.memLens[lang].total.stats()
+	ix.bm25[lang] = bm25Stats(&ix.memLens[lang].total)
 	return idx, nil
 }
 
 // memLengths keeps the field lengths of an Editable's language up
 // to date, like memWords its words.
 type memLengths struct {
-	total fieldLengths
+	total schema.Lengths
 	byID  map[string]map[string]int
 }
 
 // set replaces the field lengths of document id (nil: deleted).
 func (m *memLengths) set(id string, lengths map[string]int) {
 	if old, ok := m.byID[id]; ok {
-		m.total.add(old, -1)
+		m.total.Add(old, -1)
 	}
 	if lengths == nil {
 		delete(m.byID, id)
 	} else {
-		m.total.add(lengths, 1)
+		m.total.Add(lengths, 1)
 		m.byID[id] = lengths
 	}
 }
@@ -274,7 +275,7 @@ func (w *memWords) vocab() *vocab.Vocab {
 func editableConfig() map[string]interface{} {
 	return map[string]interface{}{
 		"unsafe_batch":           true,
-		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": builderBatch / 2},
+		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": schema.SegmentDocs / 2},
 	}
 }
 
@@ -337,11 +338,11 @@ func (ix *Editable) countBase(m *mapping.IndexMappingImpl, fast *analysis.Fast, 
 	if t == nil {
 		return fmt.Errorf("search: %s (%s) has no text in the document store", id, lang)
 	}
-	a, err := analyse(m, fast, nil, documentOf(in.docs[lang]), t)
+	a, err := schema.Analyse(m, fast, nil, schema.DocumentOf(in.docs[lang]), t)
 	if err != nil {
 		return err
 	}
-	ix.memWords[lang].byID[id] = a.words
-	ix.memLens[lang].byID[id] = docLengths(a.doc)
+	ix.memWords[lang].byID[id] = a.Words
+	ix.memLens[lang].byID[id] = schema.DocLengths(a.Doc)
 	return nil
 }

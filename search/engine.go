@@ -11,6 +11,7 @@ import (
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 	"github.com/postmortem-archive/gen/search/vocab"
 )
 
@@ -44,7 +45,7 @@ type engine struct {
 // openEngine opens the index in dir: read-only, or to be changed in
 // place (editable).
 func openEngine(dir string, o options, editable bool) (*engine, error) {
-	mj, err := readMeta(dir)
+	mj, err := schema.ReadMeta(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +79,11 @@ func (e *engine) openLang(dir, l string) error {
 	if err != nil {
 		return err
 	}
-	lengths, err := readLengths(filepath.Join(dir, l, lengthsFile))
+	lengths, err := schema.ReadLengths(filepath.Join(dir, l, schema.LengthsFile))
 	if err != nil {
 		return err
 	}
-	e.bm25[l] = lengths.stats()
+	e.bm25[l] = bm25Stats(lengths)
 	for _, m := range metas {
 		if m.ID == "" || m.Lang != l {
 			return fmt.Errorf("search: %s: document %q of language %q in the %s store", dir, m.ID, m.Lang, l)

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/postmortem-archive/gen/search/schema"
 	"testing"
 	"time"
 )
@@ -226,6 +227,9 @@ func (ix *Editable) Delete(id, lang string) error {
 	}
 	return ix.indexMem(idx, lang, nil, []string{id})
 }
+
+// Document is the tests' short name of what an index is made of.
+type Document = schema.Document
 
 // engineOf is what an Index or an Editable searches.
 func engineOf(s Searcher) *engine {

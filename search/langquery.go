@@ -25,6 +25,7 @@ import (
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // filters are the exact-match filters of a Request (facet links).
@@ -296,7 +297,7 @@ func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, no
 func (queries *langQueries) highlight(pat *locate.Pattern, fields []fieldBoost) {
 	h := locate.Highlight{Pattern: pat}
 	for _, f := range fields {
-		if i := longField(f.field); i >= 0 {
+		if i := schema.LongField(f.field); i >= 0 {
 			h.Fields |= 1 << i
 		}
 	}
@@ -352,7 +353,7 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 			continue
 		}
 		q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
-		if q.field < len(longFields) {
+		if q.field < len(schema.LongFields) {
 			q.pairs = analysis.PhrasePairs(pat.Terms, q.field)
 		}
 		*nodes = append(*nodes, q)

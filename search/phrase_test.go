@@ -19,6 +19,7 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/locate"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // phraseDocs are documents where the words of the test phrases often
@@ -83,14 +84,14 @@ func refIndexes(t *testing.T, docs []Document) map[string]bleve.Index {
 	byLang := map[string][]*Document{}
 	for i := range docs {
 		d := docs[i]
-		if err := normalize(&d); err != nil {
+		if err := schema.Normalize(&d); err != nil {
 			t.Fatal(err)
 		}
 		byLang[d.Lang] = append(byLang[d.Lang], &d)
 	}
 	out := map[string]bleve.Index{}
 	for lang, ds := range byLang {
-		m, err := newMapping(lang)
+		m, err := schema.Mapping(lang)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func refIndexes(t *testing.T, docs []Document) map[string]bleve.Index {
 		}
 		b := idx.NewBatch()
 		for _, d := range ds {
-			if err := b.Index(d.ID, bleveDoc(d, newDocText(d, analysis.KindOf(lang)))); err != nil {
+			if err := b.Index(d.ID, schema.BleveDoc(d, schema.NewText(d, analysis.KindOf(lang)))); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -423,7 +424,7 @@ func TestOrderTop(t *testing.T) {
 // Every text field has its phrases checked.
 func TestCheckedFields(t *testing.T) {
 	t.Parallel()
-	m, _ := newMapping("en")
+	m, _ := schema.Mapping("en")
 	for name, dm := range m.DefaultMapping.Properties {
 		if len(dm.Fields) == 0 {
 			continue

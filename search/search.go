@@ -180,29 +180,6 @@ type Searcher interface {
 	Close() error
 }
 
-// Document is one language version of an incident, as handed to the index.
-type Document struct {
-	ID           string // incident id, e.g. "2017-03-13-bigquery-streaming-inserts"
-	Lang         string // BCP 47 tag of this text: "en", "zh-TW", "ja", ...
-	OriginalLang string // tag of the incident's original
-
-	// Plain text (markdown rendered to text, no HTML). Impact and
-	// RootCause are those sections of the report, Timeline the text of
-	// its timeline's items, Body the rest of it.
-	Title, Summary, Impact, RootCause, Body, Timeline string
-
-	Products, Regions, Causes []string // exact-match keyword fields (display names)
-	Organization              string   // whose incident; "" when not stated
-	Severity                  string   // "minor", "major", "critical", "unknown"…; "" for none
-
-	Begin time.Time // UTC
-	// Date is the begin's date in the incident's own zone (YYYY-MM-DD),
-	// the date the site lists it under; "" takes Begin's UTC date.
-	Date     string
-	Duration time.Duration
-	URL      string // site-relative URL of this language version, e.g. "/en/incidents/<id>/"
-}
-
 // Request is one search as a reader asks it.
 type Request struct {
 	Query   string // user syntax, see the package documentation

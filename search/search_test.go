@@ -19,6 +19,7 @@ import (
 	blevequery "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/postmortem-archive/gen/search/query"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // Both kinds of index must answer the same; most tests run on both.
@@ -561,7 +562,7 @@ func TestBuildReopen(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("second read-only open took %v", d)
 	}
-	if mj, err := readMeta(dir); err != nil || !slices.Equal(mj.SiteLangs, []string{"en", "zh-TW", "ja"}) {
+	if mj, err := schema.ReadMeta(dir); err != nil || !slices.Equal(mj.SiteLangs, []string{"en", "zh-TW", "ja"}) {
 		t.Errorf("site languages: %v (%v)", mj, err)
 	}
 	if inc, docs := b.Count(); inc != 32 || docs != 35 {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"github.com/postmortem-archive/gen/search/schema"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 // over sooner, later documents' words would overwrite its terms and
 // their counts: the scores are those of an index made without reuse.
 func TestTermsReusedOnlyOnceTheirSegmentIsBuilt(t *testing.T) {
-	const n = 3*builderBatch + 7
+	const n = 3*schema.SegmentDocs + 7
 	// own is a word only document i has: letters, so that no stemmer
 	// or bigram makes two of them one.
 	own := func(i int) string {
