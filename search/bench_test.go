@@ -27,6 +27,7 @@ import (
 	"encoding/gob"
 	"flag"
 	"fmt"
+	"github.com/postmortem-archive/gen/search/build"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -196,7 +197,7 @@ func genArchive(n int) []Document {
 }
 
 func buildArchive(tb testing.TB, dir string, docs []Document) {
-	w, err := Create(dir, []string{"en", "zh-TW"})
+	w, err := build.Create(dir, []string{"en", "zh-TW"})
 	if err != nil {
 		tb.Fatal(err)
 	}

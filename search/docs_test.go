@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/schema"
 )
@@ -33,15 +34,15 @@ func storeDocs() []Document {
 
 func buildDir(t testing.TB, docs []Document) string {
 	t.Helper()
-	return buildDirWith(t, docs, defaultBuildOptions(), nil)
+	return buildDirWith(t, docs, nil, nil)
 }
 
 // buildDirWith is buildDir with opts, calling before, if not nil, on the
 // Writer before the documents are added.
-func buildDirWith(t testing.TB, docs []Document, opts buildOptions, before func(*Writer)) string {
+func buildDirWith(t testing.TB, docs []Document, opts []build.Option, before func(*build.Writer)) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "search")
-	w, err := create(dir, siteLangs, opts)
+	w, err := build.Create(dir, siteLangs, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,9 @@ package search
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -147,3 +149,7 @@ func (e *engine) close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// sortedKeys returns the keys of m in order: languages, searched in
+// the order of their tags.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,9 +1,13 @@
-// Package search builds the archive's search index and searches it.
+// Package search opens the archive's search index and searches it.
 //
 // # Reading this package
 //
-// Search is split in rooms. Those with one job are packages:
+// Search is split in rooms, each a package with one job:
 //
+//	search            opens an index and searches it (this package)
+//	search/build      writes an index: whole (Create) or updated (Update)
+//	search/schema     what an index holds: Document, the fields and their
+//	                  analyzers, meta.json and lengths.json
 //	search/query      parses what readers type (the syntax is documented there)
 //	search/analysis   which analyzer each language gets, the fast analysis
 //	                  used when indexing, phrase sketches, text flags
@@ -14,31 +18,17 @@
 //	search/locate     finds a query's words and phrases in a text as the
 //	                  analyzer would, and highlights them
 //
-// This package holds the rest, one room to a group of files:
-//
-//   - The index's format, which building and searching share: search.go
-//     (Document, Request, Response, the limits), mapping.go (the fields
-//     and their analyzers), indexdoc.go (a Document as bleve indexes it
-//     and the store keeps it), meta.go (meta.json; the incidents in
-//     memory), bm25.go (lengths.json; BM25 with true field lengths).
-//   - Building an index: build.go (Create and the Writer: the offline
-//     build), build_segments.go (segments built in the background and
-//     merged), build_update.go (Update: a new index from a previous one
-//     and the changed documents).
-//   - Opening one: engine.go (what both kinds share), index.go (Index,
-//     read-only, for the production server), editable.go (Editable,
-//     changed in place by Replace, for the authoring server), options.go.
-//   - Searching: execute.go (plan → collect → collapse → order → page),
-//     langquery.go (a parsed query as one language's bleve queries),
-//     langsearch.go (the search of one language), fields.go, phrase.go
-//     (phrases checked on the stored text), surface.go, order.go,
-//     facets.go, results.go, expand.go (completions and corrections),
-//     respell.go (corrections of Chinese and Japanese words by sound).
-//
-// Building is not a package of its own: the analysis of a Document
-// (indexdoc.go), the mapping and the files beside each language index
-// are the Editable's as much as the build's, and would first have to
-// become a package both import.
+// In this package, opening: engine.go (what both kinds of open index
+// share), index.go (Index, read-only, for the production server),
+// editable.go (Editable, changed in place by Replace, for the authoring
+// server), options.go, meta.go (the incidents in memory), bm25.go (BM25
+// with true field lengths). Searching: search.go (Request, Response, the
+// limits), execute.go (plan → collect → collapse → order → page),
+// langquery.go (a parsed query as one language's bleve queries),
+// fieldnames.go, langsearch.go (the search of one language), fields.go,
+// phrase.go (phrases checked on the stored text), surface.go, order.go,
+// facets.go, results.go, expand.go (completions and corrections),
+// respell.go (corrections of Chinese and Japanese words by sound).
 //
 // # Layout
 //
@@ -49,7 +39,7 @@
 // impact, root cause, body, timeline), a vocabulary (package vocab) and
 // the fields' total lengths (lengths.json). meta.json, written last,
 // lists the languages; a directory without it is an unfinished build and
-// Open refuses it.
+// Open refuses it. Package schema has the details.
 //
 // The bleve indexes store nothing, keep no term vectors (positions) and
 // have no _all field: with term vectors the index was three times larger

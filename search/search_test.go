@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 	blevequery "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/query"
 	"github.com/postmortem-archive/gen/search/schema"
 )
@@ -516,7 +516,7 @@ func TestDeterminism(t *testing.T) {
 func TestBuildReopen(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out", "search")
-	w, err := Create(dir, []string{"en", "zh-tw", "ja"})
+	w, err := build.Create(dir, []string{"en", "zh-tw", "ja"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,7 +544,7 @@ func TestBuildReopen(t *testing.T) {
 	if err := w.Add(fixtures()[0]); err == nil {
 		t.Error("Add after Close: no error")
 	}
-	if _, err := Create(dir, []string{"en"}); err == nil {
+	if _, err := build.Create(dir, []string{"en"}); err == nil {
 		t.Error("Create over an existing directory: no error")
 	}
 
@@ -751,7 +751,7 @@ func TestResponseJSON(t *testing.T) {
 func TestEmptyIndex(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "search")
-	w, err := Create(dir, []string{"en"})
+	w, err := build.Create(dir, []string{"en"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -769,7 +769,7 @@ func TestEmptyIndex(t *testing.T) {
 			t.Errorf("%q on an empty index: %+v", q, resp)
 		}
 	}
-	if _, err := Create(filepath.Join(t.TempDir(), "x"), []string{"en", "!!"}); err == nil {
+	if _, err := build.Create(filepath.Join(t.TempDir(), "x"), []string{"en", "!!"}); err == nil {
 		t.Error("Create with a bad language: no error")
 	}
 }
@@ -898,29 +898,4 @@ func TestSingleCJKCharacter(t *testing.T) {
 			t.Errorf("額: fragments %+v", resp.Results)
 		}
 	})
-}
-
-// TestFinishDropsALanguagesTerms: once a language is finished, the memory
-// kept to analyse its documents is let go, and none handed back is kept.
-func TestFinishDropsALanguagesTerms(t *testing.T) {
-	t.Parallel()
-	w, err := Create(filepath.Join(t.TempDir(), "search"), []string{"en", "zh-TW"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 20 {
-		d := doc(fmt.Sprintf("2020-01-%02d-outage", i+1), "en", "en", "Outage", "Requests failed.", strings.Repeat("The storage layer overloaded and requests failed. ", 40), "2020-01-01", nil, nil, nil)
-		if err := w.Add(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.Finish("en")
-	w.Finish("fr") // no such language: nothing to do
-	en := &w.langs["en"].terms
-	if !en.Dropped() {
-		t.Error("English's terms are kept after Finish")
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/schema"
 	"slices"
 	"strings"
@@ -49,9 +50,7 @@ func TestTermsReusedOnlyOnceTheirSegmentIsBuilt(t *testing.T) {
 		})
 	}
 	open := func(reuse bool) *Index {
-		opts := defaultBuildOptions()
-		opts.reuseTerms = reuse
-		return openBuilt(t, buildDirWith(t, docs, opts, nil))
+		return openBuilt(t, buildDirWith(t, docs, []build.Option{build.WithTermsReused(reuse)}, nil))
 	}
 	reused, fresh := open(true), open(false)
 	for i := range n {

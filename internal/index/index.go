@@ -15,7 +15,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/urls"
-	"github.com/postmortem-archive/gen/search"
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/schema"
 )
 
@@ -129,7 +129,7 @@ func duration(inc *archive.Incident) time.Duration {
 // Write builds the search index of the whole archive into dir, for the
 // given site languages.
 func Write(dir string, a *archive.Archive, langs []string, basePath string) error {
-	w, err := search.Create(dir, langs)
+	w, err := build.Create(dir, langs)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
-	"github.com/postmortem-archive/gen/search"
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/schema"
 )
 
@@ -35,7 +35,7 @@ var streamWindow = 256
 // a large archive's render has that much more room under the soft
 // memory limit.
 type Stream struct {
-	w        *search.Writer
+	w        *build.Writer
 	basePath string
 	spill    io.ReadWriteSeeker // nil: documents are added as they come
 	spillBuf *bufio.Writer
@@ -66,7 +66,7 @@ type Stream struct {
 // languages in the order the render prints them; URLs carry basePath.
 // spill, when not nil, is an empty file the documents wait in until Close.
 func NewStream(dir string, a *archive.Archive, langs []string, basePath string, spill io.ReadWriteSeeker) (*Stream, error) {
-	w, err := search.Create(dir, langs)
+	w, err := build.Create(dir, langs)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 )
 
-// Format is the version of the on-disk layout; Open refuses others.
+// Format is the version of the on-disk layout; ReadMeta refuses others.
 // Format 2: no stored text or term vectors of the long fields in bleve;
 // per-language document stores (package docstore) hold the documents' text and
 // metadata, meta.json only the lists of languages. Format 3: a vocabulary

@@ -1,4 +1,4 @@
-package search
+package build
 
 import (
 	"errors"
@@ -34,11 +34,8 @@ var ErrNotUpdatable = errors.New("search: this change needs the index built whol
 // own), its document stores copied; the replaced documents' words and
 // field lengths are counted out of the vocabulary and the BM25
 // statistics by analysing their stored text again.
-func Update(prev, dir string, replace map[string]bool, docs []schema.Document) error {
-	return update(prev, dir, replace, docs, defaultBuildOptions())
-}
-
-func update(prev, dir string, replace map[string]bool, docs []schema.Document, opts buildOptions) error {
+func Update(prev, dir string, replace map[string]bool, docs []schema.Document, opts ...Option) error {
+	o := newOptions(opts)
 	mj, err := schema.ReadMeta(prev)
 	if err != nil {
 		return err
@@ -59,7 +56,7 @@ func update(prev, dir string, replace map[string]bool, docs []schema.Document, o
 			return fmt.Errorf("%w: a first document in %s", ErrNotUpdatable, lang)
 		}
 	}
-	if mj.Updates >= opts.maxUpdates {
+	if mj.Updates >= o.maxUpdates {
 		return fmt.Errorf("%w: the index has had %d updates", ErrNotUpdatable, mj.Updates)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

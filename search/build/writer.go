@@ -1,9 +1,14 @@
-package search
+// Package build writes search indexes (package search opens them): a
+// whole index from an archive's documents (Create and the Writer), or a
+// new one from a previous index and the documents that changed (Update).
+// What an index holds is package schema's.
+package build
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,58 +24,12 @@ import (
 	"github.com/postmortem-archive/gen/search/vocab"
 )
 
-// Tuning of the offline build (see BenchmarkIndexBuild).
+// Tuning of the offline build (see search.BenchmarkIndexBuild).
 const (
 	// sampleBytes is how much text of its first documents a language
 	// collects to make the dictionary of its document store.
 	sampleBytes = docstore.DictSize
 )
-
-// How the segments of a language are merged at the end of the build
-// (segmentBuilder.merge), and how often an index is updated: the
-// defaults of buildOptions.
-const (
-	// builderMergeMax is the number of segments merged at once. Every
-	// merge pass writes each document again: at 10 (bleve's default) a
-	// language of 100,000 documents (782 segments) took three passes to
-	// one segment and one of 10,000 two; at 100, two and one (10,000 × 2:
-	// 7 % less CPU; 100,000 × 2: 6–11 % less), and one each since merging
-	// stops at unmergedMax. Merging every segment at once
-	// took the 100,000 build's peak from 1.85 to 2.32 GB: each open
-	// segment costs memory.
-	builderMergeMax = 100
-	// unmergedMax is the most segments a language's index is left in: a
-	// merge writes every document again, at the end of the build, when
-	// nothing else is left to do, and a query of a few segments costs
-	// little more than one of their union (BenchmarkQuery).
-	unmergedMax = 10
-	// maxUpdates bounds the updates of an index: each adds a segment (and
-	// leaves the replaced documents' text in the document store), and a
-	// search visits every segment, so after this many the index is built
-	// whole again. They are counted, not its segments: a build leaves a
-	// small index in up to unmergedMax.
-	maxUpdates = 11
-)
-
-// buildOptions are what tests change of a build (Create, Update): the
-// sizes of its merges and of its chain of updates, and hooks that watch
-// its segments being built and merged.
-type buildOptions struct {
-	mergeMax    int // builderMergeMax
-	unmergedMax int // unmergedMax
-	maxUpdates  int // maxUpdates
-	// reuseTerms is whether documents' terms are made in memory handed
-	// back once their segment is built; false only in the test that
-	// compares.
-	reuseTerms bool
-	// buildStarted and mergeStarted, when not nil, are called as a
-	// segment's build or a merge starts, and what they return as it ends.
-	buildStarted, mergeStarted func() (done func())
-}
-
-func defaultBuildOptions() buildOptions {
-	return buildOptions{mergeMax: builderMergeMax, unmergedMax: unmergedMax, maxUpdates: maxUpdates, reuseTerms: true}
-}
 
 // Writer builds an index directory.
 //
@@ -89,7 +48,7 @@ type Writer struct {
 	siteLangs []string
 	langs     map[string]*langWriter
 	closed    bool
-	opts      buildOptions
+	opts      options
 
 	jobs    chan *writeJob
 	workers sync.WaitGroup
@@ -127,7 +86,7 @@ type analysedDoc struct {
 
 type langWriter struct {
 	lang       string
-	reuseTerms bool // buildOptions.reuseTerms
+	reuseTerms bool // options.reuseTerms
 	m          *mapping.IndexMappingImpl
 	fast       *analysis.Fast // nil: bleve analyses
 	kind       analysis.Kind
@@ -173,11 +132,11 @@ func (lw *langWriter) getErr() error {
 // Create starts building an index in dir, which must not exist yet (its
 // parent is created if needed). langs are the site's languages; they are
 // recorded in the index, and documents in other languages are accepted too.
-func Create(dir string, langs []string) (*Writer, error) {
-	return create(dir, langs, defaultBuildOptions())
+func Create(dir string, langs []string, opts ...Option) (*Writer, error) {
+	return create(dir, langs, opts)
 }
 
-func create(dir string, langs []string, opts buildOptions) (*Writer, error) {
+func create(dir string, langs []string, opts []Option) (*Writer, error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return nil, fmt.Errorf("search: create %s: already exists", dir)
 	} else if !os.IsNotExist(err) {
@@ -190,7 +149,7 @@ func create(dir string, langs []string, opts buildOptions) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: create: %w", err)
 	}
-	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, opts: opts}
+	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, opts: newOptions(opts)}
 	n := runtime.GOMAXPROCS(0)
 	w.jobs = make(chan *writeJob, 4*n)
 	w.merging = make(chan struct{}, min(n, 2))
@@ -208,7 +167,7 @@ func create(dir string, langs []string, opts buildOptions) (*Writer, error) {
 func canonicalLangs(langs []string) ([]string, error) {
 	var out []string
 	for _, l := range langs {
-		c, err := CanonicalLang(l)
+		c, err := analysis.CanonicalLang(l)
 		if err != nil {
 			return nil, err
 		}
@@ -420,25 +379,25 @@ func (lw *langWriter) run() {
 
 // Close flushes every language, merges each language index into a single
 // segment, finishes the document stores and writes meta.json. The index is
-// usable with Open only after Close returned nil; after an error the
+// usable with search.Open only after Close returned nil; after an error the
 // directory is incomplete and should be removed.
 func (w *Writer) Close() error {
 	if w.closed {
 		return errors.New("search: Writer closed twice")
 	}
 	w.closed = true
-	for _, lang := range sortedKeys(w.langs) {
+	for _, lang := range slices.Sorted(maps.Keys(w.langs)) {
 		if lw := w.langs[lang]; lw.dict == nil {
 			w.flushSample(lw)
 		}
 	}
 	close(w.jobs)
 	w.workers.Wait()
-	for _, lang := range sortedKeys(w.langs) {
+	for _, lang := range slices.Sorted(maps.Keys(w.langs)) {
 		close(w.langs[lang].results)
 	}
 	var errs []error
-	for _, lang := range sortedKeys(w.langs) {
+	for _, lang := range slices.Sorted(maps.Keys(w.langs)) {
 		lw := w.langs[lang]
 		<-lw.done
 		if err := lw.getErr(); err != nil {
@@ -448,7 +407,7 @@ func (w *Writer) Close() error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if err := schema.WriteMeta(w.dir, schema.Meta{SiteLangs: w.siteLangs, Indexes: sortedKeys(w.langs)}); err != nil {
+	if err := schema.WriteMeta(w.dir, schema.Meta{SiteLangs: w.siteLangs, Indexes: slices.Sorted(maps.Keys(w.langs))}); err != nil {
 		return fmt.Errorf("search: write %s: %w", schema.MetaFile, err)
 	}
 	return shareable(w.dir)
@@ -475,13 +434,4 @@ func shareable(dir string) error {
 		}
 		return os.Chmod(path, mode)
 	})
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }

@@ -1,4 +1,4 @@
-package search
+package build
 
 import (
 	"errors"
@@ -42,7 +42,7 @@ type segmentBuilder struct {
 	// each merge running.
 	merging chan struct{}
 	pool    *analysis.TermsPool
-	opts    *buildOptions // the merges' sizes and the hooks
+	opts    *options // the merges' sizes and the hooks
 
 	batch []*document.Document
 	terms []*analysis.Terms // the batch's documents' terms, for pool once built
@@ -57,7 +57,7 @@ type segmentBuilder struct {
 // scorch as the index's, so that the two cannot differ.
 var segmentPlugin = &zap.ZapPlugin{}
 
-func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, merging chan struct{}, pool *analysis.TermsPool, opts *buildOptions) (*segmentBuilder, error) {
+func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, merging chan struct{}, pool *analysis.TermsPool, opts *options) (*segmentBuilder, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (b *segmentBuilder) Close() error {
 // bleve's builder merges on until one is left: at 100,000 documents
 // (782 segments) a second pass wrote 90 % of the documents again, where
 // the first pass's 8 segments answer queries with the same documents
-// and scores, at about the same cost (BenchmarkQuery).
+// and scores, at about the same cost (search.BenchmarkQuery).
 //
 // A pass's runs are merged at once, as many as there are places in
 // merging. One after another, the larger language's merges were the

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/schema"
 )
 
@@ -58,14 +59,13 @@ func documentsOf(docs []Document, id string) []Document {
 // leaves the previous index as it was, and is built whole again after
 // maxUpdates updates (here 2).
 func TestUpdateEqualsBuild(t *testing.T) {
-	opts := defaultBuildOptions()
-	opts.maxUpdates = 2
+	const maxUpdates = 2
 	refused, updates := 0, 0
 	docs := fixtures()
 	prev := buildDir(t, docs)
 	before := snapshotDir(t, prev)
 	steps := []indexChange{editBody, newIncident, removeIncident}
-	for i := 0; i < 2*(opts.maxUpdates+1); i++ {
+	for i := 0; i < 2*(maxUpdates+1); i++ {
 		st := steps[0]
 		if i < len(steps) {
 			st = steps[i]
@@ -74,9 +74,9 @@ func TestUpdateEqualsBuild(t *testing.T) {
 		docs, id = st.change(docs)
 		replaced := documentsOf(docs, id)
 		dir := filepath.Join(t.TempDir(), "search")
-		err := update(prev, dir, map[string]bool{id: true}, replaced, opts)
-		if updates == opts.maxUpdates {
-			if !errors.Is(err, ErrNotUpdatable) {
+		err := build.Update(prev, dir, map[string]bool{id: true}, replaced, build.WithMaxUpdates(maxUpdates))
+		if updates == maxUpdates {
+			if !errors.Is(err, build.ErrNotUpdatable) {
 				t.Fatalf("update %d of an index updated %d times: %v, want ErrNotUpdatable", i, updates, err)
 			}
 			refused++
@@ -103,6 +103,7 @@ func TestUpdateEqualsBuild(t *testing.T) {
 // segments takes maxUpdates updates, as one built into one segment does:
 // updates are counted, not segments.
 func TestSmallIndexTakesEveryUpdate(t *testing.T) {
+	const maxUpdates = 11   // more than the 10 segments a build leaves at most
 	docs := genArchive(600) // 4 segments a language
 	prev := buildDir(t, docs)
 	if n := segments(t, prev); n != 4 {
@@ -118,9 +119,9 @@ func TestSmallIndexTakesEveryUpdate(t *testing.T) {
 		d := en[i] // each update adds a segment to the English index
 		d.Title += " (edited)"
 		dir := filepath.Join(t.TempDir(), "search")
-		err := Update(prev, dir, map[string]bool{d.ID: true}, documentsOf([]Document{d}, d.ID))
+		err := build.Update(prev, dir, map[string]bool{d.ID: true}, documentsOf([]Document{d}, d.ID), build.WithMaxUpdates(maxUpdates))
 		if i == maxUpdates {
-			if !errors.Is(err, ErrNotUpdatable) {
+			if !errors.Is(err, build.ErrNotUpdatable) {
 				t.Errorf("update %d: %v, want ErrNotUpdatable", i+1, err)
 			}
 			break
@@ -351,7 +352,8 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 		return slices.ContainsFunc(docs, func(d Document) bool { return d.Lang == l && !done[d.ID] })
 	}
 	// Each update replaces another incident, in every language, leaving
-	// at least one as it was built.
+	// at least one as it was built, as many as an index takes.
+	const maxUpdates = 11
 	for i := range min(maxUpdates, len(ids)-1) {
 		id := ids[i]
 		done[id] = true
@@ -362,7 +364,7 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 		}
 		replaced := documentsOf(docs, id)
 		dir := filepath.Join(t.TempDir(), "search")
-		if err := Update(prev, dir, map[string]bool{id: true}, replaced); err != nil {
+		if err := build.Update(prev, dir, map[string]bool{id: true}, replaced); err != nil {
 			t.Fatalf("update %d: %v", i, err)
 		}
 		for l, segs := range first {
