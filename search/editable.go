@@ -35,7 +35,7 @@ type Editable struct {
 	dir string // where a language it had no document of is started
 }
 
-// OpenEditable opens the index a Writer left in dir to be changed.
+// OpenEditable opens the index a build.Writer left in dir to be changed.
 func OpenEditable(dir string, opts ...Option) (*Editable, error) {
 	e, err := openEngine(dir, newOptions(opts), true)
 	if err != nil {
@@ -54,8 +54,10 @@ func (ix *Editable) Close() error { return ix.close() }
 
 // Replace removes every document of the incidents in ids and adds docs
 // (an incident edited is in ids and in docs) in one step: a search sees
-// the index as it was before or after, never in between. Documents are checked before any is indexed;
-// an indexing error may leave the changes of some languages made.
+// the index as it was before or after, never in between. Documents are
+// checked before any is indexed; an indexing error may leave the changes
+// of some languages made. A document in a language the index has none of
+// starts that language's index in the index's folder.
 func (ix *Editable) Replace(ids map[string]bool, docs []schema.Document) error {
 	docs = slices.Clone(docs)
 	for i := range docs {
@@ -108,7 +110,7 @@ func (ix *Editable) Replace(ids map[string]bool, docs []schema.Document) error {
 }
 
 // indexMem indexes the documents of one language into the index
-// and its document store, analysing them as the Writer does (in
+// and its document store, analysing them as a build does (in
 // parallel, with sketches), and removes the documents gone, in one bleve
 // batch.
 func (ix *Editable) indexMem(idx bleve.Index, lang string, docs []*schema.Document, gone []string) error {
@@ -266,7 +268,7 @@ func (w *memWords) vocab() *vocab.Vocab {
 // language indexes. A change waits for bleve to take it, not for the disk: the
 // folder is thrown away with the index. bleve merges the small segments
 // of the changes in the background (those under half of MaxSegmentSize
-// documents), but none of the Writer's batches: merged with the few
+// documents), but none of a build's segments: merged with the few
 // documents of an edit, they would be written again, whole, every few
 // edits. At 1,000 (eight segments a language, unmergedMax), merging
 // those under 500 made an edit cost three times the CPU (55–62 ms
@@ -321,7 +323,7 @@ func (ix *Editable) setText(lang, id string, t *docstore.Text) {
 // folder an index was opened from known to its language's counts (they
 // are in the totals, but not by document), so that replacing or
 // removing it counts them out: its stored text is analysed again, as
-// Update does. Documents added since are known already.
+// build.Update does. Documents added since are known already.
 func (ix *Editable) countBase(m *mapping.IndexMappingImpl, fast *analysis.Fast, lang, id string) error {
 	o := ix.docs[lang].(*overlay)
 	if _, changed := o.added[id]; changed || o.base == nil {

@@ -18,7 +18,7 @@ import (
 )
 
 // engine is what an Index and an Editable share: the language indexes
-// of a folder a Writer built, their document stores and BM25
+// of a folder a build.Writer wrote, their document stores and BM25
 // statistics, the incidents' metadata, and the search over them
 // (execute.go and the files it calls).
 type engine struct {

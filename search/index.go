@@ -8,7 +8,7 @@ import "context"
 // and all methods are safe for concurrent use.
 type Index struct{ *engine }
 
-// Open opens the index a Writer (or Update) left in dir.
+// Open opens the index a build.Writer (or build.Update) left in dir.
 func Open(dir string, opts ...Option) (*Index, error) {
 	e, err := openEngine(dir, newOptions(opts), false)
 	if err != nil {
