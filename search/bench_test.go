@@ -27,6 +27,7 @@ import (
 	"encoding/gob"
 	"flag"
 	"fmt"
+	"github.com/postmortem-archive/gen/search/build"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -196,7 +197,7 @@ func genArchive(n int) []Document {
 }
 
 func buildArchive(tb testing.TB, dir string, docs []Document) {
-	w, err := Create(dir, []string{"en", "zh-TW"})
+	w, err := build.Create(dir, []string{"en", "zh-TW"})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -305,31 +306,27 @@ func BenchmarkIndexBuild(b *testing.B) {
 	b.ReportMetric(float64(alloc)/float64(b.N)/(1<<20), "alloc-MB/op")
 }
 
-// BenchmarkMemoryLoad loads the archive into an in-memory index the way
-// the preview server starts (AddBatch), then updates 20 documents one by
-// one with Add the way it follows edits.
-func BenchmarkMemoryLoad(b *testing.B) {
+// BenchmarkEdit replaces one document at a time in a built index opened
+// WithUpdates, the way the authoring server follows edits.
+func BenchmarkEdit(b *testing.B) {
 	docs := benchArchive(b)
-	var adds time.Duration
-	for b.Loop() {
-		ix, err := NewMemory([]string{"en", "zh-TW"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := ix.AddBatch(docs); err != nil {
-			b.Fatal(err)
-		}
-		t0 := time.Now()
-		for _, d := range docs[:min(20, len(docs))] {
-			if err := ix.Add(d); err != nil {
-				b.Fatal(err)
-			}
-		}
-		adds += time.Since(t0)
-		ix.Close()
+	ix, err := OpenEditable(buildDir(b, docs))
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(len(docs))/((b.Elapsed()-adds).Seconds()/float64(b.N)), "docs/s")
-	b.ReportMetric(float64(adds.Microseconds())/1000/float64(b.N*min(20, len(docs))), "ms/add")
+	defer ix.Close()
+	i := 0
+	for b.Loop() {
+		id := docs[i%len(docs)].ID
+		edited := documentsOf(docs, id)
+		for j := range edited {
+			edited[j].Body += " Edited."
+		}
+		if err := ix.Replace(map[string]bool{id: true}, edited); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
 }
 
 // benchQueries are the kinds of query readers type, each with a name

@@ -14,53 +14,21 @@ package search
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2/document"
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
-// lengthsFile holds the fieldLengths of a language index, beside it.
-const lengthsFile = "lengths.json"
-
-// fieldLengths are the number of documents of a language index and the
-// total length (tokens) of each of their fields.
-type fieldLengths struct {
-	Docs   int            `json:"docs"`
-	Tokens map[string]int `json:"tokens"`
-}
-
-// docLengths returns the length of each field of an analysed document.
-func docLengths(doc *document.Document) map[string]int {
-	out := make(map[string]int, len(doc.Fields))
-	for _, f := range doc.Fields {
-		out[f.Name()] += f.AnalyzedLength()
-	}
-	return out
-}
-
-// add counts a document's field lengths in (sign 1) or out (sign -1).
-func (fl *fieldLengths) add(lengths map[string]int, sign int) {
-	if fl.Tokens == nil {
-		fl.Tokens = map[string]int{}
-	}
-	fl.Docs += sign
-	for f, n := range lengths {
-		fl.Tokens[f] += sign * n
-	}
-}
-
-// stats returns the BM25 statistics of the index: every field the mapping
-// has, so that bleve finds the field of any query (a field no document
-// has counts one token, which no document matches anyway).
-func (fl *fieldLengths) stats() *blevesearch.BM25Stats {
+// bm25Stats returns the BM25 statistics of an index of lengths fl: every
+// field the mapping has, so that bleve finds the field of any query (a
+// field no document has counts one token, which no document matches
+// anyway).
+func bm25Stats(fl *schema.Lengths) *blevesearch.BM25Stats {
 	s := &blevesearch.BM25Stats{DocCount: float64(max(fl.Docs, 1)), FieldCardinality: map[string]int{}}
-	for _, f := range mappedFields {
+	for _, f := range schema.MappedFields {
 		s.FieldCardinality[f] = max(fl.Tokens[f], 1)
 	}
 	s.FieldCardinality["*"] = max(fl.Docs, 1) // a query of every document
@@ -73,29 +41,6 @@ func scoringContext(ctx context.Context, stats *blevesearch.BM25Stats) context.C
 	ctx = context.WithValue(ctx, blevesearch.GetScoringModelCallbackKey,
 		blevesearch.GetScoringModelCallbackFn(func() string { return index.BM25Scoring }))
 	return context.WithValue(ctx, blevesearch.BM25StatsKey, stats)
-}
-
-func writeLengths(path string, fl *fieldLengths) error {
-	b, err := json.Marshal(fl)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	return nil
-}
-
-func readLengths(path string) (*fieldLengths, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	var fl fieldLengths
-	if err := json.Unmarshal(b, &fl); err != nil {
-		return nil, fmt.Errorf("search: %s: %w", path, err)
-	}
-	return &fl, nil
 }
 
 // lengthNorm is the weight of a document's whole length in its score,
@@ -138,7 +83,7 @@ func lengthNorms(list []*incident, lang string, src docstore.Source) []float32 {
 	return out
 }
 
-// normsCache keeps the length factors of the documents of an updatable
+// normsCache keeps the length factors of the documents of an Editable
 // index, by language, from one change of the index to the next: making
 // them looks up every document's length, work in proportion to the
 // archive that every search of the authoring server did again.

@@ -8,31 +8,32 @@ import (
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // wantStats analyses the documents of lang with bleve's own analysis and
 // counts their fields' tokens.
 func wantStats(t *testing.T, docs []Document, lang string) *blevesearch.BM25Stats {
 	t.Helper()
-	m, err := newMapping(lang)
+	m, err := schema.Mapping(lang)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fl fieldLengths
+	var fl schema.Lengths
 	for _, d := range docs {
 		if d.Lang != lang {
 			continue
 		}
 		doc := document.NewDocument(d.ID)
-		if err := m.MapDocument(doc, bleveDoc(&d, newDocText(&d, analysis.KindOf(lang)))); err != nil {
+		if err := m.MapDocument(doc, schema.BleveDoc(&d, schema.NewText(&d, analysis.KindOf(lang)))); err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range doc.Fields {
 			f.Analyze()
 		}
-		fl.add(docLengths(doc), 1)
+		fl.Add(schema.DocLengths(doc), 1)
 	}
-	return fl.stats()
+	return bm25Stats(&fl)
 }
 
 func sameStats(a, b *blevesearch.BM25Stats) bool {
@@ -46,13 +47,13 @@ func sameStats(a, b *blevesearch.BM25Stats) bool {
 func TestBM25Statistics(t *testing.T) {
 	t.Parallel()
 	docs := fixtures()
-	disk, mem := mustOpen(t, buildDir(t, docs)), memoryOf(t, docs)
+	disk, mem := mustOpen(t, buildDir(t, docs)), editableOf(t, docs)
 	for _, lang := range siteLangs {
 		want := wantStats(t, docs, lang)
 		if want.FieldCardinality[fBody] < 10 || want.FieldCardinality[fTitle] < 3 {
 			t.Fatalf("%s: too few tokens counted: %v", lang, want)
 		}
-		for name, ix := range map[string]*Index{"disk": disk, "memory": mem} {
+		for name, ix := range map[string]*engine{"disk": disk.engine, "editable": mem.engine} {
 			if got := ix.bm25[lang]; !sameStats(got, want) {
 				t.Errorf("%s %s: %+v, want %+v", name, lang, got, want)
 			}

@@ -37,7 +37,7 @@ func TestSimplifiedTraditional(t *testing.T) {
 	t.Parallel()
 	docs := chineseDocs()
 	tw, cn, abc := docs[0].ID, docs[1].ID, docs[2].ID
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct {
 			q, lang string
 			want    []string
@@ -79,7 +79,7 @@ func TestExactFormBeforeFolded(t *testing.T) {
 	cooling := doc("2024-07-22-cooling", "ja", "ja", "東京の冷却設備の故障", "冷却装置が停止しました。", "サーバーが停止しました。", "2024-07-22", nil, nil, nil)
 	chiller := doc("2023-02-02-chiller", "zh-TW", "zh-TW", "冷卻系統故障", "冷卻系統故障，冷卻水停止循環，機房冷卻不足。", "冷卻恢復。", "2023-02-02", nil, nil, nil)
 	docs := []Document{typhoon, console, cooling, chiller}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct {
 			q, lang string
 			want    []string
@@ -104,7 +104,7 @@ func TestMainlandWords(t *testing.T) {
 	leak := doc("2021-11-18-tw-leak", "zh-TW", "zh-TW", "DNS 解析器記憶體洩漏", "解析器新版本有記憶體洩漏，不斷重新啟動。", "回復版本後恢復。", "2021-11-18", nil, nil, nil)
 	thumbs := doc("2024-05-02-tw-thumbs", "zh-TW", "zh-TW", "無法產生新縮圖", "媒體儲存空間用盡，無法產生新尺寸的縮圖。", "清理後恢復。", "2024-05-02", nil, nil, nil)
 	docs := []Document{leak, thumbs}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct{ q, want, mark string }{
 			{"内存泄漏", leak.ID, "<mark>記憶體洩漏</mark>"},
 			{"内存", leak.ID, "<mark>記憶體</mark>"},
@@ -157,7 +157,7 @@ func TestITWordPairs(t *testing.T) {
 			doc(fmt.Sprintf("2024-01-%02d-tw", i+1), "zh-TW", "zh-TW", "事故", p.tw+"。", "", "2024-01-01", nil, nil, nil),
 			doc(fmt.Sprintf("2024-01-%02d-cn", i+1), "zh-CN", "zh-CN", "事故", p.cn+"。", "", "2024-01-01", nil, nil, nil))
 	}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for i, p := range pairs {
 			for _, tc := range []struct{ q, want string }{
 				{p.cn, fmt.Sprintf("2024-01-%02d-tw", i+1)},

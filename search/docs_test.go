@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // storeDocs are the documents of the document store tests: the fixtures
@@ -32,15 +34,15 @@ func storeDocs() []Document {
 
 func buildDir(t testing.TB, docs []Document) string {
 	t.Helper()
-	return buildDirWith(t, docs, nil)
+	return buildDirWith(t, docs, nil, nil)
 }
 
-// buildDirWith is buildDir calling before, if not nil, on the Writer
-// before the documents are added.
-func buildDirWith(t testing.TB, docs []Document, before func(*Writer)) string {
+// buildDirWith is buildDir with opts, calling before, if not nil, on the
+// Writer before the documents are added.
+func buildDirWith(t testing.TB, docs []Document, opts []build.Option, before func(*build.Writer)) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "search")
-	w, err := Create(dir, siteLangs)
+	w, err := build.Create(dir, siteLangs, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,20 +69,13 @@ func TestDocStoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	mem, err := NewMemory(siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mem.Close()
-	if err := mem.AddBatch(docs); err != nil {
-		t.Fatal(err)
-	}
+	mem := editableOf(t, docs)
 	for _, d := range docs {
 		lang, _ := CanonicalLang(d.Lang)
-		want := newDocText(&d, analysis.KindOf(lang))
+		want := schema.NewText(&d, analysis.KindOf(lang))
 		// The flags stored are TextFlags' (FoldHan found by the analysis).
 		want.Flags = analysis.TextFlags(want.All(), analysis.KindOf(lang))
-		for name, x := range map[string]*Index{"disk": ix, "memory": mem} {
+		for name, x := range map[string]*engine{"disk": ix.engine, "editable": mem.engine} {
 			got, err := x.docs[lang].Text(d.ID)
 			if err != nil {
 				t.Fatalf("%s: %s (%s): %v", name, d.ID, lang, err)
@@ -140,7 +135,7 @@ func TestDamagedTextIsAnError(t *testing.T) {
 // fragments, and its words no longer find it.
 func TestMemoryDeleteText(t *testing.T) {
 	t.Parallel()
-	ix := buildMemory(t)
+	ix := buildEditable(t)
 	resp := search(t, ix, Request{Query: "資源耗盡", Lang: "zh-TW"})
 	if len(resp.Results) != 1 || len(resp.Results[0].Fragments) == 0 {
 		t.Fatalf("before: %+v", resp.Results)

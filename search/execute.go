@@ -140,11 +140,8 @@ func (m *match) bestLang(searches []*langSearch) *langSearch {
 	return best
 }
 
-// Search runs a request. It returns an error wrapping ErrBadQuery for a
-// request that cannot be searched (see the limits), the context's error if
-// it is cancelled or its deadline passes (DefaultTimeout applies when it
-// has none), and never panics on any query text.
-func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err error) {
+// search runs a request (Searcher.Search).
+func (ix *engine) search(ctx context.Context, r Request) (resp *Response, err error) {
 	start := time.Now()
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -211,7 +208,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (resp *Response, err err
 
 // langSearches builds the queries of each language index; a language
 // the query cannot match or exclude anything in is left out.
-func (ix *Index) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch, err error) {
+func (ix *engine) langSearches(p *plan, bufs *searchBufs) (searches []*langSearch, err error) {
 	defer func() { // on error, close the readers opened
 		if err != nil {
 			err = errors.Join(err, closeReaders(searches))

@@ -132,7 +132,7 @@ var nameKinds = []struct {
 // organizations a word of which begins with prefix (lower-case), those
 // of the most incidents first: what a reader typing a name's first
 // letters expects.
-func (ix *Index) names(prefix string) []facetName {
+func (ix *engine) names(prefix string) []facetName {
 	if prefix == "" {
 		return nil
 	}
@@ -195,7 +195,7 @@ func productName(v string) string {
 // when it begins no name: the word with its last piece completed from
 // the words of the text ("v2." → "v2.3"), those whose every piece some
 // index has. Each is a phrase to check, so there are few.
-func (ix *Index) compoundCompletions(ctx context.Context, word string) []string {
+func (ix *engine) compoundCompletions(ctx context.Context, word string) []string {
 	var out []string
 	head, piece := splitLastPiece(word)
 	if piece == "" {
@@ -225,7 +225,7 @@ func splitLastPiece(word string) (head, piece string) {
 }
 
 // expand sets the alternatives and the suggestion of a plan.
-func (ix *Index) expand(ctx context.Context, p *plan) (err error) {
+func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 	last := len(p.query.Clauses) - 1
 	suggestion := p.query
 	corrected := false
@@ -334,14 +334,14 @@ func withWord(q *query.Query, i int, word string) *query.Query {
 
 // completions returns the words of every language that begin with
 // prefix, those of the most documents first.
-func (ix *Index) completions(prefix string) []string {
+func (ix *engine) completions(prefix string) []string {
 	return mergeEntries(ix.vocabularies(), func(v *vocab.Vocab) []vocab.Entry {
 		return v.Completions(prefix, maxCompletions)
 	}, maxCompletions)
 }
 
 // vocabularies returns the vocabulary of each language index.
-func (ix *Index) vocabularies() []*vocab.Vocab {
+func (ix *engine) vocabularies() []*vocab.Vocab {
 	var out []*vocab.Vocab
 	for _, lang := range sortedKeys(ix.subs) {
 		out = append(out, ix.vocabulary(lang))
@@ -351,7 +351,7 @@ func (ix *Index) vocabularies() []*vocab.Vocab {
 
 // corrections returns the words of every language within dist of word,
 // the nearest first, then those of the most documents.
-func (ix *Index) corrections(word string, dist int) []vocab.Entry {
+func (ix *engine) corrections(word string, dist int) []vocab.Entry {
 	var all []vocab.Entry
 	for _, v := range ix.vocabularies() {
 		all = append(all, v.Corrections(word, dist, maxCorrections)...)
@@ -399,7 +399,7 @@ func sortMerged(all []vocab.Entry, limit int) []vocab.Entry {
 // finds reports whether word, analysed for each language, has a term in
 // one of the fields a word searches in some language index. A word that
 // analyses to nothing (a stop word) counts as found: it is no typo.
-func (ix *Index) finds(ctx context.Context, word string) (bool, error) {
+func (ix *engine) finds(ctx context.Context, word string) (bool, error) {
 	for _, lang := range sortedKeys(ix.subs) {
 		idx := ix.subs[lang]
 		b, err := newLangBuilder(lang, idx.Mapping())

@@ -108,7 +108,7 @@ func TestTypos(t *testing.T) {
 // completes and corrects while a document has it, and no longer after.
 func TestMemoryVocabularyFollowsDocuments(t *testing.T) {
 	t.Parallel()
-	ix := memoryOf(t, reports()[:1]) // the certificate expiry, in English
+	ix := editableOf(t, reports()[:1]) // the certificate expiry, in English
 	if resp := search(t, ix, Request{Query: "certifica"}); resp.Total != 1 {
 		t.Fatalf("certifica: %v", ids(resp))
 	}
@@ -145,7 +145,7 @@ func TestTyposInEveryLanguage(t *testing.T) {
 		doc("2022-03-30-ja-search", "ja", "ja", "Elasticsearch クラスタの障害", "Elasticsearch のノードが停止し、検索できなくなりました。", "ノードを再起動しました。", "2022-03-30", nil, nil, nil),
 		doc("2021-01-01-en-other", "en", "en", "Disk full", "A disk filled up.", "We cleaned it.", "2021-01-01", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct{ q, lang, want, found string }{
 			{"kuberentes", "zh-TW", "kubernetes", docs[0].ID},
 			{"kubernets 憑證", "zh-TW", "kubernetes 憑證", docs[0].ID},

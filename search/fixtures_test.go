@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/postmortem-archive/gen/search/schema"
 	"testing"
 	"time"
 )
@@ -144,22 +145,29 @@ func openBuilt(t testing.TB, dir string) *Index {
 	return ix
 }
 
-func buildMemory(t testing.TB) *Index {
+// buildEditable is the fixtures added to an Editable.
+func buildEditable(t testing.TB) *Editable {
 	t.Helper()
-	ix, err := NewMemory(siteLangs)
+	return editableOf(t, fixtures())
+}
+
+// editableOf is docs added, as the authoring server adds an edit, to
+// an index built empty and opened with opts as an Editable; it is closed
+// when the test ends.
+func editableOf(t testing.TB, docs []Document, opts ...Option) *Editable {
+	t.Helper()
+	ix, err := OpenEditable(buildDir(t, nil), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range fixtures() {
-		if err := ix.Add(d); err != nil {
-			t.Fatal(err)
-		}
-	}
 	t.Cleanup(func() { ix.Close() })
+	if err := ix.AddBatch(docs); err != nil {
+		t.Fatal(err)
+	}
 	return ix
 }
 
-func search(t testing.TB, ix *Index, r Request) *Response {
+func search(t testing.TB, ix Searcher, r Request) *Response {
 	t.Helper()
 	resp, err := ix.Search(context.Background(), r)
 	if err != nil {
@@ -183,4 +191,53 @@ func facet(resp *Response, name, term string) int {
 		}
 	}
 	return 0
+}
+
+// Count returns the number of incidents and of documents (incident ×
+// language) in the index.
+func (e *engine) Count() (incidents, documents int) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	for _, in := range e.meta.incidents {
+		documents += len(in.docs)
+	}
+	return len(e.meta.incidents), documents
+}
+
+// Add indexes a document, replacing the one with the same id and language.
+func (ix *Editable) Add(d Document) error { return ix.AddBatch([]Document{d}) }
+
+// AddBatch indexes documents, replacing those with the same id and
+// language.
+func (ix *Editable) AddBatch(docs []Document) error { return ix.Replace(nil, docs) }
+
+// Delete removes the incident id in language lang, or in every language
+// when lang is "".
+func (ix *Editable) Delete(id, lang string) error {
+	if lang == "" {
+		return ix.Replace(map[string]bool{id: true}, nil)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	defer ix.norms.clear()
+	defer ix.meta.reindex()
+	idx := ix.subs[lang]
+	if in := ix.meta.incidents[id]; idx == nil || in == nil || in.docs[lang] == nil {
+		return nil
+	}
+	return ix.indexMem(idx, lang, nil, []string{id})
+}
+
+// Document is the tests' short name of what an index is made of.
+type Document = schema.Document
+
+// engineOf is what an Index or an Editable searches.
+func engineOf(s Searcher) *engine {
+	switch s := s.(type) {
+	case *Index:
+		return s.engine
+	case *Editable:
+		return s.engine
+	}
+	panic(fmt.Sprintf("a %T is no index", s))
 }

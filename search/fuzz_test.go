@@ -16,7 +16,7 @@ func FuzzSearch(f *testing.F) {
 		f.Add(q, "en", 1, "")
 	}
 	f.Add(strings.Repeat("a ", 300), "zh-TW", 3, "Gmail")
-	ix := buildMemory(f)
+	ix := buildEditable(f)
 	f.Fuzz(func(t *testing.T, q, lang string, page int, product string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	blevequery "github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
@@ -24,6 +25,7 @@ import (
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // filters are the exact-match filters of a Request (facet links).
@@ -316,7 +318,7 @@ func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, no
 func (queries *langQueries) highlight(pat *locate.Pattern, fields []fieldBoost) {
 	h := locate.Highlight{Pattern: pat}
 	for _, f := range fields {
-		if i := longField(f.field); i >= 0 {
+		if i := schema.LongField(f.field); i >= 0 {
 			h.Fields |= 1 << i
 		}
 	}
@@ -372,7 +374,7 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 			continue
 		}
 		q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
-		if q.field < len(longFields) {
+		if q.field < len(schema.LongFields) {
 			q.pairs = analysis.PhrasePairs(pat.Terms, q.field)
 		}
 		*nodes = append(*nodes, q)
@@ -644,7 +646,7 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 		dicts = append(dicts, func() (index.FieldDict, error) { return rr.FieldDictRegexp(field, "."+regexp.QuoteMeta(c)) })
 	}
 	// A dictionary counts the documents deleted from a segment too (an
-	// index updated in place, or in memory): then each term is counted
+	// index updated, or an Editable): then each term is counted
 	// again, so that an updated index picks the bigrams a fresh one does.
 	live := hasDeletions(r)
 	for _, open := range dicts {
@@ -676,6 +678,21 @@ func dictTerms(r index.IndexReader, field, c string, counts map[string]uint64) e
 		}
 	}
 	return nil
+}
+
+// hasDeletions reports whether some segment of the index r reads has
+// documents marked deleted (true when it cannot tell).
+func hasDeletions(r index.IndexReader) bool {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return true
+	}
+	for _, seg := range snap.Segments() {
+		if d := seg.Deleted(); d != nil && !d.IsEmpty() {
+			return true
+		}
+	}
+	return false
 }
 
 func term(field, value string, boost float64) *blevequery.TermQuery {

@@ -58,7 +58,7 @@ type langSearch struct {
 	lang     string
 	idx      bleve.Index
 	meta     *metaStore
-	ords     *ordTable // nil for an in-memory index
+	ords     *ordTable // nil for an Editable
 	queries  langQueries
 	texts    *textCache
 	ranked   bool

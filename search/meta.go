@@ -1,46 +1,12 @@
 package search
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/postmortem-archive/gen/search/docstore"
 )
-
-// metaFormat is the version of the on-disk layout; Open refuses others.
-// Format 2: no stored text or term vectors of the long fields in bleve;
-// per-language document stores (package docstore) hold the documents' text and
-// metadata, meta.json only the lists of languages. Format 3: a vocabulary
-// beside each language index (package vocab). Format 4: Chinese indexed
-// folded into Simplified (analysis.ChineseAnalyzer).
-const metaFormat = 4
-
-const metaFile = "meta.json"
-
-func newDocMeta(d *Document) *docstore.Meta {
-	return &docstore.Meta{
-		ID:           d.ID,
-		Lang:         d.Lang,
-		OriginalLang: d.OriginalLang,
-		Title:        d.Title,
-		URL:          d.URL,
-		Begin:        d.Begin.UTC(),
-		Date:         d.Date,
-		Duration:     int64(d.Duration / time.Second),
-		Products:     slices.Clone(d.Products),
-		Regions:      slices.Clone(d.Regions),
-		Causes:       slices.Clone(d.Causes),
-		Organization: d.Organization,
-		Severity:     d.Severity,
-		Zone:         d.Zone,
-		Ongoing:      d.Ongoing,
-	}
-}
 
 // incident groups the language versions of one incident. The derived
 // fields are recomputed by refresh whenever docs changes, so that searches
@@ -268,51 +234,4 @@ func (s *metaStore) delete(id, lang string) {
 	}
 	in.refresh()
 	s.number(in)
-}
-
-// metaJSON is the content of meta.json.
-type metaJSON struct {
-	Format    int      `json:"format"`
-	SiteLangs []string `json:"site_langs"`
-	Indexes   []string `json:"indexes"` // languages that have a bleve index and a document store
-	// Updates is the number of updates (Update) since the index was
-	// built whole.
-	Updates int `json:"updates,omitempty"`
-}
-
-func writeMeta(dir string, mj metaJSON) error {
-	mj.Format = metaFormat
-	if mj.SiteLangs == nil {
-		mj.SiteLangs = []string{}
-	}
-	if mj.Indexes == nil {
-		mj.Indexes = []string{}
-	}
-	b, err := json.Marshal(&mj)
-	if err != nil {
-		return err
-	}
-	tmp := filepath.Join(dir, metaFile+".tmp")
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, metaFile))
-}
-
-func readMeta(dir string) (*metaJSON, error) {
-	b, err := os.ReadFile(filepath.Join(dir, metaFile))
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("search: %s is not a finished search index (no %s)", dir, metaFile)
-		}
-		return nil, err
-	}
-	var mj metaJSON
-	if err := json.Unmarshal(b, &mj); err != nil {
-		return nil, fmt.Errorf("search: %s: %v", filepath.Join(dir, metaFile), err)
-	}
-	if mj.Format != metaFormat {
-		return nil, fmt.Errorf("search: index format %d in %s, this program reads format %d: rebuild the index", mj.Format, dir, metaFormat)
-	}
-	return &mj, nil
 }

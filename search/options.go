@@ -1,6 +1,6 @@
 package search
 
-// Option tunes an Index (Open, NewMemory). The defaults suit real
+// Option tunes an open index (Open, OpenEditable). The defaults suit real
 // archives; tests use options to force the less common paths.
 type Option func(*options)
 
@@ -8,7 +8,6 @@ type options struct {
 	eagerChecks int
 	splitAt     int
 	allFields   bool // search a term in every field, though some lack it (tests)
-	updates     bool // Open: the index can be changed (WithUpdates)
 }
 
 func defaultOptions() options {
@@ -43,17 +42,4 @@ func WithEagerChecks(n int) Option {
 // query took 2.5 ms at the median with halves, 1.8 ms without.
 func WithSplitAt(n int) Option {
 	return func(o *options) { o.splitAt = n }
-}
-
-// WithUpdates makes Open return an index that Replace, AddBatch and
-// Delete can change, as an in-memory one: for a server that builds an
-// index with a Writer, then applies its edits beside it. bleve writes the
-// segments of the changed documents into the index's folder (and merges
-// them, in the background); their texts, words, field lengths and
-// metadata are kept in memory, the rest read from the folder as built.
-// The folder then no longer holds an index Open can read: it must be the
-// caller's own, removed when the index is closed. Searches of such an
-// index cost what they cost in memory (no tables of document numbers).
-func WithUpdates() Option {
-	return func(o *options) { o.updates = true }
 }

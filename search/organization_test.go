@@ -21,28 +21,16 @@ func orgDocs() []Document {
 	return []Document{aws, gcs, wiki}
 }
 
-func eachOrgIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
+func eachOrgIndex(t *testing.T, f func(t *testing.T, ix Searcher)) {
 	t.Run("disk", func(t *testing.T) {
 		ix := diskIndex(t, orgDocs())
 		f(t, ix)
 	})
-	t.Run("memory", func(t *testing.T) {
-		ix, err := NewMemory(siteLangs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
-		for _, d := range orgDocs() {
-			if err := ix.Add(d); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f(t, ix)
-	})
+	t.Run("editable", func(t *testing.T) { f(t, editableOf(t, orgDocs())) })
 }
 
 func TestOrganizationAndSeverityFacets(t *testing.T) {
-	eachOrgIndex(t, func(t *testing.T, ix *Index) {
+	eachOrgIndex(t, func(t *testing.T, ix Searcher) {
 		all := search(t, ix, Request{Lang: "en"})
 		if all.Total != 3 {
 			t.Fatalf("browsing found %d, want 3", all.Total)

@@ -38,6 +38,7 @@ import (
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/locate"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 type checkMode uint8
@@ -143,7 +144,7 @@ func (c *phraseCheck) unchecked(num uint64) nodeSet {
 // holds reports whether the phrase of node q occurs in its field of the
 // document id.
 func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
-	if q.field < len(longFields) {
+	if q.field < len(schema.LongFields) {
 		t, err := c.texts.get(id)
 		if err != nil || t == nil {
 			return false, err

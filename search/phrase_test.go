@@ -19,6 +19,7 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/locate"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // phraseDocs are documents where the words of the test phrases often
@@ -83,14 +84,14 @@ func refIndexes(t *testing.T, docs []Document) map[string]bleve.Index {
 	byLang := map[string][]*Document{}
 	for i := range docs {
 		d := docs[i]
-		if err := normalize(&d); err != nil {
+		if err := schema.Normalize(&d); err != nil {
 			t.Fatal(err)
 		}
 		byLang[d.Lang] = append(byLang[d.Lang], &d)
 	}
 	out := map[string]bleve.Index{}
 	for lang, ds := range byLang {
-		m, err := newMapping(lang)
+		m, err := schema.Mapping(lang)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func refIndexes(t *testing.T, docs []Document) map[string]bleve.Index {
 		}
 		b := idx.NewBatch()
 		for _, d := range ds {
-			if err := b.Index(d.ID, bleveDoc(d, newDocText(d, analysis.KindOf(lang)))); err != nil {
+			if err := b.Index(d.ID, schema.BleveDoc(d, schema.NewText(d, analysis.KindOf(lang)))); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -163,8 +164,9 @@ type idScore struct {
 
 // refSearch answers a query the way Search does, from the reference
 // indexes: the matching incidents, best first.
-func refSearch(t *testing.T, ix *Index, refs map[string]bleve.Index, q string) []idScore {
+func refSearch(t *testing.T, s Searcher, refs map[string]bleve.Index, q string) []idScore {
 	t.Helper()
+	ix := engineOf(s)
 	// The query with the alternatives Search gives its words (the other
 	// side's Chinese words).
 	p, err := newPlan(Request{Query: q})
@@ -267,15 +269,8 @@ func TestPhrasesMatchTermVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer disk.Close()
-		mem, err := NewMemory(siteLangs, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer mem.Close()
-		if err := mem.AddBatch(docs); err != nil {
-			t.Fatal(err)
-		}
-		for name, ix := range map[string]*Index{"disk": disk, "memory": mem} {
+		editable := editableOf(t, docs, opts...)
+		for name, ix := range map[string]Searcher{"disk": disk, "editable": editable} {
 			for _, q := range phraseQueries {
 				want := refSearch(t, ix, refs, q)
 				var got []idScore
@@ -326,7 +321,7 @@ func TestHighlightPhrases(t *testing.T) {
 			long+"The <b>quota</b> system failed & rolled back the release. "+long+"Then the cache & the quota. "+long+"Finally a zebra.",
 			"2020-01-03", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		frags := func(q string) []string {
 			t.Helper()
 			resp := search(t, ix, Request{Query: q})
@@ -380,19 +375,6 @@ func mustOpen(t *testing.T, dir string) *Index {
 	return ix
 }
 
-func memoryOf(t *testing.T, docs []Document) *Index {
-	t.Helper()
-	ix, err := NewMemory(siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if err := ix.AddBatch(docs); err != nil {
-		t.Fatal(err)
-	}
-	return ix
-}
-
 func TestOrderTop(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
@@ -442,7 +424,7 @@ func TestOrderTop(t *testing.T) {
 // Every text field has its phrases checked.
 func TestCheckedFields(t *testing.T) {
 	t.Parallel()
-	m, _ := newMapping("en")
+	m, _ := schema.Mapping("en")
 	for name, dm := range m.DefaultMapping.Properties {
 		if len(dm.Fields) == 0 {
 			continue

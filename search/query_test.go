@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/search/query"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // The query built for a language depends only on the query: built twice it
@@ -15,7 +16,7 @@ func TestLangQueries(t *testing.T) {
 	t.Parallel()
 	var out []string
 	for _, lang := range []string{"en", "zh-TW"} {
-		m, err := newMapping(lang)
+		m, err := schema.Mapping(lang)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,7 @@ func rankingDocs() []Document {
 func TestPassingMentionRanksLower(t *testing.T) {
 	t.Parallel()
 	docs := rankingDocs()
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for _, q := range []string{"index", "indexes", "indexed"} {
 			resp := search(t, ix, Request{Query: q})
 			if got := ids(resp); len(got) != 2 || got[0] != docs[0].ID {
@@ -109,7 +109,7 @@ func aboutDocs() []Document {
 func TestAboutRanksAboveMentions(t *testing.T) {
 	t.Parallel()
 	docs := aboutDocs()
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for _, q := range []string{"throttled", "throttling", "throttle"} {
 			resp := search(t, ix, Request{Query: q})
 			if got := ids(resp); len(got) != 4 || got[0] != docs[0].ID {
@@ -136,7 +136,7 @@ func TestSectionWeights(t *testing.T) {
 	inCause := report("2024-01-03-cause", filler, "A cache served stale carts. "+filler, "We added alerts. "+filler)
 	inRest := report("2024-01-01-rest", filler, filler, "We now alert on stale carts. "+filler)
 	docs := []Document{inRest, inImpact, inCause}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		resp := search(t, ix, Request{Query: "stale"})
 		if got := ids(resp); len(got) != 3 || got[2] != inRest.ID {
 			t.Errorf("%s: stale ranks %v (scores %v), want %s last", name, got, scores(resp), inRest.ID)
@@ -194,7 +194,7 @@ func formsDocs() []Document {
 func TestFormsCountOnce(t *testing.T) {
 	t.Parallel()
 	docs := formsDocs()
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for q, want := range map[string]string{"憑": docs[0].ID, "therm": docs[2].ID} {
 			resp := search(t, ix, Request{Query: q})
 			if got := ids(resp); len(got) != 2 || got[0] != want {
@@ -224,7 +224,7 @@ func TestCharacterWeighsAsOneWord(t *testing.T) {
 			"決済の精算バッチの遅延", "夜間の精算バッチが遅れました。",
 			"入金が遅れました。", fmt.Sprintf("2022-0%d-01", i+1), []string{"Batch"}, nil, nil))
 	}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		resp := search(t, ix, Request{Query: "決", Lang: "ja"})
 		if got := ids(resp); len(got) != len(docs) || got[0] != docs[0].ID {
 			t.Errorf("%s: 決 ranks %v (scores %v), want %s first", name, got, scores(resp), docs[0].ID)
@@ -253,7 +253,7 @@ func TestShortReportFirstAmongEquals(t *testing.T) {
 	t.Parallel()
 	short, long := queueBacklogReports()
 	docs := []Document{long, short}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		resp := search(t, ix, Request{Query: "backlog"})
 		if got := ids(resp); len(got) != 2 || got[0] != short.ID {
 			t.Errorf("%s: backlog ranks %v (scores %v), want %s first", name, got, scores(resp), short.ID)
@@ -271,7 +271,7 @@ func TestReadersLanguageFirst(t *testing.T) {
 	zh := doc("2024-05-02-redis-zh", "zh-TW", "zh-TW", "Redis 叢集故障，Redis 節點停止", "Redis 叢集的 Redis 節點停止。",
 		"Redis 節點重新啟動後恢復，Redis 叢集正常。", "2024-05-02", []string{"Cache"}, nil, nil)
 	docs := []Document{ja, zh}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for lang, want := range map[string]string{"ja": ja.ID, "zh-TW": zh.ID, "": zh.ID} {
 			resp := search(t, ix, Request{Query: "redis", Lang: lang})
 			if got := ids(resp); len(got) != 2 || got[0] != want {
@@ -286,7 +286,7 @@ func TestReadersLanguageFirst(t *testing.T) {
 func TestLengthAfterChanges(t *testing.T) {
 	t.Parallel()
 	short, long := queueBacklogReports()
-	ix := memoryOf(t, []Document{long})
+	ix := editableOf(t, []Document{long})
 	if got := ids(search(t, ix, Request{Query: "backlog"})); len(got) != 1 {
 		t.Fatalf("backlog finds %v, want the long report", got)
 	}

@@ -54,7 +54,7 @@ var judged = []struct {
 
 // recall returns the mean recall of the first page (ten results) of each
 // kind of judged query.
-func recall(t *testing.T, ix *Index) map[string]float64 {
+func recall(t *testing.T, ix Searcher) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	for _, j := range judged {
 		got := ids(search(t, ix, Request{Query: j.query, Lang: "en"}))

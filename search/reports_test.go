@@ -117,9 +117,9 @@ func reports() []Document {
 }
 
 // reportIndexes builds the reports into a disk index and a memory index.
-func reportIndexes(t *testing.T) map[string]*Index {
+func reportIndexes(t *testing.T) map[string]Searcher {
 	t.Helper()
 	docs := reports()
-	mem := memoryOf(t, docs)
-	return map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": mem}
+	mem := editableOf(t, docs)
+	return map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "memory": mem}
 }

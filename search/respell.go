@@ -53,7 +53,7 @@ func respellable(c query.Clause) bool {
 // bigrams, within maxRespellings for a query.
 type respeller struct {
 	ctx    context.Context
-	ix     *Index
+	ix     *engine
 	langs  []cjkIndex
 	reader string // the reader's language
 	sounds analysis.Sounds
@@ -73,7 +73,7 @@ type cjkIndex struct {
 
 // newRespeller opens the CJK language indexes for a reader of lang; it
 // has none when the site has no CJK language.
-func (ix *Index) newRespeller(ctx context.Context, reader string) (*respeller, error) {
+func (ix *engine) newRespeller(ctx context.Context, reader string) (*respeller, error) {
 	rs := &respeller{ctx: ctx, ix: ix, reader: reader, sounds: analysis.SoundsOf(reader), follows: map[rune][]rune{}}
 	for _, lang := range sortedKeys(ix.subs) {
 		kind := analysis.KindOf(lang)

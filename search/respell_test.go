@@ -24,7 +24,7 @@ func cjkTypoDocs() []Document {
 func TestCJKTypos(t *testing.T) {
 	t.Parallel()
 	docs := cjkTypoDocs()
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct {
 			q, lang, want string
 			found         []string
@@ -102,7 +102,7 @@ func TestRespellingInReadersLanguage(t *testing.T) {
 		doc("2023-01-02-tw-b", "zh-TW", "zh-TW", "延遲升高", "延遲於兩小時後恢復正常。", "流量回落後恢復正常。", "2023-01-02", nil, nil, nil),
 		doc("2023-01-03-ja-c", "ja", "ja", "データの複製が遅延", "レプリカへの複製が遅れました。", "複製を再開しました。", "2023-01-03", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": mustOpen(t, buildDir(t, docs)), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
 		resp := search(t, ix, Request{Query: "複成", Lang: "ja"})
 		if resp.DidYouMean != "複製" || !slices.Equal(ids(resp), []string{docs[2].ID}) {
 			t.Errorf("%s: 複成 (ja): did you mean %q, found %v; want 複製 and %s", name, resp.DidYouMean, ids(resp), docs[2].ID)

@@ -19,7 +19,7 @@ import (
 
 // results turns the matches of one page into results: it picks the
 // language to show, and highlights the matching document of each.
-func (ix *Index) results(page []match, p *plan, searches []*langSearch) ([]Result, error) {
+func (ix *engine) results(page []match, p *plan, searches []*langSearch) ([]Result, error) {
 	byLang := make(map[string]*langSearch, len(searches))
 	for _, ls := range searches {
 		byLang[ls.lang] = ls
@@ -97,7 +97,7 @@ func highlightResult(r *Result, m *match, ls *langSearch) (bool, error) {
 
 // excerpt sets the fragments of r to the start of the summary of the
 // document shown; ls is the search of its language, nil if none.
-func (ix *Index) excerpt(r *Result, m *match, ls *langSearch) error {
+func (ix *engine) excerpt(r *Result, m *match, ls *langSearch) error {
 	var t *docstore.Text
 	var err error
 	if ls != nil {

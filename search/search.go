@@ -1,45 +1,55 @@
-// Package search builds and queries the archive's bleve full-text index.
+// Package search opens the archive's search index and searches it.
 //
 // # Reading this package
 //
-// The work is split where the seams are:
+// Search is split in rooms, each a package with one job:
 //
+//	search            opens an index and searches it (this package)
+//	search/build      writes an index: whole (Create) or updated (Update)
+//	search/schema     what an index holds: Document, the fields and their
+//	                  analyzers, meta.json and lengths.json
 //	search/query      parses what readers type (the syntax is documented there)
 //	search/analysis   which analyzer each language gets, the fast analysis
 //	                  used when indexing, phrase sketches, text flags
-//	search/docstore   the document store: file format, reader, writer
+//	search/docstore   the stored text and metadata beside each language
+//	                  index: file format, reader, writer
 //	search/vocab      the words of each language as written, for completions
 //	                  and corrections
 //	search/locate     finds a query's words and phrases in a text as the
 //	                  analyzer would, and highlights them
-//	search            the index itself, in the files below
 //
-// In this package: search.go (the API types and limits), index.go (Open,
-// NewMemory, Add, Delete), writer.go (Create: the offline build),
-// mapping.go and indexdoc.go (what bleve indexes), meta.go (the incidents
-// in memory), langquery.go (a parsed query as one language's bleve
-// queries), execute.go (Search: plan → collect → collapse → order →
-// page), langsearch.go (the search of one language), order.go, facets.go,
-// results.go, expand.go (completions and corrections), respell.go
-// (corrections of Chinese and Japanese words by sound), and the phrase
-// checks: phrase.go.
+// In this package, opening: engine.go (what both kinds of open index
+// share), index.go (Index, read-only, for the production server),
+// editable.go (Editable, changed in place by Replace, for the authoring
+// server), options.go, meta.go (the incidents in memory), bm25.go (BM25
+// with true field lengths). Searching: search.go (Request, Response, the
+// limits), execute.go (plan → collect → collapse → order → page),
+// langquery.go (a parsed query as one language's bleve queries),
+// fieldnames.go, langsearch.go (the search of one language), fields.go,
+// phrase.go (phrases checked on the stored text), surface.go, order.go,
+// facets.go, results.go, expand.go (completions and corrections),
+// respell.go (corrections of Chinese and Japanese words by sound).
 //
 // # Layout
 //
 // An index is a directory holding, for each language, a directory named
 // after the canonical BCP 47 tag ("en", "zh-TW", "ja") with a bleve
-// (scorch) index and a document store (package docstore): the language's
-// documents' metadata (title, URL, date, products, regions, causes) and
-// the text of their long fields (summary, impact, root cause, body,
-// timeline). meta.json,
-// written last, lists the languages; a directory without it is an
-// unfinished build and Open refuses it.
+// (scorch) index, a document store (package docstore: the language's
+// documents' metadata and the text of their long fields: summary,
+// impact, root cause, body, timeline), a vocabulary (package vocab) and
+// the fields' total lengths (lengths.json). meta.json, written last,
+// lists the languages; a directory without it is an unfinished build and
+// Open refuses it. Package schema has the details.
 //
-// The bleve indexes store nothing and keep no term vectors (positions):
-// with them the index was three times larger than its text. Phrases are
-// checked on the text of the document store instead (see "Phrases"
-// below), and highlighting reads it too. An index is about as large as the
-// text it indexes, or smaller.
+// The bleve indexes store nothing, keep no term vectors (positions) and
+// have no _all field: with term vectors the index was three times larger
+// than its text. Phrases are checked on the text of the document store
+// instead (see "Phrases" below), and highlighting reads it too. An index
+// is about as large as the text it indexes, or smaller. A program of its
+// own can open a language index with bleve once the analyzers its
+// mapping names are registered, and run match queries on its fields; it
+// finds nothing for a bare word, a phrase or a stored field (see
+// docs/search.md).
 //
 // # Why one index per language
 //
@@ -94,11 +104,8 @@
 // Japanese character matches the bigrams of the index that hold it
 // (langquery.go).
 //
-// Known gaps: Simplified and Traditional Chinese are not folded into each
-// other (golang.org/x/text has no mapping table, and a full one is
-// thousands of characters); "OR" is an ordinary word; the total of a query
-// with a common phrase may count a few candidates that lack it (see
-// Phrases).
+// Known gaps: "OR" is an ordinary word; the total of a query with a
+// common phrase may count a few candidates that lack it (see Phrases).
 //
 // # Limits
 //
@@ -107,7 +114,7 @@
 package search
 
 import (
-	"errors"
+	"context"
 	"time"
 
 	"github.com/postmortem-archive/gen/search/analysis"
@@ -150,32 +157,17 @@ const (
 // with errors.Is; the message (err.Error()) is fit to show to the user.
 var ErrBadQuery = query.ErrBadQuery
 
-// ErrReadOnly is returned by Add and Delete on an index opened with Open.
-var ErrReadOnly = errors.New("search: index is read-only")
-
-// Document is one language version of an incident, as handed to the index.
-type Document struct {
-	ID           string // incident id, e.g. "2017-03-13-bigquery-streaming-inserts"
-	Lang         string // BCP 47 tag of this text: "en", "zh-TW", "ja", ...
-	OriginalLang string // tag of the incident's original
-
-	// Plain text (markdown rendered to text, no HTML). Impact and
-	// RootCause are those sections of the report, Timeline the text of
-	// its timeline's items, Body the rest of it.
-	Title, Summary, Impact, RootCause, Body, Timeline string
-
-	Products, Regions, Causes []string // exact-match keyword fields (display names)
-	Organization              string   // whose incident; "" when not stated
-	Severity                  string   // "minor", "major", "critical", "unknown"…; "" for none
-
-	Begin time.Time // UTC
-	// Date is the begin's date in the incident's own zone (YYYY-MM-DD),
-	// the date the site lists it under; "" takes Begin's UTC date.
-	Date     string
-	Zone     string        // IANA name of the incident's zone; "" for UTC
-	Duration time.Duration // 0 when the end is not stated
-	Ongoing  bool          // not over when reported
-	URL      string        // site-relative URL of this language version, e.g. "/en/incidents/<id>/"
+// Searcher is what a server searches: an Index, or the authoring
+// server's Editable.
+type Searcher interface {
+	// Search runs a request. It returns an error wrapping ErrBadQuery
+	// for a request that cannot be searched (see the limits), the
+	// context's error if it is cancelled or its deadline passes
+	// (DefaultTimeout applies when it has none), and never panics on any
+	// query text.
+	Search(ctx context.Context, r Request) (*Response, error)
+	// Close releases the index. Searches after Close fail.
+	Close() error
 }
 
 // Request is one search as a reader asks it.

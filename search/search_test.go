@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,18 +17,20 @@ import (
 	blevesearch "github.com/blevesearch/bleve/v2/search"
 	blevequery "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/query"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // Both kinds of index must answer the same; most tests run on both.
-func eachIndex(t *testing.T, f func(t *testing.T, ix *Index)) {
+func eachIndex(t *testing.T, f func(t *testing.T, ix Searcher)) {
 	t.Run("disk", func(t *testing.T) { f(t, buildDisk(t)) })
-	t.Run("memory", func(t *testing.T) { f(t, buildMemory(t)) })
+	t.Run("memory", func(t *testing.T) { f(t, buildEditable(t)) })
 }
 
 func TestCrossLanguage(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		// Gmail: the original is zh-TW, an English translation exists. Both
 		// documents match; one result, in the reader's language.
 		for _, tc := range []struct{ reader, wantLang string }{
@@ -96,7 +97,7 @@ func TestCrossLanguage(t *testing.T) {
 
 func TestStemming(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		for _, q := range []string{"overloaded", "overload", "overloads", "Overloading", "streaming insert"} {
 			resp := search(t, ix, Request{Query: q, Lang: "en"})
 			if !slices.Equal(ids(resp), []string{idBigQuery}) {
@@ -126,7 +127,7 @@ func TestStemming(t *testing.T) {
 
 func TestChineseWords(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		for _, tc := range []struct {
 			q    string
 			want []string
@@ -173,7 +174,7 @@ func TestChineseWords(t *testing.T) {
 
 func TestPunctuatedNames(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		for _, tc := range []struct {
 			q    string
 			want []string
@@ -213,7 +214,7 @@ func TestPunctuatedNames(t *testing.T) {
 
 func TestFacetsAndFilters(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		// Everything: 32 incidents.
 		all := search(t, ix, Request{Lang: "en"})
 		if all.Total != 32 {
@@ -313,7 +314,7 @@ func TestFacetsAndFilters(t *testing.T) {
 
 func TestPagination(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		var seen []string
 		for page := 1; page <= 3; page++ {
 			resp := search(t, ix, Request{Query: "storage latency", Lang: "en", Page: page, PerPage: 10})
@@ -369,7 +370,7 @@ func TestPagination(t *testing.T) {
 
 func TestFragmentEscaping(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		for _, q := range []string{"balancer injected", "script", "alert", "product:\"Cloud Load Balancing\""} {
 			resp := search(t, ix, Request{Query: q, Lang: "en"})
 			if len(resp.Results) != 1 || resp.Results[0].ID != idLB {
@@ -471,7 +472,7 @@ func TestJunkQueries(t *testing.T) {
 
 func TestDeterminism(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		for _, r := range []Request{
 			{Query: "overloaded", Lang: "en"},
 			{Query: "資源耗盡", Lang: "zh-TW"},
@@ -500,7 +501,7 @@ func TestDeterminism(t *testing.T) {
 		}
 	})
 	// A disk and a memory index built from the same documents agree.
-	disk, mem := buildDisk(t), buildMemory(t)
+	disk, mem := buildDisk(t), buildEditable(t)
 	for _, q := range []string{"overloaded", "資源耗盡", "Gmail", "storage", ""} {
 		a, b := search(t, disk, Request{Query: q, Lang: "en"}), search(t, mem, Request{Query: q, Lang: "en"})
 		a.TookMS, b.TookMS = 0, 0
@@ -515,7 +516,7 @@ func TestDeterminism(t *testing.T) {
 func TestBuildReopen(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out", "search")
-	w, err := Create(dir, []string{"en", "zh-tw", "ja"})
+	w, err := build.Create(dir, []string{"en", "zh-tw", "ja"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,7 +544,7 @@ func TestBuildReopen(t *testing.T) {
 	if err := w.Add(fixtures()[0]); err == nil {
 		t.Error("Add after Close: no error")
 	}
-	if _, err := Create(dir, []string{"en"}); err == nil {
+	if _, err := build.Create(dir, []string{"en"}); err == nil {
 		t.Error("Create over an existing directory: no error")
 	}
 
@@ -561,8 +562,8 @@ func TestBuildReopen(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("second read-only open took %v", d)
 	}
-	if got := b.Languages(); !slices.Equal(got, []string{"en", "zh-TW", "ja"}) {
-		t.Errorf("Languages: %v", got)
+	if mj, err := schema.ReadMeta(dir); err != nil || !slices.Equal(mj.SiteLangs, []string{"en", "zh-TW", "ja"}) {
+		t.Errorf("site languages: %v (%v)", mj, err)
 	}
 	if inc, docs := b.Count(); inc != 32 || docs != 35 {
 		t.Errorf("Count: %d incidents, %d documents", inc, docs)
@@ -572,12 +573,6 @@ func TestBuildReopen(t *testing.T) {
 		if !slices.Equal(ids(resp), []string{idGmail}) || resp.Results[0].Lang != "en" || len(resp.Results[0].Fragments) == 0 {
 			t.Errorf("reopened: %+v", resp.Results)
 		}
-	}
-	if err := b.Add(fixtures()[0]); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("Add on read-only index: %v", err)
-	}
-	if err := b.Delete(idGmail, ""); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("Delete on read-only index: %v", err)
 	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
@@ -617,13 +612,9 @@ func TestBuildReopen(t *testing.T) {
 	}
 }
 
-func TestMemoryUpdates(t *testing.T) {
+func TestEditableUpdates(t *testing.T) {
 	t.Parallel()
-	ix, err := NewMemory(siteLangs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := editableOf(t, nil)
 	if resp := search(t, ix, Request{Query: "Gmail"}); resp.Total != 0 {
 		t.Fatalf("empty index: %d", resp.Total)
 	}
@@ -760,7 +751,7 @@ func TestResponseJSON(t *testing.T) {
 func TestEmptyIndex(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "search")
-	w, err := Create(dir, []string{"en"})
+	w, err := build.Create(dir, []string{"en"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -778,7 +769,7 @@ func TestEmptyIndex(t *testing.T) {
 			t.Errorf("%q on an empty index: %+v", q, resp)
 		}
 	}
-	if _, err := Create(filepath.Join(t.TempDir(), "x"), []string{"en", "!!"}); err == nil {
+	if _, err := build.Create(filepath.Join(t.TempDir(), "x"), []string{"en", "!!"}); err == nil {
 		t.Error("Create with a bad language: no error")
 	}
 }
@@ -787,7 +778,8 @@ func TestEmptyIndex(t *testing.T) {
 // bleve's own search finds, with the same scores.
 func TestCollectAllMatchesBleve(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, s Searcher) {
+		ix := engineOf(s)
 		for _, q := range []string{"overloaded", "資源耗盡", "Gmail", "storage latency", `"overload of the metadata"`,
 			"product:SQL -lang:ja", "-storage", "configuration change", ""} {
 			p, err := query.Parse(q)
@@ -882,7 +874,7 @@ func collectAll(ctx context.Context, idx bleve.Index, q blevequery.Query, score 
 // at their start, middle or end, and only the character is marked.
 func TestSingleCJKCharacter(t *testing.T) {
 	t.Parallel()
-	eachIndex(t, func(t *testing.T, ix *Index) {
+	eachIndex(t, func(t *testing.T, ix Searcher) {
 		for _, tc := range []struct {
 			q    string
 			want []string
@@ -906,29 +898,4 @@ func TestSingleCJKCharacter(t *testing.T) {
 			t.Errorf("額: fragments %+v", resp.Results)
 		}
 	})
-}
-
-// TestFinishDropsALanguagesTerms: once a language is finished, the memory
-// kept to analyse its documents is let go, and none handed back is kept.
-func TestFinishDropsALanguagesTerms(t *testing.T) {
-	t.Parallel()
-	w, err := Create(filepath.Join(t.TempDir(), "search"), []string{"en", "zh-TW"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 20 {
-		d := doc(fmt.Sprintf("2020-01-%02d-outage", i+1), "en", "en", "Outage", "Requests failed.", strings.Repeat("The storage layer overloaded and requests failed. ", 40), "2020-01-01", nil, nil, nil)
-		if err := w.Add(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.Finish("en")
-	w.Finish("fr") // no such language: nothing to do
-	en := &w.langs["en"].terms
-	if !en.Dropped() {
-		t.Error("English's terms are kept after Finish")
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -1,9 +1,7 @@
 package search
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -11,11 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/document"
-	segment "github.com/blevesearch/scorch_segment_api/v2"
-
-	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/build"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // segmentDocs are n English documents, several segments' worth.
@@ -35,67 +30,8 @@ func segmentDocs(n int) []Document {
 	return docs
 }
 
-// TestSegmentBuiltWhileDocumentsCome: a segment is built while the next
-// documents are handed to the builder (bleve's builder built it in the
-// call that handed over the batch's last document, and took the next
-// only once it was written), and the index holds every document.
-func TestSegmentBuiltWhileDocumentsCome(t *testing.T) {
-	m, err := newMapping("en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "en")
-	b, err := newSegmentBuilder(path, dir, m, make(chan struct{}, 1), make(chan struct{}, 1), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	release := make(chan struct{})
-	var first sync.Once
-	buildStarted = func() func() {
-		first.Do(func() { <-release })
-		return func() {}
-	}
-	defer func() { buildStarted = nil }()
-	docs := segmentDocs(2*builderBatch - 1)
-	handed := make(chan error)
-	go func() {
-		for _, d := range docs {
-			a, err := analyse(m, nil, nil, &d, newDocText(&d, analysis.KindOf("en")))
-			if err == nil {
-				err = b.Index(a.doc, nil)
-			}
-			if err != nil {
-				handed <- err
-				return
-			}
-		}
-		handed <- nil
-	}()
-	select {
-	case err := <-handed:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the documents after the first segment's waited for it to be built")
-	}
-	close(release)
-	if err := b.Close(); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := bleve.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if n, err := ix.DocCount(); err != nil || n != uint64(len(docs)) {
-		t.Errorf("%d documents (%v), want %d", n, err, len(docs))
-	}
-}
-
 // TestIndexLeftInFewSegments: the segments of a language are merged,
-// up to builderMergeMax at a time, until no more than unmergedMax are
+// up to so many at a time (build.WithMerges), until no more than so many are
 // left, and however many are left, a query finds the same documents
 // with the same scores, facets and excerpts as in the index merged
 // whole.
@@ -106,15 +42,12 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 		perLang[d.Lang]++
 	}
 	for lang, n := range perLang {
-		if (n+builderBatch-1)/builderBatch != 4 {
+		if (n+schema.SegmentDocs-1)/schema.SegmentDocs != 4 {
 			t.Fatalf("%s: %d documents; the test wants 4 segments", lang, n)
 		}
 	}
 	build := func(most, atOnce int) (*Index, string) {
-		savedMost, savedAtOnce := unmergedMax, builderMergeMax
-		unmergedMax, builderMergeMax = most, atOnce
-		defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
-		dir := buildDir(t, docs)
+		dir := buildDirWith(t, docs, []build.Option{build.WithMerges(atOnce, most)}, nil)
 		return openBuilt(t, dir), dir
 	}
 	whole, _ := build(1, 100)
@@ -154,67 +87,14 @@ func TestIndexLeftInFewSegments(t *testing.T) {
 	}
 }
 
-// TestSegmentWrittenAsPersistWritesIt: writeSegment writes a segment
-// without Persist's fsync, and must write the same bytes Persist does.
-func TestSegmentWrittenAsPersistWritesIt(t *testing.T) {
-	m, err := newMapping("en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var docs []*document.Document
-	for _, d := range segmentDocs(40) {
-		a, err := analyse(m, nil, nil, &d, newDocText(&d, analysis.KindOf("en")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, a.doc)
-	}
-	seg, err := newSegment(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	written, persisted := filepath.Join(dir, "written.zap"), filepath.Join(dir, "persisted.zap")
-	if err := writeSegment(seg, written); err != nil {
-		t.Fatal(err)
-	}
-	if err := seg.(segment.UnpersistedSegment).Persist(persisted); err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(persisted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(written)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) || len(got) < 1000 {
-		t.Errorf("writeSegment wrote %d bytes; Persist writes %d, and not the same", len(got), len(want))
-	}
-	opened, err := segmentPlugin.Open(written)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer opened.Close()
-	if opened.Count() != 40 {
-		t.Errorf("the written segment holds %d documents; want 40", opened.Count())
-	}
-}
-
 // TestMergeRunsAtOnce: the runs of a merge pass are merged at once, as
 // many as the writer's merge places allow, and the index left is the
 // one merged run by run.
 func TestMergeRunsAtOnce(t *testing.T) {
-	docs := segmentDocs(4 * builderBatch)           // 4 segments: with 2 at a time, 2 runs
+	docs := segmentDocs(4 * schema.SegmentDocs)     // 4 segments: with 2 at a time, 2 runs
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // two places to merge in
-	savedMost, savedAtOnce := unmergedMax, builderMergeMax
-	unmergedMax, builderMergeMax = 2, 2
-	defer func() { unmergedMax, builderMergeMax = savedMost, savedAtOnce }()
-	merges := newAtOnce(10 * time.Second) // the first merge waits for the second to start
-	mergeStarted = merges.start
-	defer func() { mergeStarted = nil }()
-	dir := buildDir(t, docs)
+	merges := newAtOnce(10 * time.Second)           // the first merge waits for the second to start
+	dir := buildDirWith(t, docs, []build.Option{build.WithMerges(2, 2), build.WithWatchers(nil, merges.start)}, nil)
 	if most := merges.most(); most != 2 {
 		t.Errorf("at most %d merges ran at once; want the pass's 2 runs together", most)
 	}
@@ -233,8 +113,7 @@ func TestMergeRunsAtOnce(t *testing.T) {
 // cores) once Widen says the documents have the machine to themselves.
 func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	defer func() { buildStarted = nil }()
-	docs := segmentDocs(2 * builderBatch)
+	docs := segmentDocs(2 * schema.SegmentDocs)
 	// A build waits for a second to start beside it: widened, until it
 	// does; if not, a second, time for the next batch to be analysed even
 	// under the race detector.
@@ -244,12 +123,11 @@ func TestSegmentsBuiltAtOnceOnceWidened(t *testing.T) {
 		want  int
 	}{{false, time.Second, 1}, {true, 10 * time.Second, 2}} {
 		builds := newAtOnce(c.wait)
-		buildStarted = builds.start
-		var before func(*Writer)
+		var before func(*build.Writer)
 		if c.widen {
-			before = (*Writer).Widen
+			before = (*build.Writer).Widen
 		}
-		dir := buildDirWith(t, docs, before)
+		dir := buildDirWith(t, docs, []build.Option{build.WithWatchers(builds.start, nil)}, before)
 		if most := builds.most(); most != c.want {
 			t.Errorf("widened %v: at most %d segments built at once, want %d", c.widen, most, c.want)
 		}

@@ -2,6 +2,8 @@ package search
 
 import (
 	"fmt"
+	"github.com/postmortem-archive/gen/search/build"
+	"github.com/postmortem-archive/gen/search/schema"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +17,7 @@ import (
 // over sooner, later documents' words would overwrite its terms and
 // their counts: the scores are those of an index made without reuse.
 func TestTermsReusedOnlyOnceTheirSegmentIsBuilt(t *testing.T) {
-	const n = 3*builderBatch + 7
+	const n = 3*schema.SegmentDocs + 7
 	// own is a word only document i has: letters, so that no stemmer
 	// or bigram makes two of them one.
 	own := func(i int) string {
@@ -48,9 +50,7 @@ func TestTermsReusedOnlyOnceTheirSegmentIsBuilt(t *testing.T) {
 		})
 	}
 	open := func(reuse bool) *Index {
-		reuseTerms = reuse
-		defer func() { reuseTerms = true }()
-		return diskIndex(t, docs)
+		return openBuilt(t, buildDirWith(t, docs, []build.Option{build.WithTermsReused(reuse)}, nil))
 	}
 	reused, fresh := open(true), open(false)
 	for i := range n {

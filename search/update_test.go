@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/postmortem-archive/gen/search/build"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // indexChange is a change to an archive's documents: it returns them
@@ -57,8 +59,7 @@ func documentsOf(docs []Document, id string) []Document {
 // leaves the previous index as it was, and is built whole again after
 // maxUpdates updates (here 2).
 func TestUpdateEqualsBuild(t *testing.T) {
-	defer func(n int) { maxUpdates = n }(maxUpdates)
-	maxUpdates = 2
+	const maxUpdates = 2
 	refused, updates := 0, 0
 	docs := fixtures()
 	prev := buildDir(t, docs)
@@ -73,9 +74,9 @@ func TestUpdateEqualsBuild(t *testing.T) {
 		docs, id = st.change(docs)
 		replaced := documentsOf(docs, id)
 		dir := filepath.Join(t.TempDir(), "search")
-		err := Update(prev, dir, map[string]bool{id: true}, replaced)
+		err := build.Update(prev, dir, map[string]bool{id: true}, replaced, build.WithMaxUpdates(maxUpdates))
 		if updates == maxUpdates {
-			if !errors.Is(err, ErrNotUpdatable) {
+			if !errors.Is(err, build.ErrNotUpdatable) {
 				t.Fatalf("update %d of an index updated %d times: %v, want ErrNotUpdatable", i, updates, err)
 			}
 			refused++
@@ -102,6 +103,7 @@ func TestUpdateEqualsBuild(t *testing.T) {
 // segments takes maxUpdates updates, as one built into one segment does:
 // updates are counted, not segments.
 func TestSmallIndexTakesEveryUpdate(t *testing.T) {
+	const maxUpdates = 11   // more than the 10 segments a build leaves at most
 	docs := genArchive(600) // 4 segments a language
 	prev := buildDir(t, docs)
 	if n := segments(t, prev); n != 4 {
@@ -117,9 +119,9 @@ func TestSmallIndexTakesEveryUpdate(t *testing.T) {
 		d := en[i] // each update adds a segment to the English index
 		d.Title += " (edited)"
 		dir := filepath.Join(t.TempDir(), "search")
-		err := Update(prev, dir, map[string]bool{d.ID: true}, documentsOf([]Document{d}, d.ID))
+		err := build.Update(prev, dir, map[string]bool{d.ID: true}, documentsOf([]Document{d}, d.ID), build.WithMaxUpdates(maxUpdates))
 		if i == maxUpdates {
-			if !errors.Is(err, ErrNotUpdatable) {
+			if !errors.Is(err, build.ErrNotUpdatable) {
 				t.Errorf("update %d: %v, want ErrNotUpdatable", i+1, err)
 			}
 			break
@@ -182,7 +184,7 @@ func sameAnswers(t *testing.T, step, got, want string) {
 // sameIndexAnswers fails unless two indexes answer a set of searches
 // alike: words, completions, corrections, a phrase, an exclusion, a
 // single Chinese character, browsing in three orders.
-func sameIndexAnswers(t *testing.T, step string, g, w *Index) {
+func sameIndexAnswers(t *testing.T, step string, g, w Searcher) {
 	t.Helper()
 	for _, r := range []Request{
 		{Query: "rollback"}, {Query: "outage"}, {Query: `"rollback system"`}, {Query: "storage -network"},
@@ -217,7 +219,7 @@ func sameIndexAnswers(t *testing.T, step string, g, w *Index) {
 func TestUpdatableEqualsBuild(t *testing.T) {
 	docs := fixtures()
 	dir := buildDir(t, docs)
-	ix, err := Open(dir, WithUpdates())
+	ix, err := OpenEditable(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +272,7 @@ func TestUpdatableEqualsBuild(t *testing.T) {
 // every document of it, the old or the new, never some gone.
 func TestReplaceIsOneStep(t *testing.T) {
 	docs := fixtures()
-	ix, err := Open(buildDir(t, docs), WithUpdates())
+	ix, err := OpenEditable(buildDir(t, docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +352,8 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 		return slices.ContainsFunc(docs, func(d Document) bool { return d.Lang == l && !done[d.ID] })
 	}
 	// Each update replaces another incident, in every language, leaving
-	// at least one as it was built.
+	// at least one as it was built, as many as an index takes.
+	const maxUpdates = 11
 	for i := range min(maxUpdates, len(ids)-1) {
 		id := ids[i]
 		done[id] = true
@@ -361,7 +364,7 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 		}
 		replaced := documentsOf(docs, id)
 		dir := filepath.Join(t.TempDir(), "search")
-		if err := Update(prev, dir, map[string]bool{id: true}, replaced); err != nil {
+		if err := build.Update(prev, dir, map[string]bool{id: true}, replaced); err != nil {
 			t.Fatalf("update %d: %v", i, err)
 		}
 		for l, segs := range first {
@@ -385,7 +388,7 @@ func TestUpdateLeavesSegmentsAlone(t *testing.T) {
 // of a few documents would otherwise write again, whole.
 func TestEditsLeaveBuiltSegmentsAlone(t *testing.T) {
 	docs := genArchive(600) // 4 segments a language, the last under 128
-	ix, err := Open(buildDir(t, docs), WithUpdates())
+	ix, err := OpenEditable(buildDir(t, docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +406,7 @@ func TestEditsLeaveBuiltSegmentsAlone(t *testing.T) {
 			t.Fatalf("a %T", r)
 		}
 		for _, s := range snap.Segments() {
-			if s.FullSize() >= builderBatch {
+			if s.FullSize() >= schema.SegmentDocs {
 				ids = append(ids, s.Id())
 			}
 		}

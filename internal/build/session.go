@@ -33,11 +33,12 @@ import (
 type Session struct {
 	opts   Options
 	cache  *content.Cache
-	site   *source.Site                 // the last good build's site
-	pages  map[string]*Page             // the last good build's files, made when first asked for
-	list   listing                      // the same, in name order
-	render *render.Renderer             // the last good build's renderer, for search pages
-	index  *refcount.Ref[*search.Index] // built on disk, changed in place by each edit
+	site   *source.Site                   // the last good build's site
+	pages  map[string]*Page               // the last good build's files, made when first asked for
+	list   listing                        // the same, in name order
+	render *render.Renderer               // the last good build's renderer, for search pages
+	index  *refcount.Ref[search.Searcher] // built on disk, changed in place by each edit
+	edits  *search.Editable               // index, to change
 	// indexes is the session's own folder (a temporary one) for its
 	// search indexes, one folder each, numbered from 1 (built);
 	// dropIndexes removes it.
@@ -272,7 +273,9 @@ func (s *Session) Site() *source.Site { return s.site }
 // Search returns the search index and the renderer of the search pages
 // of the last good build. The session holds one reference to the index
 // until a full rebuild replaces it: a user acquires its own.
-func (s *Session) Search() (*refcount.Ref[*search.Index], *render.Renderer) { return s.index, s.render }
+func (s *Session) Search() (*refcount.Ref[search.Searcher], *render.Renderer) {
+	return s.index, s.render
+}
 
 // Pages returns the last good build's files, by path: each is made when
 // first asked for. The returned map must not be modified.
@@ -284,7 +287,7 @@ func (s *Session) Close() error {
 	var err error
 	if s.index != nil {
 		err = s.index.Release()
-		s.index = nil
+		s.index, s.edits = nil, nil
 	}
 	if s.dropIndexes != nil {
 		err = errors.Join(err, s.dropIndexes())
@@ -302,19 +305,19 @@ func (s *Session) updateIndex(site *source.Site, basePath string, full bool, tou
 	if !full && s.index != nil {
 		docs, err := index.Documents(site.Archive, touched, basePath)
 		if err == nil {
-			err = s.index.Value().Replace(touched, docs)
+			err = s.edits.Replace(touched, docs)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("updating the index: %w", err)
 		}
 		return nil, nil
 	}
-	fresh, err := s.writeIndex(site, basePath)
+	fresh, edits, err := s.writeIndex(site, basePath)
 	if err != nil {
 		return nil, err
 	}
 	old := s.index
-	s.index = fresh
+	s.index, s.edits = fresh, edits
 	if old != nil {
 		if err := old.Release(); err != nil {
 			warnings = append(warnings, fmt.Errorf("closing the replaced search index: %w", err))
@@ -328,24 +331,24 @@ func (s *Session) updateIndex(site *source.Site, basePath string, full bool, tou
 // closed. Written as gen build writes one (an incident's documents at a
 // time, segments merged at the end), it holds no more than a few batches
 // of documents in memory, whatever the size of the archive.
-func (s *Session) writeIndex(site *source.Site, basePath string) (*refcount.Ref[*search.Index], error) {
+func (s *Session) writeIndex(site *source.Site, basePath string) (*refcount.Ref[search.Searcher], *search.Editable, error) {
 	if s.indexes == "" {
 		dir, drop, err := output.Scratch("gen-serve-")
 		if err != nil {
-			return nil, fmt.Errorf("indexing: %w", err)
+			return nil, nil, fmt.Errorf("indexing: %w", err)
 		}
 		s.indexes, s.dropIndexes = dir, drop
 	}
 	s.built++
 	dir := filepath.Join(s.indexes, strconv.Itoa(s.built))
 	if err := index.Write(dir, site.Archive, site.Bundle.Tags(), basePath); err != nil {
-		return nil, errors.Join(fmt.Errorf("indexing: %w", err), os.RemoveAll(dir))
+		return nil, nil, errors.Join(fmt.Errorf("indexing: %w", err), os.RemoveAll(dir))
 	}
-	ix, err := search.Open(dir, search.WithUpdates())
+	ix, err := search.OpenEditable(dir)
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("indexing: %w", err), os.RemoveAll(dir))
+		return nil, nil, errors.Join(fmt.Errorf("indexing: %w", err), os.RemoveAll(dir))
 	}
-	return refcount.NewWith(ix, func() error { return os.RemoveAll(dir) }), nil
+	return refcount.NewWith[search.Searcher](ix, func() error { return os.RemoveAll(dir) }), ix, nil
 }
 
 // affected finds the pages a change to the touched incidents can alter:

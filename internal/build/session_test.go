@@ -306,7 +306,7 @@ func TestSessionClosesReplacedIndexWhenDone(t *testing.T) {
 	if !old.Acquire() { // a search running on it
 		t.Fatal("the index is closed")
 	}
-	query := func(ix *search.Index) error {
+	query := func(ix search.Searcher) error {
 		_, err := ix.Search(context.Background(), search.Request{Query: "Gmail", Lang: "en"})
 		return err
 	}

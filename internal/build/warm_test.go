@@ -414,7 +414,7 @@ func sameBuild(t *testing.T, step, got, want string) {
 // results (sameAnswers).
 func sameSearch(t *testing.T, step, got, want string) {
 	t.Helper()
-	open := func(dest string) *search.Index {
+	open := func(dest string) search.Searcher {
 		out, err := bundle.OpenSite(dest)
 		if err != nil {
 			t.Fatal(err)
@@ -427,14 +427,10 @@ func sameSearch(t *testing.T, step, got, want string) {
 
 // sameAnswers fails unless two search indexes give the same results, in
 // the same order, with the same facets, for a set of queries: words of
-// titles, bodies and the edits, filters and browsing.
-func sameAnswers(t *testing.T, step string, g, w *search.Index) {
+// titles, bodies and the edits, filters and browsing (which counts
+// every incident, and the documents of each language in its facet).
+func sameAnswers(t *testing.T, step string, g, w search.Searcher) {
 	t.Helper()
-	if gi, gd := g.Count(); true {
-		if wi, wd := w.Count(); gi != wi || gd != wd {
-			t.Errorf("%s: the index has %d incidents and %d documents, a cold build's %d and %d", step, gi, gd, wi, wd)
-		}
-	}
 	reqs := []search.Request{
 		{Query: "rollback"}, {Query: "rollback", Lang: "zh-TW"}, {Query: "edited failed"}, {Query: `"schema migration"`},
 		{Query: "metadata service -kinesis"}, {Query: "brand-new-cause"}, {Query: "cause:brand-new-cause"}, {Query: "outage", Page: 2},

@@ -15,13 +15,14 @@ import (
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/urls"
-	"github.com/postmortem-archive/gen/search"
+	"github.com/postmortem-archive/gen/search/build"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // Documents lists the search documents of the incidents in ids (nil: all).
 // URLs carry basePath, the path the site is served under.
-func Documents(a *archive.Archive, ids map[string]bool, basePath string) ([]search.Document, error) {
-	var docs []search.Document
+func Documents(a *archive.Archive, ids map[string]bool, basePath string) ([]schema.Document, error) {
+	var docs []schema.Document
 	for _, inc := range a.Incidents {
 		if ids != nil && !ids[inc.ID] {
 			continue
@@ -36,8 +37,8 @@ func Documents(a *archive.Archive, ids map[string]bool, basePath string) ([]sear
 }
 
 // IncidentDocuments are one incident's search documents, in language order.
-func IncidentDocuments(inc *archive.Incident, basePath string) ([]search.Document, error) {
-	var docs []search.Document
+func IncidentDocuments(inc *archive.Incident, basePath string) ([]schema.Document, error) {
+	var docs []schema.Document
 	for _, lang := range slices.Sorted(maps.Keys(inc.Versions)) {
 		p := inc.Versions[lang]
 		sections, err := p.PlainSections()
@@ -51,13 +52,13 @@ func IncidentDocuments(inc *archive.Incident, basePath string) ([]search.Documen
 
 // document is the search document of the incident's version p in lang,
 // whose body reads as sections without markup.
-func document(inc *archive.Incident, lang string, p *content.Page, sections []content.Section, basePath string) search.Document {
+func document(inc *archive.Incident, lang string, p *content.Page, sections []content.Section, basePath string) schema.Document {
 	var timeline []string
 	for _, e := range inc.Timeline(lang) {
 		timeline = append(timeline, e.Text)
 	}
 	impact, rootCause, rest := reportText(sections)
-	return search.Document{
+	return schema.Document{
 		ID: inc.ID, Lang: lang, OriginalLang: inc.Original.Lang,
 		Title: p.Meta.Title.V, Summary: p.Meta.Summary.V,
 		Impact: impact, RootCause: rootCause, Body: rest,
@@ -129,7 +130,7 @@ func duration(inc *archive.Incident) time.Duration {
 // Write builds the search index of the whole archive into dir, for the
 // given site languages.
 func Write(dir string, a *archive.Archive, langs []string, basePath string) error {
-	w, err := search.Create(dir, langs)
+	w, err := build.Create(dir, langs)
 	if err != nil {
 		return err
 	}

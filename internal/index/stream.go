@@ -13,7 +13,8 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/archive"
 	"github.com/postmortem-archive/gen/internal/content"
-	"github.com/postmortem-archive/gen/search"
+	"github.com/postmortem-archive/gen/search/build"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // streamWindow is how far ahead of the index the render may hand over
@@ -34,7 +35,7 @@ var streamWindow = 256
 // a large archive's render has that much more room under the soft
 // memory limit.
 type Stream struct {
-	w        *search.Writer
+	w        *build.Writer
 	basePath string
 	spill    io.ReadWriteSeeker // nil: documents are added as they come
 	spillBuf *bufio.Writer
@@ -51,7 +52,7 @@ type Stream struct {
 
 	mu      sync.Mutex
 	changed *sync.Cond
-	ready   map[int]search.Document
+	ready   map[int]schema.Document
 	next    int   // the next document to add
 	ended   bool  // no more pages will come
 	err     error // the first error; the documents after it are dropped
@@ -65,11 +66,11 @@ type Stream struct {
 // languages in the order the render prints them; URLs carry basePath.
 // spill, when not nil, is an empty file the documents wait in until Close.
 func NewStream(dir string, a *archive.Archive, langs []string, basePath string, spill io.ReadWriteSeeker) (*Stream, error) {
-	w, err := search.Create(dir, langs)
+	w, err := build.Create(dir, langs)
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{w: w, basePath: basePath, langs: langs, ready: map[int]search.Document{}, done: make(chan struct{})}
+	s := &Stream{w: w, basePath: basePath, langs: langs, ready: map[int]schema.Document{}, done: make(chan struct{})}
 	if spill != nil {
 		s.spill, s.spillBuf = spill, bufio.NewWriterSize(spill, 1<<18)
 		s.spillEnc = gob.NewEncoder(s.spillBuf)
@@ -100,7 +101,7 @@ func (s *Stream) Parsed(inc *archive.Incident, lang string, doc ast.Node, src []
 	if n < 0 {
 		return // not a version (the page shows the original), or the index stopped
 	}
-	var d search.Document
+	var d schema.Document
 	if err == nil {
 		p := inc.Versions[lang]
 		d = document(inc, lang, p, content.TreeSections(doc, src), s.basePath)
@@ -162,7 +163,7 @@ func (s *Stream) run() {
 }
 
 // add adds document n to the index, or to the spill file.
-func (s *Stream) add(n int, d search.Document) error {
+func (s *Stream) add(n int, d schema.Document) error {
 	if s.spill != nil {
 		return s.spillEnc.Encode(&d)
 	}
@@ -184,7 +185,7 @@ func (s *Stream) addSpilled(n int) error {
 	dec := gob.NewDecoder(bufio.NewReaderSize(s.spill, 1<<18))
 	s.spill = nil // add adds to the index from now on
 	for i := range n {
-		var d search.Document
+		var d schema.Document
 		if err := dec.Decode(&d); err != nil {
 			return fmt.Errorf("indexing: reading document %d of %d back: %w", i+1, n, err)
 		}

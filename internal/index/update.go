@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/postmortem-archive/gen/internal/archive"
-	"github.com/postmortem-archive/gen/search"
+	"github.com/postmortem-archive/gen/search/build"
 )
 
 // Update writes into dir the search index of archive a from the index
@@ -20,11 +20,11 @@ func Update(prev, dir string, a *archive.Archive, changed map[string]bool, langs
 	if err != nil {
 		return nil, err
 	}
-	err = search.Update(prev, dir, changed, docs)
+	err = build.Update(prev, dir, changed, docs)
 	if err == nil {
 		return nil, nil
 	}
-	if !errors.Is(err, search.ErrNotUpdatable) {
+	if !errors.Is(err, build.ErrNotUpdatable) {
 		note = fmt.Errorf("note: the search index was built whole: %w", err)
 	}
 	if err := os.RemoveAll(dir); err != nil {

@@ -41,7 +41,7 @@ type Handler struct {
 }
 
 type state struct {
-	index    *refcount.Ref[*search.Index] // one reference held by the state
+	index    *refcount.Ref[search.Searcher] // one reference held by the state
 	pages    *render.Renderer
 	langs    []string
 	fallback string
@@ -79,7 +79,7 @@ func New(basePath string, maxConcurrent int, logf func(string, ...any)) *Handler
 // languages, the first being the default. Set takes a reference to index
 // of its own, and releases the previous index's when the last search on it
 // ends; the caller keeps its reference, to release when it likes.
-func (h *Handler) Set(index *refcount.Ref[*search.Index], pages *render.Renderer, langs []string, fallback string) {
+func (h *Handler) Set(index *refcount.Ref[search.Searcher], pages *render.Renderer, langs []string, fallback string) {
 	if !index.Acquire() {
 		panic("searchweb: Set with a closed index")
 	}

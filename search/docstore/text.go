@@ -77,7 +77,8 @@ type Source interface {
 	Length(id string) (n int, ok bool)
 }
 
-// Memory is the document store of an in-memory index: a map by id.
+// Memory is a document store held in memory, a map by id: the texts of
+// the documents an index opened to be changed has changed.
 type Memory map[string]*Text
 
 // Text returns the text of document id.

@@ -79,7 +79,7 @@ func Write(layouts, langs fs.FS, info Info, emit func(rel string, data []byte) e
 type Output struct {
 	// Index is shared with the searches running on it: it is closed when
 	// Close has been called and the last of them has released it.
-	Index  *refcount.Ref[*search.Index]
+	Index  *refcount.Ref[search.Searcher]
 	Pages  *render.Renderer
 	Bundle *locale.Bundle
 	Info   Info
@@ -143,5 +143,5 @@ func Open(dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Index: refcount.New(index), Pages: pages, Bundle: langs, Info: info, dir: dir}, nil
+	return &Output{Index: refcount.New[search.Searcher](index), Pages: pages, Bundle: langs, Info: info, dir: dir}, nil
 }

@@ -41,7 +41,7 @@ func TestFollowerReopensAndClosesWhenDone(t *testing.T) {
 	if !held.Acquire() {
 		t.Fatal("the index is closed")
 	}
-	count := func(ix *search.Index) (int, error) {
+	count := func(ix search.Searcher) (int, error) {
 		res, err := ix.Search(context.Background(), search.Request{Query: "zeppelin", Lang: "en"})
 		if err != nil {
 			return 0, err

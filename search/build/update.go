@@ -1,4 +1,4 @@
-package search
+package build
 
 import (
 	"errors"
@@ -8,15 +8,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 	"github.com/postmortem-archive/gen/search/vocab"
 )
 
@@ -24,13 +23,6 @@ import (
 // index or empties one, or the index has been updated many times: the
 // index is then built whole.
 var ErrNotUpdatable = errors.New("search: this change needs the index built whole")
-
-// maxUpdates bounds the updates of an index: each adds a segment (and
-// leaves the replaced documents' text in the document store), and a
-// search visits every segment, so after this many the index is built
-// whole again. They are counted, not its segments: a build leaves a
-// small index in up to unmergedMax. (A variable for tests.)
-var maxUpdates = 11
 
 // Update writes into dir, which must not exist, the index at prev with
 // every document of the incidents in replace removed and docs added (an
@@ -42,15 +34,16 @@ var maxUpdates = 11
 // own), its document stores copied; the replaced documents' words and
 // field lengths are counted out of the vocabulary and the BM25
 // statistics by analysing their stored text again.
-func Update(prev, dir string, replace map[string]bool, docs []Document) error {
-	mj, err := readMeta(prev)
+func Update(prev, dir string, replace map[string]bool, docs []schema.Document, opts ...Option) error {
+	o := newOptions(opts)
+	mj, err := schema.ReadMeta(prev)
 	if err != nil {
 		return err
 	}
-	byLang := map[string][]*Document{}
+	byLang := map[string][]*schema.Document{}
 	docs = slices.Clone(docs)
 	for i := range docs {
-		if err := normalize(&docs[i]); err != nil {
+		if err := schema.Normalize(&docs[i]); err != nil {
 			return err
 		}
 		if !replace[docs[i].ID] {
@@ -63,7 +56,7 @@ func Update(prev, dir string, replace map[string]bool, docs []Document) error {
 			return fmt.Errorf("%w: a first document in %s", ErrNotUpdatable, lang)
 		}
 	}
-	if mj.Updates >= maxUpdates {
+	if mj.Updates >= o.maxUpdates {
 		return fmt.Errorf("%w: the index has had %d updates", ErrNotUpdatable, mj.Updates)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -75,8 +68,8 @@ func Update(prev, dir string, replace map[string]bool, docs []Document) error {
 		}
 	}
 	mj.Updates++
-	if err := writeMeta(dir, *mj); err != nil {
-		return fmt.Errorf("search: write %s: %w", metaFile, err)
+	if err := schema.WriteMeta(dir, *mj); err != nil {
+		return fmt.Errorf("search: write %s: %w", schema.MetaFile, err)
 	}
 	return shareable(dir)
 }
@@ -87,14 +80,14 @@ type langUpdate struct {
 	fast  *analysis.Fast
 	kind  analysis.Kind
 	words *vocab.Builder
-	lens  *fieldLengths
+	lens  *schema.Lengths
 	batch *index.Batch
 }
 
 // updateLang writes the language index dir from prev, with the documents
 // in replace removed and docs added.
-func updateLang(prev, dir, lang string, replace map[string]bool, docs []*Document) error {
-	m, err := newMapping(lang)
+func updateLang(prev, dir, lang string, replace map[string]bool, docs []*schema.Document) error {
+	m, err := schema.Mapping(lang)
 	if err != nil {
 		return fmt.Errorf("search: mapping for %s: %w", lang, err)
 	}
@@ -104,7 +97,7 @@ func updateLang(prev, dir, lang string, replace map[string]bool, docs []*Documen
 		return err
 	}
 	u.words = v.Builder()
-	if u.lens, err = readLengths(filepath.Join(prev, lengthsFile)); err != nil {
+	if u.lens, err = schema.ReadLengths(filepath.Join(prev, schema.LengthsFile)); err != nil {
 		return err
 	}
 	store, metas, err := docstore.Open(filepath.Join(prev, docstore.FileName))
@@ -143,7 +136,7 @@ func updateLang(prev, dir, lang string, replace map[string]bool, docs []*Documen
 	if err := vocab.Write(filepath.Join(dir, vocab.FileName), u.words.Vocab()); err != nil {
 		return err
 	}
-	if err := writeLengths(filepath.Join(dir, lengthsFile), u.lens); err != nil {
+	if err := schema.WriteLengths(filepath.Join(dir, schema.LengthsFile), u.lens); err != nil {
 		return err
 	}
 	return u.apply(dir, lang)
@@ -162,12 +155,12 @@ func (u *langUpdate) countOut(store *docstore.Reader, metas []*docstore.Meta, re
 		if err != nil {
 			return nil, err
 		}
-		a, err := analyse(u.m, u.fast, nil, documentOf(mt), t)
+		a, err := schema.Analyse(u.m, u.fast, nil, schema.DocumentOf(mt), t)
 		if err != nil {
 			return nil, err
 		}
-		u.words.Remove(a.words)
-		u.lens.add(docLengths(a.doc), -1)
+		u.words.Remove(a.Words)
+		u.lens.Add(schema.DocLengths(a.Doc), -1)
 		u.batch.Delete(mt.ID)
 	}
 	return kept, nil
@@ -175,28 +168,28 @@ func (u *langUpdate) countOut(store *docstore.Reader, metas []*docstore.Meta, re
 
 // add analyses and compresses the new documents, writes them into the
 // store w and queues them for bleve; it returns their metadata.
-func (u *langUpdate) add(w *docstore.Writer, dict []byte, docs []*Document) ([]*docstore.Meta, error) {
+func (u *langUpdate) add(w *docstore.Writer, dict []byte, docs []*schema.Document) ([]*docstore.Meta, error) {
 	c, err := docstore.NewCompressor(dict)
 	if err != nil {
 		return nil, err
 	}
 	var metas []*docstore.Meta
 	for _, d := range docs {
-		t := newDocText(d, u.kind)
-		a, err := analyse(u.m, u.fast, nil, d, t)
+		t := schema.NewText(d, u.kind)
+		a, err := schema.Analyse(u.m, u.fast, nil, d, t)
 		if err != nil {
 			return nil, err
 		}
-		a.complete(t)
+		a.Complete(t)
 		rec, err := c.Compress(t)
 		if err != nil {
 			return nil, fmt.Errorf("search: compress %s (%s): %w", d.ID, d.Lang, err)
 		}
 		w.Add(d.ID, rec)
-		u.words.Add(a.words)
-		u.lens.add(docLengths(a.doc), 1)
-		u.batch.Update(a.doc) // after a Delete of the same id, replaces it
-		metas = append(metas, newDocMeta(d))
+		u.words.Add(a.Words)
+		u.lens.Add(schema.DocLengths(a.Doc), 1)
+		u.batch.Update(a.Doc) // after a Delete of the same id, replaces it
+		metas = append(metas, schema.NewMeta(d))
 	}
 	return metas, nil
 }
@@ -227,31 +220,6 @@ func (u *langUpdate) apply(dir, lang string) error {
 	return nil
 }
 
-// documentOf is the document a stored document was made from, but its
-// long fields, which the store keeps as text.
-func documentOf(m *docstore.Meta) *Document {
-	return &Document{
-		ID: m.ID, Lang: m.Lang, OriginalLang: m.OriginalLang, Title: m.Title,
-		Products: m.Products, Regions: m.Regions, Causes: m.Causes, Organization: m.Organization, Severity: m.Severity,
-		Begin: m.Begin, Date: m.Date, Duration: time.Duration(m.Duration) * time.Second, URL: m.URL,
-	}
-}
-
-// hasDeletions reports whether some segment of the index r reads has
-// documents marked deleted (true when it cannot tell).
-func hasDeletions(r index.IndexReader) bool {
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return true
-	}
-	for _, seg := range snap.Segments() {
-		if d := seg.Deleted(); d != nil && !d.IsEmpty() {
-			return true
-		}
-	}
-	return false
-}
-
 // linkBleve makes dir a copy of the bleve index prev: its segments
 // (.zap files, never changed once written) hard-linked, or copied where
 // the file system cannot link; the rest (bolt's root, which bleve
@@ -269,7 +237,7 @@ func linkBleve(prev, dir string) error {
 		switch {
 		case d.IsDir():
 			return os.MkdirAll(to, 0o755)
-		case rel == docstore.FileName || rel == vocab.FileName || rel == lengthsFile:
+		case rel == docstore.FileName || rel == vocab.FileName || rel == schema.LengthsFile:
 			return nil
 		case strings.HasSuffix(rel, ".zap") && os.Link(p, to) == nil:
 			return nil

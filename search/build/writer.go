@@ -1,9 +1,14 @@
-package search
+// Package build writes search indexes (package search opens them): a
+// whole index from an archive's documents (Create and the Writer), or a
+// new one from a previous index and the documents that changed (Update).
+// What an index holds is package schema's.
+package build
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,39 +20,15 @@ import (
 
 	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+	"github.com/postmortem-archive/gen/search/schema"
 	"github.com/postmortem-archive/gen/search/vocab"
 )
 
-// Tuning of the offline build (see BenchmarkIndexBuild).
+// Tuning of the offline build (see search.BenchmarkIndexBuild).
 const (
-	// builderBatch is the number of documents made into one segment
-	// (segmentBuilder). The builder holds a batch's analysed documents and the
-	// segment being built in memory, so this bounds the memory of the
-	// build whatever the size of the archive; smaller batches mean more
-	// segments to merge at the end.
-	builderBatch = 128
 	// sampleBytes is how much text of its first documents a language
 	// collects to make the dictionary of its document store.
 	sampleBytes = docstore.DictSize
-)
-
-// How the segments of a language are merged at the end of the build
-// (segmentBuilder.merge); variables for the tests.
-var (
-	// builderMergeMax is the number of segments merged at once. Every
-	// merge pass writes each document again: at 10 (bleve's default) a
-	// language of 100,000 documents (782 segments) took three passes to
-	// one segment and one of 10,000 two; at 100, two and one (10,000 × 2:
-	// 7 % less CPU; 100,000 × 2: 6–11 % less), and one each since merging
-	// stops at unmergedMax. Merging every segment at once
-	// took the 100,000 build's peak from 1.85 to 2.32 GB: each open
-	// segment costs memory.
-	builderMergeMax = 100
-	// unmergedMax is the most segments a language's index is left in: a
-	// merge writes every document again, at the end of the build, when
-	// nothing else is left to do, and a query of a few segments costs
-	// little more than one of their union (BenchmarkQuery).
-	unmergedMax = 10
 )
 
 // Writer builds an index directory.
@@ -55,7 +36,7 @@ var (
 // Documents are analysed and compressed by a pool of goroutines (one per
 // CPU), shared by all languages; each language then has one goroutine that
 // hands the analysed documents, in the order they were added, to its
-// segmentBuilder (which builds a segment of every builderBatch documents
+// segmentBuilder (which builds a segment of every schema.SegmentDocs documents
 // in the background and, at Close, merges them until no more than
 // unmergedMax are left) and appends their text to the language's
 // document store. Memory stays bounded: at most a few batches of
@@ -67,6 +48,7 @@ type Writer struct {
 	siteLangs []string
 	langs     map[string]*langWriter
 	closed    bool
+	opts      options
 
 	jobs    chan *writeJob
 	workers sync.WaitGroup
@@ -88,7 +70,7 @@ type Writer struct {
 type writeJob struct {
 	lw   *langWriter
 	seq  int
-	d    *Document
+	d    *schema.Document
 	text *docstore.Text
 }
 
@@ -103,12 +85,13 @@ type analysedDoc struct {
 }
 
 type langWriter struct {
-	lang string
-	m    *mapping.IndexMappingImpl
-	fast *analysis.Fast // nil: bleve analyses
-	kind analysis.Kind
-	b    *segmentBuilder
-	docs *docstore.Writer
+	lang       string
+	reuseTerms bool // options.reuseTerms
+	m          *mapping.IndexMappingImpl
+	fast       *analysis.Fast // nil: bleve analyses
+	kind       analysis.Kind
+	b          *segmentBuilder
+	docs       *docstore.Writer
 
 	// Until the dictionary of the document store is made, documents are
 	// held back in sample.
@@ -122,8 +105,8 @@ type langWriter struct {
 
 	seq     int
 	words   vocab.Builder
-	lengths fieldLengths // of the documents indexed, for BM25
-	dir     string       // of the language's index
+	lengths schema.Lengths // of the documents indexed, for BM25
+	dir     string         // of the language's index
 
 	results chan analysedDoc
 	done    chan struct{}
@@ -131,10 +114,6 @@ type langWriter struct {
 	mu  sync.Mutex
 	err error
 }
-
-// reuseTerms is whether documents' terms are made in memory handed back
-// once their segment is built; false only in the test that compares.
-var reuseTerms = true
 
 func (lw *langWriter) setErr(err error) {
 	lw.mu.Lock()
@@ -153,7 +132,11 @@ func (lw *langWriter) getErr() error {
 // Create starts building an index in dir, which must not exist yet (its
 // parent is created if needed). langs are the site's languages; they are
 // recorded in the index, and documents in other languages are accepted too.
-func Create(dir string, langs []string) (*Writer, error) {
+func Create(dir string, langs []string, opts ...Option) (*Writer, error) {
+	return create(dir, langs, opts)
+}
+
+func create(dir string, langs []string, opts []Option) (*Writer, error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return nil, fmt.Errorf("search: create %s: already exists", dir)
 	} else if !os.IsNotExist(err) {
@@ -166,7 +149,7 @@ func Create(dir string, langs []string) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: create: %w", err)
 	}
-	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}}
+	w := &Writer{dir: dir, siteLangs: site, langs: map[string]*langWriter{}, opts: newOptions(opts)}
 	n := runtime.GOMAXPROCS(0)
 	w.jobs = make(chan *writeJob, 4*n)
 	w.merging = make(chan struct{}, min(n, 2))
@@ -184,7 +167,7 @@ func Create(dir string, langs []string) (*Writer, error) {
 func canonicalLangs(langs []string) ([]string, error) {
 	var out []string
 	for _, l := range langs {
-		c, err := CanonicalLang(l)
+		c, err := analysis.CanonicalLang(l)
 		if err != nil {
 			return nil, err
 		}
@@ -195,36 +178,14 @@ func canonicalLangs(langs []string) ([]string, error) {
 	return out, nil
 }
 
-// normalize checks a document and canonicalises its language tags.
-func normalize(d *Document) error {
-	if d.ID == "" {
-		return errors.New("search: document without ID")
-	}
-	if len(d.ID) > 512 {
-		return fmt.Errorf("search: document ID too long: %.40q…", d.ID)
-	}
-	lang, err := CanonicalLang(d.Lang)
-	if err != nil {
-		return fmt.Errorf("search: document %s: %w", d.ID, err)
-	}
-	d.Lang = lang
-	if d.OriginalLang == "" {
-		d.OriginalLang = lang
-	} else if d.OriginalLang, err = CanonicalLang(d.OriginalLang); err != nil {
-		return fmt.Errorf("search: document %s: original language: %w", d.ID, err)
-	}
-	d.Begin = d.Begin.UTC()
-	return nil
-}
-
 // Add queues one document (one incident in one language). Adding the same
 // id and language twice is an error. Indexing errors of earlier documents
 // are reported by a later Add or by Close.
-func (w *Writer) Add(d Document) error {
+func (w *Writer) Add(d schema.Document) error {
 	if w.closed {
 		return errors.New("search: Add after Close")
 	}
-	if err := normalize(&d); err != nil {
+	if err := schema.Normalize(&d); err != nil {
 		return err
 	}
 	lw := w.langs[d.Lang]
@@ -238,10 +199,10 @@ func (w *Writer) Add(d Document) error {
 		return err
 	}
 	// The store refuses an id added twice.
-	if err := lw.docs.AddMeta(newDocMeta(&d)); err != nil {
+	if err := lw.docs.AddMeta(schema.NewMeta(&d)); err != nil {
 		return fmt.Errorf("search: document %s (%s): %w", d.ID, d.Lang, err)
 	}
-	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: newDocText(&d, lw.kind)}
+	j := &writeJob{lw: lw, seq: lw.seq, d: &d, text: schema.NewText(&d, lw.kind)}
 	lw.seq++
 	if lw.dict != nil {
 		w.jobs <- j
@@ -305,9 +266,9 @@ func (w *Writer) work() {
 		lw := j.lw
 		out := analysedDoc{seq: j.seq, id: j.d.ID}
 		if lw.getErr() == nil {
-			var a *analysed
+			var a *schema.Analysed
 			if a, out.rec, out.err = lw.prepare(j); a != nil {
-				out.doc, out.words, out.terms = a.doc, a.words, a.terms
+				out.doc, out.words, out.terms = a.Doc, a.Words, a.Terms
 			}
 		}
 		lw.results <- out
@@ -316,16 +277,16 @@ func (w *Writer) work() {
 
 // prepare analyses a document for bleve and compresses its text with its
 // sketch for the document store.
-func (lw *langWriter) prepare(j *writeJob) (*analysed, *docstore.Record, error) {
+func (lw *langWriter) prepare(j *writeJob) (*schema.Analysed, *docstore.Record, error) {
 	pool := &lw.terms
-	if !reuseTerms {
+	if !lw.reuseTerms {
 		pool = nil
 	}
-	a, err := analyse(lw.m, lw.fast, pool, j.d, j.text)
+	a, err := schema.Analyse(lw.m, lw.fast, pool, j.d, j.text)
 	if err != nil {
 		return nil, nil, err
 	}
-	a.complete(j.text)
+	a.Complete(j.text)
 	c, _ := lw.compressors.Get().(*docstore.Compressor)
 	if c == nil {
 		if c, err = docstore.NewCompressor(lw.dict); err != nil {
@@ -341,18 +302,18 @@ func (lw *langWriter) prepare(j *writeJob) (*analysed, *docstore.Record, error) 
 }
 
 func (w *Writer) startLang(lang string) (*langWriter, error) {
-	m, err := newMapping(lang)
+	m, err := schema.Mapping(lang)
 	if err != nil {
 		return nil, fmt.Errorf("search: mapping for %s: %w", lang, err)
 	}
 	path := filepath.Join(w.dir, lang)
 	lw := &langWriter{
-		lang: lang, m: m, kind: analysis.KindOf(lang), dir: path,
+		lang: lang, reuseTerms: w.opts.reuseTerms, m: m, kind: analysis.KindOf(lang), dir: path,
 		fast:    analysis.NewFast(m.AnalyzerNamed(analysis.For(lang))),
 		results: make(chan analysedDoc, 2*cap(w.jobs)),
 		done:    make(chan struct{}),
 	}
-	if lw.b, err = newSegmentBuilder(path, w.dir, m, w.building, w.merging, &lw.terms); err != nil {
+	if lw.b, err = newSegmentBuilder(path, w.dir, m, w.building, w.merging, &lw.terms, &w.opts); err != nil {
 		return nil, fmt.Errorf("search: index for %s: %w", lang, err)
 	}
 	if lw.docs, err = docstore.Create(filepath.Join(path, docstore.FileName)); err != nil {
@@ -385,7 +346,7 @@ func (lw *langWriter) run() {
 				lw.setErr(r.err)
 				continue
 			}
-			lw.lengths.add(docLengths(r.doc), 1)
+			lw.lengths.Add(schema.DocLengths(r.doc), 1)
 			if err := lw.b.Index(r.doc, r.terms); err != nil {
 				lw.setErr(fmt.Errorf("search: index for %s: %w", lw.lang, err))
 				continue
@@ -411,32 +372,32 @@ func (lw *langWriter) run() {
 	if err := vocab.Write(filepath.Join(lw.dir, vocab.FileName), lw.words.Vocab()); err != nil {
 		lw.setErr(err)
 	}
-	if err := writeLengths(filepath.Join(lw.dir, lengthsFile), &lw.lengths); err != nil {
+	if err := schema.WriteLengths(filepath.Join(lw.dir, schema.LengthsFile), &lw.lengths); err != nil {
 		lw.setErr(err)
 	}
 }
 
 // Close flushes every language, merges each language index into a single
 // segment, finishes the document stores and writes meta.json. The index is
-// usable with Open only after Close returned nil; after an error the
+// usable with search.Open only after Close returned nil; after an error the
 // directory is incomplete and should be removed.
 func (w *Writer) Close() error {
 	if w.closed {
 		return errors.New("search: Writer closed twice")
 	}
 	w.closed = true
-	for _, lang := range sortedKeys(w.langs) {
+	for _, lang := range slices.Sorted(maps.Keys(w.langs)) {
 		if lw := w.langs[lang]; lw.dict == nil {
 			w.flushSample(lw)
 		}
 	}
 	close(w.jobs)
 	w.workers.Wait()
-	for _, lang := range sortedKeys(w.langs) {
+	for _, lang := range slices.Sorted(maps.Keys(w.langs)) {
 		close(w.langs[lang].results)
 	}
 	var errs []error
-	for _, lang := range sortedKeys(w.langs) {
+	for _, lang := range slices.Sorted(maps.Keys(w.langs)) {
 		lw := w.langs[lang]
 		<-lw.done
 		if err := lw.getErr(); err != nil {
@@ -446,8 +407,8 @@ func (w *Writer) Close() error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if err := writeMeta(w.dir, metaJSON{SiteLangs: w.siteLangs, Indexes: sortedKeys(w.langs)}); err != nil {
-		return fmt.Errorf("search: write %s: %w", metaFile, err)
+	if err := schema.WriteMeta(w.dir, schema.Meta{SiteLangs: w.siteLangs, Indexes: slices.Sorted(maps.Keys(w.langs))}); err != nil {
+		return fmt.Errorf("search: write %s: %w", schema.MetaFile, err)
 	}
 	return shareable(w.dir)
 }
@@ -473,13 +434,4 @@ func shareable(dir string) error {
 		}
 		return os.Chmod(path, mode)
 	})
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }

@@ -1,4 +1,4 @@
-package search
+package build
 
 import (
 	"errors"
@@ -20,10 +20,11 @@ import (
 	zap "github.com/blevesearch/zapx/v17"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/schema"
 )
 
 // segmentBuilder writes a language's index the way bleve's offline
-// builder (scorch.Builder) does, a segment of every builderBatch
+// builder (scorch.Builder) does, a segment of every schema.SegmentDocs
 // documents merged into one at the end, but builds each segment in the
 // background while the next documents come: bleve's builder builds it
 // in the call that hands over the batch's last document, so the
@@ -41,6 +42,7 @@ type segmentBuilder struct {
 	// each merge running.
 	merging chan struct{}
 	pool    *analysis.TermsPool
+	opts    *options // the merges' sizes and the hooks
 
 	batch []*document.Document
 	terms []*analysis.Terms // the batch's documents' terms, for pool once built
@@ -51,15 +53,11 @@ type segmentBuilder struct {
 	err error // the first failed build
 }
 
-// buildStarted, when not nil, is called as a segment's build starts, and
-// what it returns as it ends (tests watch the builds with it).
-var buildStarted func() (done func())
-
 // segmentPlugin is the segment format the builder writes, given to
 // scorch as the index's, so that the two cannot differ.
 var segmentPlugin = &zap.ZapPlugin{}
 
-func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, merging chan struct{}, pool *analysis.TermsPool) (*segmentBuilder, error) {
+func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, merging chan struct{}, pool *analysis.TermsPool, opts *options) (*segmentBuilder, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, err
 	}
@@ -73,7 +71,7 @@ func newSegmentBuilder(path, tmp string, m *mapping.IndexMappingImpl, slots, mer
 	if err != nil {
 		return nil, err
 	}
-	return &segmentBuilder{path: path, tmp: dir, m: m, slots: slots, merging: merging, pool: pool}, nil
+	return &segmentBuilder{path: path, tmp: dir, m: m, slots: slots, merging: merging, pool: pool, opts: opts}, nil
 }
 
 // Index adds an analysed document, whose terms are kept in terms (nil:
@@ -84,7 +82,7 @@ func (b *segmentBuilder) Index(doc *document.Document, terms *analysis.Terms) er
 	if terms != nil {
 		b.terms = append(b.terms, terms)
 	}
-	if len(b.batch) == builderBatch {
+	if len(b.batch) == schema.SegmentDocs {
 		b.flush()
 	}
 	return b.failed()
@@ -103,8 +101,8 @@ func (b *segmentBuilder) flush() {
 	b.slots <- struct{}{}
 	b.built.Go(func() {
 		defer func() { <-b.slots }()
-		if buildStarted != nil {
-			defer buildStarted()()
+		if start := b.opts.buildStarted; start != nil {
+			defer start()()
 		}
 		err := buildSegment(docs, file)
 		b.pool.Put(terms)
@@ -206,7 +204,7 @@ func (b *segmentBuilder) Close() error {
 // bleve's builder merges on until one is left: at 100,000 documents
 // (782 segments) a second pass wrote 90 % of the documents again, where
 // the first pass's 8 segments answer queries with the same documents
-// and scores, at about the same cost (BenchmarkQuery).
+// and scores, at about the same cost (search.BenchmarkQuery).
 //
 // A pass's runs are merged at once, as many as there are places in
 // merging. One after another, the larger language's merges were the
@@ -216,8 +214,8 @@ func (b *segmentBuilder) merge() ([]string, error) {
 	if len(segs) == 0 {
 		return nil, errors.New("no documents") // a language's writer starts with one
 	}
-	for k := 0; len(segs) > max(unmergedMax, 1); {
-		runs := (len(segs) + builderMergeMax - 1) / builderMergeMax
+	for k := 0; len(segs) > max(b.opts.unmergedMax, 1); {
+		runs := (len(segs) + b.opts.mergeMax - 1) / b.opts.mergeMax
 		merged := make([]string, runs)
 		errs := make([]error, runs)
 		var wg sync.WaitGroup
@@ -229,8 +227,8 @@ func (b *segmentBuilder) merge() ([]string, error) {
 			b.merging <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-b.merging }()
-				if mergeStarted != nil {
-					defer mergeStarted()()
+				if start := b.opts.mergeStarted; start != nil {
+					defer start()()
 				}
 				errs[r] = mergeSegments(in, out)
 			})
@@ -243,10 +241,6 @@ func (b *segmentBuilder) merge() ([]string, error) {
 	}
 	return segs, nil
 }
-
-// mergeStarted, when not nil, is called as a merge starts, and what it
-// returns as it ends (tests watch the merges with it).
-var mergeStarted func() (done func())
 
 // mergeSegments merges the segments in files, in order, into out, and
 // removes them.
