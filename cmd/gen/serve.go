@@ -23,9 +23,9 @@ import (
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/memory"
-	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
+	"github.com/postmortem-archive/gen/internal/server/published"
 	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/internal/watch"
 )
@@ -86,7 +86,7 @@ func buildOptionsFor(source string, ln net.Listener) build.Options {
 func serveBuilt(ctx context.Context, ln net.Listener, dir string, stdout io.Writer, logf func(string, ...any)) int {
 	search := searchweb.New("", 2*runtime.GOMAXPROCS(0), logf)
 	var langs atomic.Pointer[locale.Bundle]
-	follower, err := bundle.Follow(dir, func(out *bundle.Output) {
+	follower, err := published.Follow(dir, func(out *published.Output) {
 		search.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
 		langs.Store(out.Bundle)
 	})

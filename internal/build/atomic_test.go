@@ -14,6 +14,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/server/published"
 )
 
 // Two valid incidents for the atomic-output tests; bravo has a product and
@@ -139,7 +140,7 @@ func onlyBundle(t *testing.T, dest string) {
 	if len(got) != 1 || got[0] != filepath.Base(want) {
 		t.Errorf("bundles beside the output: %v, want only %s", got, filepath.Base(want))
 	}
-	out, err := bundle.OpenSite(dest)
+	out, err := published.OpenSite(dest)
 	if err != nil {
 		t.Fatalf("opening the bundle of the output: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
-	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/server/published"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -72,7 +72,7 @@ func sameOutputWith(t *testing.T, s *build.Session, opts build.Options) {
 		}
 	}
 	compareTrees(t, "incremental output (against a full build)", got, want)
-	site, err := bundle.OpenSite(built.Dest)
+	site, err := published.OpenSite(built.Dest)
 	if err != nil {
 		t.Fatal(err)
 	}

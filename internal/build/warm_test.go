@@ -17,6 +17,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/server/published"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -415,7 +416,7 @@ func sameBuild(t *testing.T, step, got, want string) {
 func sameSearch(t *testing.T, step, got, want string) {
 	t.Helper()
 	open := func(dest string) search.Searcher {
-		out, err := bundle.OpenSite(dest)
+		out, err := published.OpenSite(dest)
 		if err != nil {
 			t.Fatal(err)
 		}

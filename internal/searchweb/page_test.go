@@ -16,9 +16,9 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/corpus"
-	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
+	"github.com/postmortem-archive/gen/internal/server/published"
 )
 
 // generated is a built archive of 300 generated incidents, shared by the
@@ -62,7 +62,7 @@ func serveGenerated(t *testing.T) *httptest.Server {
 		t.Fatal(generated.err)
 	}
 	dest := filepath.Join(generated.dir, "public")
-	out, err := bundle.OpenSite(dest)
+	out, err := published.OpenSite(dest)
 	if err != nil {
 		t.Fatal(err)
 	}

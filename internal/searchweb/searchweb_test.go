@@ -15,9 +15,9 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
+	"github.com/postmortem-archive/gen/internal/server/published"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -39,7 +39,7 @@ func serveSiteHandler(t *testing.T, source string) (*httptest.Server, *searchweb
 	if _, err := build.Run(build.Options{Source: source, Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := bundle.OpenSite(dest)
+	out, err := published.OpenSite(dest)
 	if err != nil {
 		t.Fatal(err)
 	}

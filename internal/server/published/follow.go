@@ -1,4 +1,4 @@
-package bundle
+package published
 
 import (
 	"sync"
@@ -9,7 +9,7 @@ import (
 
 // Follower keeps the bundle of the site built at a folder open, and opens
 // the new one when a build replaces the folder: the swap gives the path a
-// new inode, and so a new bundle.
+// new inode, and so a new published.
 type Follower struct {
 	dest     string
 	onChange func(*Output)
@@ -59,5 +59,5 @@ func (f *Follower) Current() (*Output, error) {
 	return out, nil
 }
 
-// Close releases the current bundle.
+// Close releases the current published.
 func (f *Follower) Close() error { return f.cur.Load().Close() }

@@ -1,4 +1,4 @@
-package bundle_test
+package published_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/output/bundle"
+	"github.com/postmortem-archive/gen/internal/server/published"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 	"github.com/postmortem-archive/gen/search"
 )
@@ -25,8 +25,8 @@ func TestFollowerReopensAndClosesWhenDone(t *testing.T) {
 		}
 	}
 	buildSite()
-	var opened []*bundle.Output
-	f, err := bundle.Follow(dest, func(o *bundle.Output) { opened = append(opened, o) })
+	var opened []*published.Output
+	f, err := published.Follow(dest, func(o *published.Output) { opened = append(opened, o) })
 	if err != nil {
 		t.Fatal(err)
 	}
