@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/postmortem-archive/gen/internal/corpus"
-	"github.com/postmortem-archive/gen/internal/loadtest"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/loadtest"
 	"github.com/postmortem-archive/gen/search"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 )
 

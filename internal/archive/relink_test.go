@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/content"
-	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 // describe writes down everything the link stage decides, by id, so that

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/postmortem-archive/gen/internal/archive"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/content"
-	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 // TestTimelinesAsPlaced: the timelines the archive keeps in its own

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 var (

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/index"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/source"

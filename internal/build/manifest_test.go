@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/source"
 )
 

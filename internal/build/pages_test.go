@@ -15,8 +15,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 )

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/server/published"
 	"github.com/postmortem-archive/gen/internal/sitetest"
 	"github.com/postmortem-archive/gen/search"

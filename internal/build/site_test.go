@@ -17,8 +17,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/memory"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 // monthEvents are the events a month's page lists: each link's target

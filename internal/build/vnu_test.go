@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 var vnuIncidents = flag.Int("vnu.incidents", 200, "incidents of the generated archive TestHTMLValidates checks")

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/internal/render"

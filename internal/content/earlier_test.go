@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/content"
-	"github.com/postmortem-archive/gen/internal/corpus"
 )
 
 // TestEarlierPagesAreThoseParsed: pages saved by one load and read back

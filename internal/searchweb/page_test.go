@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
 	"github.com/postmortem-archive/gen/internal/server/published"

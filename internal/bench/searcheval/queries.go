@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/diag"
 )
 
@@ -27,7 +27,7 @@ var queriesYAML []byte
 var siteFS embed.FS
 
 // QueriesFile is the name the embedded query set is reported under.
-const QueriesFile = "internal/searcheval/testdata/queries.yaml"
+const QueriesFile = "internal/bench/searcheval/testdata/queries.yaml"
 
 // Categories are the kinds of query readers type, in the order reports
 // list them.
@@ -50,7 +50,7 @@ type Query struct {
 	Lang     string   `yaml:"lang"` // the reader's site language
 	Q        string   `yaml:"q"`    // as typed, in gen's query syntax
 	Relevant []string `yaml:"relevant"`
-	// Causes are generated causes (internal/corpus slugs) whose incidents
+	// Causes are generated causes (internal/bench/corpus slugs) whose incidents
 	// the reader is looking for too: those each names as its first cause,
 	// which say it in their title, summary and report. Site.Judge adds
 	// them to Relevant, for whatever incidents the site generated.
@@ -117,7 +117,7 @@ func parseQueries(file string, data []byte, incidents []string) ([]Query, error)
 		for _, slug := range q.Causes {
 			if !slices.Contains(causes, slug) {
 				errs.Add(file, n.Line, n.Column, "query %s: unknown cause %q; %s", q.ID, slug,
-					diag.Suggest(slug, causes, "name one of the generator's causes (internal/corpus)"))
+					diag.Suggest(slug, causes, "name one of the generator's causes (internal/bench/corpus)"))
 			}
 		}
 		seen[q.ID] = true

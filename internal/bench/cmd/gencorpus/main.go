@@ -1,7 +1,7 @@
 // Command gencorpus writes a deterministic synthetic incident archive for
 // benchmarks and tests:
 //
-//	go run ./cmd/gencorpus -n 10000 -langs en,zh-TW -seed 1 -out DIR [-varied-length]
+//	go run ./internal/bench/cmd/gencorpus -n 10000 -langs en,zh-TW -seed 1 -out DIR [-varied-length]
 //
 // It writes DIR/content/<id>/<lang>.md and prints a one-line summary. It
 // refuses to write into a non-empty DIR/content unless -force is given, in
@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 )
 
 func main() {

@@ -20,7 +20,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 )
 
 type source struct {

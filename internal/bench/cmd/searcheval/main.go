@@ -1,9 +1,9 @@
 // Command searcheval measures the archive's search against Pagefind on a
 // judged query set:
 //
-//	go run ./cmd/searcheval [-distractors 1000] [-seed 1] [-varied-length=true] [-pagefind=true] [-misses] [-control]
+//	go run ./internal/bench/cmd/searcheval [-distractors 1000] [-seed 1] [-varied-length=true] [-pagefind=true] [-misses] [-control]
 //
-// It writes the judged site (internal/searcheval: hand-written incidents
+// It writes the judged site (internal/bench/searcheval: hand-written incidents
 // among generated ones) into a temporary folder, builds it with gen build,
 // asks gen's index every judged query, then indexes the same built pages
 // with Pagefind (installed with npm into the temporary folder; needs node
@@ -28,7 +28,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/postmortem-archive/gen/internal/searcheval"
+	"github.com/postmortem-archive/gen/internal/bench/searcheval"
 )
 
 // errUsage marks a mistake on the command line (exit 2, not 1).

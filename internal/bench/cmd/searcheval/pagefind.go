@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/postmortem-archive/gen/internal/searcheval"
+	"github.com/postmortem-archive/gen/internal/bench/searcheval"
 	"github.com/postmortem-archive/gen/internal/urls"
 )
 

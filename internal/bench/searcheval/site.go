@@ -6,15 +6,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/corpus"
 	"github.com/postmortem-archive/gen/internal/output"
 	"github.com/postmortem-archive/gen/internal/output/bundle"
 	"github.com/postmortem-archive/gen/search"
 )
 
 // Site says what the judged site holds besides the hand-written incidents:
-// generated incidents (internal/corpus) that share their products and
+// generated incidents (internal/bench/corpus) that share their products and
 // vocabulary, so that a query has to find the judged incidents among
 // many that use the same words.
 type Site struct {

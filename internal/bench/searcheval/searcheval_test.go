@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/search"
 )
 

@@ -2,13 +2,13 @@
 // build as the archive grows and after an edit, and gen's server behind a
 // load balancer:
 //
-//	go run ./cmd/genbench build -n 1000 -runs 5    # gen build vs hugo, alternately
-//	go run ./cmd/genbench growth -n 10000 -times 10 # gen build at 10,000 and 100,000, alternately
-//	go run ./cmd/genbench warm -n 10000 -edits 5   # gen build cold, then warm after each edit
-//	go run ./cmd/genbench serve -n 1000 -edits 7   # gen serve vs hugo server
-//	go run ./cmd/genbench scale -n 1000            # gen serve --dir ×3 behind nginx, loaded by wrk
+//	go run ./internal/bench/cmd/genbench build -n 1000 -runs 5    # gen build vs hugo, alternately
+//	go run ./internal/bench/cmd/genbench growth -n 10000 -times 10 # gen build at 10,000 and 100,000, alternately
+//	go run ./internal/bench/cmd/genbench warm -n 10000 -edits 5   # gen build cold, then warm after each edit
+//	go run ./internal/bench/cmd/genbench serve -n 1000 -edits 7   # gen serve vs hugo server
+//	go run ./internal/bench/cmd/genbench scale -n 1000            # gen serve --dir ×3 behind nginx, loaded by wrk
 //
-// It generates a synthetic archive with internal/corpus, writes the same
+// It generates a synthetic archive with internal/bench/corpus, writes the same
 // incidents as a Hugo site where a mode compares with Hugo (same Markdown
 // bodies, front matter translated, a theme cut to what both build),
 // builds gen once with go build, and installs Debian's hugo, nginx and
@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"github.com/postmortem-archive/gen/i18n"
-	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 )
 
 func main() {

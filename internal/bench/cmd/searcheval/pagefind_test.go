@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/postmortem-archive/gen/internal/searcheval"
+	"github.com/postmortem-archive/gen/internal/bench/searcheval"
 )
 
 // An incident page gets Pagefind's markup: its article is the body, its

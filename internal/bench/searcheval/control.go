@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/postmortem-archive/gen/internal/corpus"
+	"github.com/postmortem-archive/gen/internal/bench/corpus"
 )
 
 // CauseCategory is the category of the queries of CauseQueries.
