@@ -42,6 +42,40 @@ func findChromium() string {
 	return ""
 }
 
+// chromiumOrSkip returns chromium's path, or skips t where it is not
+// installed (and fails it in CI, where the browser tests are required).
+func chromiumOrSkip(t *testing.T) string {
+	t.Helper()
+	chrome := findChromium()
+	if chrome == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no chromium: the browser tests are required in CI")
+		}
+		t.Skip("no chromium installed")
+	}
+	return chrome
+}
+
+// browserTab starts chromium at a desktop's size with the flags it needs
+// on a closed network, and extra, and returns a tab's context that ends
+// after timeout or with t.
+func browserTab(t *testing.T, chrome string, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome), chromedp.UserDataDir(t.TempDir()),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.WindowSize(desktopWidth, desktopHeight),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
+	t.Cleanup(cancelAlloc)
+	tab, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(cancelTab)
+	ctx, cancel := context.WithTimeout(tab, timeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // browser is one headless chromium tab shared by every subtest, with the
 // problems it reported since they were last checked.
 type browser struct {
@@ -223,26 +257,14 @@ func TestBrowser(t *testing.T) {
 		return serveSources(ctx, ln, buildOptionsFor(site, ln), nil, out, t.Logf)
 	})
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
+	ctx := browserTab(t, chrome, 3*time.Minute,
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-quic", true),
 		// The reader prefers Traditional Chinese: the Accept-Language
 		// header and navigator.languages both say so.
 		chromedp.Flag("accept-lang", "zh-TW,zh,en"),
 		chromedp.Flag("lang", "zh-TW"),
-		chromedp.WindowSize(desktopWidth, desktopHeight),
 	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(actx)
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(tab, 3*time.Minute)
-	defer cancel()
 
 	b := &browser{ctx: ctx, base: base, urls: map[network.RequestID]string{}}
 	if err := chromedp.Listen(ctx, b.listen); err != nil {

@@ -32,31 +32,14 @@ func TestBrowserAtScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 1,010 incidents and drives a browser")
 	}
-	chrome := findChromium()
-	if chrome == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no chromium: the browser tests are required in CI")
-		}
-		t.Skip("no chromium installed")
-	}
+	chrome := chromiumOrSkip(t)
 	shots := os.Getenv("SCREENSHOT_DIR")
 	if shots != "" {
 		if err := os.MkdirAll(shots, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.WindowSize(desktopWidth, desktopHeight),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(actx)
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(tab, 4*time.Minute)
-	defer cancel()
+	ctx := browserTab(t, chrome, 4*time.Minute)
 
 	for _, n := range []int{10, 1000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {

@@ -31,25 +31,8 @@ func TestBrowserSearchPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 300 incidents and drives a browser")
 	}
-	chrome := findChromium()
-	if chrome == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no chromium: the browser tests are required in CI")
-		}
-		t.Skip("no chromium installed")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.WindowSize(desktopWidth, desktopHeight),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(actx)
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(tab, 4*time.Minute)
-	defer cancel()
+	chrome := chromiumOrSkip(t)
+	ctx := browserTab(t, chrome, 4*time.Minute)
 
 	base := serveGeneratedWith(t, 300, map[string]string{
 		// What real reports hold and a phone's width cannot: a long URL,
