@@ -560,6 +560,12 @@ func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Q
 			}
 		}
 		delete(in, c)
+		if b.kind == analysis.Chinese {
+			var err error
+			if in, err = b.phraseBigrams(c, f.field, in); err != nil {
+				return nil, err
+			}
+		}
 		perField[i] = in
 		for t, n := range in {
 			counts[t] += n
@@ -584,6 +590,28 @@ func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Q
 		qs = append(qs, q)
 	}
 	return qs, nil
+}
+
+// phraseBigrams returns in with the bigrams of field in which the fold
+// writes c otherwise (analysis.PhraseBigrams: 宕 in 宕機 is folded as 死,
+// so a report saying 宕机 holds only 死机), with their numbers of
+// documents; in itself, which a cache may hold, is left as it is.
+func (b *langBuilder) phraseBigrams(c, field string, in map[string]uint64) (map[string]uint64, error) {
+	more := analysis.PhraseBigrams(c)
+	if len(more) == 0 {
+		return in, nil
+	}
+	in = maps.Clone(in)
+	for _, bg := range more {
+		n, err := termCount(context.Background(), b.dict, []byte(bg), field)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			in[bg] = n
+		}
+	}
+	return in, nil
 }
 
 // asRareAs returns the boost that makes a term of df documents in a
