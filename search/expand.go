@@ -283,7 +283,7 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 		n := utf8.RuneCountInString(word)
 		if i == last && n >= minPrefixRunes {
 			if words := ix.completions(word); len(words) > 0 {
-				p.alternatives[i] = words
+				p.alternatives[i] = append(p.alternatives[i], words...)
 				continue
 			}
 		}

@@ -288,8 +288,9 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 
 // phraseAlternatives returns the queries of the alternatives that are
 // phrases here (a Taiwan word for a Mainland one: 記憶體 for 内存; a
-// respelling of three characters or more: 伺服器 for 伺服氣), in
-// the fields, at alternativeBoost, and adds them to the highlights.
+// respelling of three characters or more: 伺服器 for 伺服氣; load
+// balancer for ロードバランサー), in the fields, at alternativeBoost,
+// and adds them to the highlights.
 func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) ([]blevequery.Query, error) {
 	scaled := make([]fieldBoost, len(fields))
 	for i, f := range fields {

@@ -1,8 +1,12 @@
 package search
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/postmortem-archive/gen/search/analysis"
 )
 
 // A single Chinese character finds the words the fold writes it
@@ -30,5 +34,69 @@ func TestSingleCharacterThroughPhraseFold(t *testing.T) {
 				t.Errorf("%s: %q (%s): %v, want %v", name, tc.q, tc.lang, got, tc.want)
 			}
 		}
+	}
+}
+
+// A katakana word is one word with or without its last ー, and an
+// operations loanword finds its English and the reverse.
+func TestLoanwordsAndLongVowels(t *testing.T) {
+	t.Parallel()
+	const (
+		jaServer = "2024-02-01-ja-server"
+		jaLogin  = "2024-02-02-ja-login"
+		enLogin  = "2024-02-03-en-login"
+		enLB     = "2024-02-04-en-lb"
+	)
+	docs := []Document{
+		doc(jaServer, "ja", "ja", "サーバ障害", "東京のサーバが停止しました。", "再起動しました。", "2024-02-01", nil, nil, nil),
+		doc(jaLogin, "ja", "ja", "認証の障害", "利用者がログインできませんでした。", "復旧しました。", "2024-02-02", nil, nil, nil),
+		doc(enLogin, "en", "en", "Sign-in failures", "Users could not login for an hour.", "Restored.", "2024-02-03", nil, nil, nil),
+		doc(enLB, "en", "en", "Dropped requests", "The load balancer dropped requests.", "Rolled back.", "2024-02-04", nil, nil, nil),
+	}
+	for name, ix := range map[string]*Index{"disk": diskIndex(t, docs), "memory": memoryOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			want    []string
+		}{
+			{"サーバー", "ja", []string{jaServer}},
+			{"サーバー 東京", "ja", []string{jaServer}},
+			{"login", "en", []string{jaLogin, enLogin}},
+			{"ログイン", "ja", []string{jaLogin, enLogin}},
+			{"ロードバランサー", "ja", []string{enLB}},
+		} {
+			got := ids(search(t, ix, Request{Query: tc.q, Lang: tc.lang}))
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q (%s): %v, want %v", name, tc.q, tc.lang, got, tc.want)
+			}
+		}
+	}
+}
+
+// Every loanword of the table finds its other script, in a real index:
+// each is analysed as the index analyses the text that says it.
+func TestLoanwordTableFindsEachOther(t *testing.T) {
+	t.Parallel()
+	pairs := analysis.Loanwords()
+	var docs []Document
+	for i, p := range pairs {
+		day := fmt.Sprintf("2023-%02d-%02d", i%12+1, i%28+1)
+		docs = append(docs,
+			doc(fmt.Sprintf("en-%03d", i), "en", "en", "Report", fmt.Sprintf("The %s failed.", p.English), "Restored.", day, nil, nil, nil),
+			doc(fmt.Sprintf("ja-%03d", i), "ja", "ja", "報告", fmt.Sprintf("%sが停止しました。", p.Katakana), "復旧しました。", day, nil, nil, nil))
+	}
+	ix := diskIndex(t, docs)
+	for i, p := range pairs {
+		for q, want := range map[string]string{p.English: fmt.Sprintf("ja-%03d", i), p.Katakana: fmt.Sprintf("en-%03d", i)} {
+			if q == p.English && strings.Contains(q, " ") {
+				q = `"` + q + `"` // a phrase; its words alone are words
+			}
+			if got := ids(search(t, ix, Request{Query: q, Lang: "ja", PerPage: 50})); !slices.Contains(got, want) {
+				t.Errorf("%q: %v, want %s among them", q, got, want)
+			}
+		}
+	}
+	if len(pairs) < 30 {
+		t.Errorf("%d loanwords, want 30 to 60", len(pairs))
 	}
 }
