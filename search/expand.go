@@ -256,6 +256,17 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 				suggestion = withWord(suggestion, i, word)
 				corrected = true
 			}
+			// A compound typed without a space that no index holds
+			// whole also finds its parts (analysis.Parts).
+			if parts := analysis.Parts(c.Value); parts != nil {
+				found, err := ix.finds(ctx, c.Value)
+				if err != nil {
+					return err
+				}
+				if !found {
+					p.alternatives[i] = append(p.alternatives[i], parts...)
+				}
+			}
 			continue
 		}
 		if i == last && compound(c) {

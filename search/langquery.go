@@ -215,6 +215,7 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 	if len(alternatives) == 0 {
 		return q, nil
 	}
+	alternatives, parts := splitParts(c.Value, alternatives)
 	var exact []string
 	if pat != nil && len(pat.Terms) == 1 {
 		exact = pat.Terms[0]
@@ -229,6 +230,15 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 		return nil, err
 	}
 	alts = append(alts, more...)
+	if parts != nil {
+		pq, err := b.partsQuery(parts, fields, nodes, queries)
+		if err != nil {
+			return nil, err
+		}
+		if pq != nil {
+			alts = append(alts, pq)
+		}
+	}
 	if len(alts) == 0 {
 		return q, nil
 	}
@@ -284,6 +294,45 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 		queries.highlight(locate.NewPattern(toks, b.kind), fields)
 	}
 	return qs, nil
+}
+
+// splitParts returns apart the alternatives of a word that are its parts
+// (analysis.Parts), which expand.go adds when no index holds it whole.
+func splitParts(word string, alternatives []string) (rest, parts []string) {
+	parts = analysis.Parts(word)
+	if parts == nil {
+		return alternatives, nil
+	}
+	at := slices.Index(alternatives, parts[0])
+	if at < 0 || len(alternatives)-at < len(parts) || !slices.Equal(alternatives[at:at+len(parts)], parts) {
+		return alternatives, nil
+	}
+	return slices.Concat(alternatives[:at], alternatives[at+len(parts):]), parts
+}
+
+// partsQuery matches any of the parts of a compound, at alternativeBoost,
+// their scores adding up as the words of a query do, times the share of
+// the parts matched: the report that has the most of them comes first.
+func (b *langBuilder) partsQuery(parts []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) (blevequery.Query, error) {
+	scaled := make([]fieldBoost, len(fields))
+	for i, f := range fields {
+		scaled[i] = fieldBoost{f.field, f.boost * alternativeBoost}
+	}
+	var qs []blevequery.Query
+	for _, part := range parts {
+		q, pat, err := b.words(part, scaled, nodes)
+		if err != nil {
+			return nil, err
+		}
+		if q != nil {
+			qs = append(qs, q)
+			queries.highlight(pat, fields)
+		}
+	}
+	if len(qs) == 0 {
+		return nil, nil
+	}
+	return blevequery.NewDisjunctionQuery(qs), nil
 }
 
 // phraseAlternatives returns the queries of the alternatives that are

@@ -100,3 +100,39 @@ func TestLoanwordTableFindsEachOther(t *testing.T) {
 		t.Errorf("%d loanwords, want 30 to 60", len(pairs))
 	}
 }
+
+// A compound typed without a space finds what its parts find, though no
+// report writes it whole: 硬碟故障 the reports of 硬碟 and of 故障, that
+// of both first; サーバー障害 those of サーバ and 障害.
+func TestCompoundFindsItsParts(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("a-both", "zh-TW", "zh-TW", "儲存節點停機", "一顆硬碟在凌晨發生故障。", "更換。", "2024-01-01", nil, nil, nil),
+		doc("b-disk", "zh-TW", "zh-TW", "儲存節點告警", "一顆硬碟的空間不足。", "清理。", "2024-01-02", nil, nil, nil),
+		doc("c-fault", "zh-TW", "zh-TW", "交換器停機", "一台交換器在凌晨故障。", "更換。", "2024-01-03", nil, nil, nil),
+		doc("d-other", "zh-TW", "zh-TW", "電力中斷", "停電。", "恢復。", "2024-01-04", nil, nil, nil),
+		doc("e-ja", "ja", "ja", "東京の停止", "東京のサーバーで障害が発生しました。", "復旧。", "2024-01-05", nil, nil, nil),
+		doc("f-ja", "ja", "ja", "決済の遅延", "障害により決済が遅れました。", "復旧。", "2024-01-06", nil, nil, nil),
+		doc("g-ja", "ja", "ja", "移行", "サーバを移行しました。", "完了。", "2024-01-07", nil, nil, nil),
+	}
+	for name, ix := range map[string]*Index{"disk": diskIndex(t, docs), "memory": memoryOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			first   string
+			want    []string
+		}{
+			{"硬碟故障", "zh-TW", "a-both", []string{"a-both", "b-disk", "c-fault"}},
+			{"サーバー障害", "ja", "e-ja", []string{"e-ja", "f-ja", "g-ja"}},
+			{"サーバ障害", "ja", "e-ja", []string{"e-ja", "f-ja", "g-ja"}},
+		} {
+			got := ids(search(t, ix, Request{Query: tc.q, Lang: tc.lang}))
+			if len(got) == 0 || got[0] != tc.first {
+				t.Errorf("%s: %q: %v, want %s first", name, tc.q, got, tc.first)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q: %v, want %v", name, tc.q, got, tc.want)
+			}
+		}
+	}
+}
