@@ -257,8 +257,9 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 				corrected = true
 			}
 			// A compound typed without a space that no index holds
-			// whole also finds its parts (analysis.Parts).
-			if parts := analysis.Parts(c.Value); parts != nil {
+			// whole, and no typo, also finds its parts (analysis.Parts):
+			// a typo's parts are mostly what was typed right.
+			if parts := analysis.Parts(c.Value); parts != nil && word == "" {
 				found, err := ix.finds(ctx, c.Value)
 				if err != nil {
 					return err
