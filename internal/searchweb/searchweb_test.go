@@ -411,7 +411,7 @@ func TestSearchPageInSimplifiedChinese(t *testing.T) {
 		t.Fatalf("status %d", code)
 	}
 	page := string(body)
-	for _, want := range []string{`lang="zh-CN"`, "找到 2 起故障", "组织", "地域", "年份", "语言", "英语", "中文 (台湾)", "资源耗尽", "负载激增", "严重程度", "不到 1 小时", "4–12 小时", `<time datetime="2020-08-19">2020-08-19</time>`, "搜索"} {
+	for _, want := range []string{`lang="zh-CN"`, "找到 2 起故障", "组织", "地域", "年份", "语言", "英语", "中文 (台湾)", "资源耗尽", "负载激增", "严重程度", "不到 1 小时", "4–12 小时", `<time datetime="2020-08-20T03:55:00Z">2020年8月19日 20:55 PDT</time>`, "开始日期", "搜索"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("zh-CN search page lacks %q", want)
 		}
