@@ -18,7 +18,7 @@ func TestSingleCharacterThroughPhraseFold(t *testing.T) {
 		doc("2024-01-01-cn-down", "zh-CN", "zh-CN", "服务器宕机", "机房的服务器宕机两小时。", "重启后恢复。", "2024-01-01", nil, nil, nil),
 		doc("2024-01-02-tw-down", "zh-TW", "zh-TW", "伺服器當機", "機房的伺服器當機兩小時。", "重新啟動後恢復。", "2024-01-02", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": diskIndex(t, docs), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct {
 			q, lang string
 			want    []string
@@ -53,7 +53,7 @@ func TestLoanwordsAndLongVowels(t *testing.T) {
 		doc(enLogin, "en", "en", "Sign-in failures", "Users could not login for an hour.", "Restored.", "2024-02-03", nil, nil, nil),
 		doc(enLB, "en", "en", "Dropped requests", "The load balancer dropped requests.", "Rolled back.", "2024-02-04", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": diskIndex(t, docs), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct {
 			q, lang string
 			want    []string
@@ -115,7 +115,7 @@ func TestCompoundFindsItsParts(t *testing.T) {
 		doc("f-ja", "ja", "ja", "決済の遅延", "障害により決済が遅れました。", "復旧。", "2024-01-06", nil, nil, nil),
 		doc("g-ja", "ja", "ja", "移行", "サーバを移行しました。", "完了。", "2024-01-07", nil, nil, nil),
 	}
-	for name, ix := range map[string]*Index{"disk": diskIndex(t, docs), "memory": memoryOf(t, docs)} {
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
 		for _, tc := range []struct {
 			q, lang string
 			first   string
