@@ -256,6 +256,18 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 				suggestion = withWord(suggestion, i, word)
 				corrected = true
 			}
+			// A compound typed without a space that no index holds
+			// whole, and no typo, also finds its parts (analysis.Parts):
+			// a typo's parts are mostly what was typed right.
+			if parts := analysis.Parts(c.Value); parts != nil && word == "" {
+				found, err := ix.finds(ctx, c.Value)
+				if err != nil {
+					return err
+				}
+				if !found {
+					p.alternatives[i] = append(p.alternatives[i], parts...)
+				}
+			}
 			continue
 		}
 		if i == last && compound(c) {
@@ -283,7 +295,7 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 		n := utf8.RuneCountInString(word)
 		if i == last && n >= minPrefixRunes {
 			if words := ix.completions(word); len(words) > 0 {
-				p.alternatives[i] = words
+				p.alternatives[i] = append(p.alternatives[i], words...)
 				continue
 			}
 		}

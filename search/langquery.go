@@ -215,6 +215,7 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 	if len(alternatives) == 0 {
 		return q, nil
 	}
+	alternatives, parts := splitParts(c.Value, alternatives)
 	var exact []string
 	if pat != nil && len(pat.Terms) == 1 {
 		exact = pat.Terms[0]
@@ -229,6 +230,15 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 		return nil, err
 	}
 	alts = append(alts, more...)
+	if parts != nil {
+		pq, err := b.partsQuery(parts, fields, nodes, queries)
+		if err != nil {
+			return nil, err
+		}
+		if pq != nil {
+			alts = append(alts, pq)
+		}
+	}
 	if len(alts) == 0 {
 		return q, nil
 	}
@@ -286,10 +296,50 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 	return qs, nil
 }
 
+// splitParts returns apart the alternatives of a word that are its parts
+// (analysis.Parts), which expand.go adds when no index holds it whole.
+func splitParts(word string, alternatives []string) (rest, parts []string) {
+	parts = analysis.Parts(word)
+	if parts == nil {
+		return alternatives, nil
+	}
+	at := slices.Index(alternatives, parts[0])
+	if at < 0 || len(alternatives)-at < len(parts) || !slices.Equal(alternatives[at:at+len(parts)], parts) {
+		return alternatives, nil
+	}
+	return slices.Concat(alternatives[:at], alternatives[at+len(parts):]), parts
+}
+
+// partsQuery matches any of the parts of a compound, at alternativeBoost,
+// their scores adding up as the words of a query do, times the share of
+// the parts matched: the report that has the most of them comes first.
+func (b *langBuilder) partsQuery(parts []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) (blevequery.Query, error) {
+	scaled := make([]fieldBoost, len(fields))
+	for i, f := range fields {
+		scaled[i] = fieldBoost{f.field, f.boost * alternativeBoost}
+	}
+	var qs []blevequery.Query
+	for _, part := range parts {
+		q, pat, err := b.words(part, scaled, nodes)
+		if err != nil {
+			return nil, err
+		}
+		if q != nil {
+			qs = append(qs, q)
+			queries.highlight(pat, fields)
+		}
+	}
+	if len(qs) == 0 {
+		return nil, nil
+	}
+	return blevequery.NewDisjunctionQuery(qs), nil
+}
+
 // phraseAlternatives returns the queries of the alternatives that are
 // phrases here (a Taiwan word for a Mainland one: 記憶體 for 内存; a
-// respelling of three characters or more: 伺服器 for 伺服氣), in
-// the fields, at alternativeBoost, and adds them to the highlights.
+// respelling of three characters or more: 伺服器 for 伺服氣; load
+// balancer for ロードバランサー), in the fields, at alternativeBoost,
+// and adds them to the highlights.
 func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) ([]blevequery.Query, error) {
 	scaled := make([]fieldBoost, len(fields))
 	for i, f := range fields {
@@ -560,6 +610,12 @@ func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Q
 			}
 		}
 		delete(in, c)
+		if b.kind == analysis.Chinese {
+			var err error
+			if in, err = b.phraseBigrams(c, f.field, in); err != nil {
+				return nil, err
+			}
+		}
 		perField[i] = in
 		for t, n := range in {
 			counts[t] += n
@@ -584,6 +640,28 @@ func (b *langBuilder) bigramsWith(c string, fields []fieldBoost) ([]blevequery.Q
 		qs = append(qs, q)
 	}
 	return qs, nil
+}
+
+// phraseBigrams returns in with the bigrams of field in which the fold
+// writes c otherwise (analysis.PhraseBigrams: 宕 in 宕機 is folded as 死,
+// so a report saying 宕机 holds only 死机), with their numbers of
+// documents; in itself, which a cache may hold, is left as it is.
+func (b *langBuilder) phraseBigrams(c, field string, in map[string]uint64) (map[string]uint64, error) {
+	more := analysis.PhraseBigrams(c)
+	if len(more) == 0 {
+		return in, nil
+	}
+	in = maps.Clone(in)
+	for _, bg := range more {
+		n, err := termCount(context.Background(), b.dict, []byte(bg), field)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			in[bg] = n
+		}
+	}
+	return in, nil
 }
 
 // asRareAs returns the boost that makes a term of df documents in a

@@ -31,7 +31,7 @@ func runGen(args ...string) (int, string, string) {
 
 func TestExitCodes(t *testing.T) {
 	site := copySite(t)
-	if code, out, errs := runGen("build", "--source", site); code != exitOK || !strings.Contains(out, "built 4 incidents in 3 languages") {
+	if code, out, errs := runGen("build", "--source", site); code != exitOK || !strings.Contains(out, "built 4 incidents in 4 languages") {
 		t.Fatalf("build: %d %q %q", code, out, errs)
 	}
 	if code, _, _ := runGen("build", "--no-such-flag"); code != exitUsage {

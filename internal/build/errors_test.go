@@ -357,7 +357,17 @@ func TestBuildErrors(t *testing.T) {
 				return files{en: errOrig, file(errID, "fr"): errJA}
 			},
 			prefix: func(t *testing.T) string { return file(errID, "fr") + ":1:1: " },
-			frags:  []string{`language "fr" has no i18n file`, "add i18n/fr.yaml", "en, ja, zh-TW"},
+			frags:  []string{`language "fr" has no i18n file`, "add i18n/fr.yaml", "en, ja, zh-CN, zh-TW"},
+		},
+		{
+			// Hong Kong's Traditional Chinese is no site language of its
+			// own: its readers get zh-TW, and a text needs i18n/zh-HK.yaml.
+			name: "Hong Kong Chinese",
+			files: func(t *testing.T) files {
+				return files{en: errOrig, file(errID, "zh-HK"): errJA}
+			},
+			prefix: func(t *testing.T) string { return file(errID, "zh-HK") + ":1:1: " },
+			frags:  []string{`language "zh-HK" has no i18n file`, "add i18n/zh-HK.yaml", "zh-CN, zh-TW"},
 		},
 		{
 			name: "non-canonical language tag",
@@ -577,8 +587,8 @@ func TestUnknownLanguageWithSiteI18n(t *testing.T) {
 	if err != nil {
 		t.Fatalf("with i18n/fr.yaml the build fails: %v", err)
 	}
-	if res.Languages != 4 {
-		t.Errorf("built %d languages, want 4 (en, fr, ja, zh-TW)", res.Languages)
+	if res.Languages != 5 {
+		t.Errorf("built %d languages, want 5 (en, fr, ja, zh-CN, zh-TW)", res.Languages)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "public", "fr", "incidents", errID, "index.html")); err != nil {
 		t.Errorf("no French incident page: %v", err)

@@ -26,7 +26,7 @@ import (
 const repoRoot = "../.."
 
 var (
-	siteLangs = []string{"en", "ja", "zh-TW"}
+	siteLangs = []string{"en", "ja", "zh-CN", "zh-TW"}
 	seedIDs   = []string{
 		"2016-10-31-pubsub-subscription-creation",
 		"2017-03-13-bigquery-streaming-inserts",
@@ -170,6 +170,14 @@ func TestFallbackNoticeForMissingTranslation(t *testing.T) {
 	}
 	if attr(article, "lang") != "en" {
 		t.Errorf("untranslated article lang = %q, want en", attr(article, "lang"))
+	}
+	// No incident is written in Simplified Chinese: a zh-CN page shows the
+	// original, as for any missing translation, with a Simplified notice.
+	article, n = notice("zh-CN", "2024-08-12-europe-west2-connectivity")
+	if n == nil || attr(n, "lang") != "zh-CN" || !strings.Contains(text(n), "尚未翻译成简体中文") || !strings.Contains(text(n), "英语") {
+		t.Errorf("zh-CN page of an untranslated incident: notice %v, want a Simplified notice naming English (英语)", n)
+	} else if attr(article, "lang") != "en" {
+		t.Errorf("zh-CN page's article lang = %q, want en, the original", attr(article, "lang"))
 	}
 	// Translated pages have no notice.
 	for _, c := range [][2]string{{"ja", "2017-03-13-bigquery-streaming-inserts"}, {"en", "2020-08-19-blob-storage-metadata-overload"}, {"zh-TW", "2024-08-12-europe-west2-connectivity"}} {
@@ -374,6 +382,8 @@ func TestDurationsAndTimes(t *testing.T) {
 		{"en", "2017-03-13-bigquery-streaming-inserts", "30 min"},
 		{"en", "2016-10-31-pubsub-subscription-creation", "2 h 4 min"},
 		{"zh-TW", "2016-10-31-pubsub-subscription-creation", "2 小時 4 分鐘"},
+		{"zh-CN", "2016-10-31-pubsub-subscription-creation", "2 小时 4 分钟"},
+		{"zh-CN", "2017-03-13-bigquery-streaming-inserts", "2017年3月13日 10:22 PDT · 17:22 UTC"},
 		{"ja", "2016-10-31-pubsub-subscription-creation", "2 時間 4 分"},
 		// Crosses midnight: begins on the 19th local time, ends on the 20th.
 		{"en", "2020-08-19-blob-storage-metadata-overload", "6 h 35 min"},
@@ -411,8 +421,10 @@ func TestPluralsInEveryLanguage(t *testing.T) {
 		"en/products/google-cloud-bigquery/index.html": "1 incident",
 		"zh-TW/index.html": "4 起事故",
 		"zh-TW/products/google-cloud-bigquery/index.html": "1 起事故",
-		"ja/index.html": "4 件のインシデント",
-		"ja/products/google-cloud-bigquery/index.html": "1 件のインシデント",
+		"ja/index.html":    "4 件のインシデント",
+		"zh-CN/index.html": "4 起故障",
+		"zh-CN/products/google-cloud-bigquery/index.html": "1 起故障",
+		"ja/products/google-cloud-bigquery/index.html":    "1 件のインシデント",
 	}
 	for rel, want := range cases {
 		if got := lead(rel); got != want {

@@ -22,7 +22,7 @@ func bundled(t *testing.T) *locale.Bundle {
 
 func TestBundledLanguages(t *testing.T) {
 	b := bundled(t)
-	if got := strings.Join(b.Tags(), ","); got != "en,ja,zh-TW" {
+	if got := strings.Join(b.Tags(), ","); got != "en,ja,zh-CN,zh-TW" {
 		t.Fatalf("languages = %s", got)
 	}
 	cases := []struct {
@@ -32,6 +32,7 @@ func TestBundledLanguages(t *testing.T) {
 	}{
 		{"en", 1, "1 incident"}, {"en", 4, "4 incidents"}, {"en", 0, "0 incidents"}, {"en", 1000, "1,000 incidents"},
 		{"zh-TW", 1, "1 起事故"}, {"zh-TW", 4, "4 起事故"},
+		{"zh-CN", 1, "1 起故障"}, {"zh-CN", 1000, "1,000 起故障"},
 		{"ja", 1, "1 件のインシデント"}, {"ja", 4, "4 件のインシデント"},
 	}
 	for _, c := range cases {
@@ -75,6 +76,8 @@ func TestDatesDurationsAndTimes(t *testing.T) {
 		{"ja", b.Get("ja").Date(begin.In(la)), "2017年3月13日"},
 		{"en", b.Get("en").Duration(2*time.Hour + 4*time.Minute), "2 h 4 min"},
 		{"zh-TW", b.Get("zh-TW").Duration(2*time.Hour + 4*time.Minute), "2 小時 4 分鐘"},
+		{"zh-CN", b.Get("zh-CN").Date(begin.In(la)), "2017年3月13日"},
+		{"zh-CN", b.Get("zh-CN").Duration(26*time.Hour + 4*time.Minute), "1 天 2 小时 4 分钟"},
 		{"ja", b.Get("ja").Duration(30 * time.Minute), "30 分"},
 		{"en", b.Get("en").Duration(26*time.Hour + 30*time.Second), "1 day 2 h 1 min"},
 		{"en", b.Get("en").Time(begin, la), "10:22 PDT · 17:22 UTC"},
@@ -93,6 +96,19 @@ func TestMatchAcceptLanguage(t *testing.T) {
 	for header, want := range map[string]string{
 		"zh-TW,zh;q=0.9,en;q=0.8": "zh-TW",
 		"zh-Hant-HK":              "zh-TW",
+		// Simplified for the Mainland, Singapore and the script alone;
+		// Traditional for Taiwan, Hong Kong and Macau, which have no
+		// language of their own here.
+		"zh-CN":                   "zh-CN",
+		"zh-CN,zh;q=0.9,en;q=0.8": "zh-CN",
+		"zh-SG":                   "zh-CN",
+		"zh-Hans":                 "zh-CN",
+		"zh":                      "zh-CN",
+		"zh-TW":                   "zh-TW",
+		"zh-Hant":                 "zh-TW",
+		"zh-HK":                   "zh-TW",
+		"zh-MO":                   "zh-TW",
+		"en-US,zh-HK;q=0.5":       "en",
 		"ja-JP":                   "ja",
 		"fr-FR,en;q=0.5":          "en",
 		"de":                      "en",
@@ -240,7 +256,7 @@ func TestDateTime(t *testing.T) {
 func TestLanguageNamesInTheReadersLanguage(t *testing.T) {
 	b := bundled(t)
 	for _, c := range []struct{ reader, tag, want string }{
-		{"en", "ja", "Japanese"}, {"ja", "ja", "日本語"}, {"zh-TW", "en", "英文"}, {"en", "zh-TW", "Chinese (Taiwan)"}, {"en", "!!", "!!"},
+		{"en", "ja", "Japanese"}, {"ja", "ja", "日本語"}, {"zh-TW", "en", "英文"}, {"en", "zh-TW", "Chinese (Taiwan)"}, {"zh-CN", "en", "英语"}, {"zh-CN", "zh-TW", "中文 (台湾)"}, {"en", "zh-CN", "Chinese (China)"}, {"en", "!!", "!!"},
 	} {
 		if got := b.Get(c.reader).LanguageName(c.tag); got != c.want {
 			t.Errorf("%s name of %s: %q, want %q", c.reader, c.tag, got, c.want)

@@ -399,3 +399,29 @@ func textOfNode(n *html.Node) string {
 	})
 	return strings.TrimSpace(b.String())
 }
+
+// The search page in Simplified Chinese names its facets, languages,
+// causes and dates in Simplified characters, though no incident is
+// written in them: the facets of results in Traditional Chinese, Japanese
+// and English are the reader's.
+func TestSearchPageInSimplifiedChinese(t *testing.T) {
+	srv := serveSeed(t)
+	code, body := get(t, srv, "/zh-CN/search/", url.Values{"q": {"Gmail"}})
+	if code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	page := string(body)
+	for _, want := range []string{`lang="zh-CN"`, "找到 2 起故障", "组织", "地域", "年份", "语言", "英语", "中文 (台湾)", "资源耗尽", "负载激增", "严重程度", "不到 1 小时", "4–12 小时", `<time datetime="2020-08-20T03:55:00Z">2020年8月19日 20:55 PDT</time>`, "开始日期", "搜索"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("zh-CN search page lacks %q", want)
+		}
+	}
+	for _, traditional := range []string{"搜尋", "組織", "區域", "篩選"} {
+		if strings.Contains(page, traditional) {
+			t.Errorf("zh-CN search page says %q, Taiwan's word", traditional)
+		}
+	}
+	if t.Failed() {
+		t.Log(page)
+	}
+}

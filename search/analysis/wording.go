@@ -56,8 +56,9 @@ const maxWordingRunes = 10
 // by the other side's, the longest first (内存泄漏 → 記憶體泄漏, 证书过期 →
 // 憑證过期, 重新啟動 → 重啟): the
 // first rewriting takes each phrase's first other wording, the next its
-// second where it has one, up to maxWordings rewritings; none if s has
-// no such phrase.
+// second where it has one, up to maxWordings rewritings. Before them
+// come s as a Japanese loanword otherwise written (loanwords.go: サーバー
+// also without its ー, ログイン as login, login as ログイン).
 func OtherWordings(s string) []string {
 	m, err := wordings()
 	if err != nil {
@@ -89,7 +90,7 @@ func OtherWordings(s string) []string {
 		most = max(most, len(other))
 		i = end
 	}
-	var out []string
+	out := loanWordings(s)
 	for w := range min(most, maxWordings) {
 		var b strings.Builder
 		for _, p := range parts {

@@ -1,0 +1,138 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/postmortem-archive/gen/search/analysis"
+)
+
+// A single Chinese character finds the words the fold writes it
+// otherwise in: 宕机 is indexed as 死机 (OpenCC's phrase), so 宕 finds
+// the report that says 宕机, as 宕机 does, and 當 still finds 當機.
+func TestSingleCharacterThroughPhraseFold(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("2024-01-01-cn-down", "zh-CN", "zh-CN", "服务器宕机", "机房的服务器宕机两小时。", "重启后恢复。", "2024-01-01", nil, nil, nil),
+		doc("2024-01-02-tw-down", "zh-TW", "zh-TW", "伺服器當機", "機房的伺服器當機兩小時。", "重新啟動後恢復。", "2024-01-02", nil, nil, nil),
+	}
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			want    []string
+		}{
+			{"宕", "zh-CN", []string{"2024-01-01-cn-down"}},
+			{"宕", "zh-TW", []string{"2024-01-01-cn-down"}},
+			{"當", "zh-TW", []string{"2024-01-02-tw-down"}},
+			{"宕机", "zh-CN", []string{"2024-01-01-cn-down", "2024-01-02-tw-down"}},
+		} {
+			got := ids(search(t, ix, Request{Query: tc.q, Lang: tc.lang}))
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q (%s): %v, want %v", name, tc.q, tc.lang, got, tc.want)
+			}
+		}
+	}
+}
+
+// A katakana word is one word with or without its last ー, and an
+// operations loanword finds its English and the reverse.
+func TestLoanwordsAndLongVowels(t *testing.T) {
+	t.Parallel()
+	const (
+		jaServer = "2024-02-01-ja-server"
+		jaLogin  = "2024-02-02-ja-login"
+		enLogin  = "2024-02-03-en-login"
+		enLB     = "2024-02-04-en-lb"
+	)
+	docs := []Document{
+		doc(jaServer, "ja", "ja", "サーバ障害", "東京のサーバが停止しました。", "再起動しました。", "2024-02-01", nil, nil, nil),
+		doc(jaLogin, "ja", "ja", "認証の障害", "利用者がログインできませんでした。", "復旧しました。", "2024-02-02", nil, nil, nil),
+		doc(enLogin, "en", "en", "Sign-in failures", "Users could not login for an hour.", "Restored.", "2024-02-03", nil, nil, nil),
+		doc(enLB, "en", "en", "Dropped requests", "The load balancer dropped requests.", "Rolled back.", "2024-02-04", nil, nil, nil),
+	}
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			want    []string
+		}{
+			{"サーバー", "ja", []string{jaServer}},
+			{"サーバー 東京", "ja", []string{jaServer}},
+			{"login", "en", []string{jaLogin, enLogin}},
+			{"ログイン", "ja", []string{jaLogin, enLogin}},
+			{"ロードバランサー", "ja", []string{enLB}},
+		} {
+			got := ids(search(t, ix, Request{Query: tc.q, Lang: tc.lang}))
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q (%s): %v, want %v", name, tc.q, tc.lang, got, tc.want)
+			}
+		}
+	}
+}
+
+// Every loanword of the table finds its other script, in a real index:
+// each is analysed as the index analyses the text that says it.
+func TestLoanwordTableFindsEachOther(t *testing.T) {
+	t.Parallel()
+	pairs := analysis.Loanwords()
+	var docs []Document
+	for i, p := range pairs {
+		day := fmt.Sprintf("2023-%02d-%02d", i%12+1, i%28+1)
+		docs = append(docs,
+			doc(fmt.Sprintf("en-%03d", i), "en", "en", "Report", fmt.Sprintf("The %s failed.", p.English), "Restored.", day, nil, nil, nil),
+			doc(fmt.Sprintf("ja-%03d", i), "ja", "ja", "報告", fmt.Sprintf("%sが停止しました。", p.Katakana), "復旧しました。", day, nil, nil, nil))
+	}
+	ix := diskIndex(t, docs)
+	for i, p := range pairs {
+		for q, want := range map[string]string{p.English: fmt.Sprintf("ja-%03d", i), p.Katakana: fmt.Sprintf("en-%03d", i)} {
+			if q == p.English && strings.Contains(q, " ") {
+				q = `"` + q + `"` // a phrase; its words alone are words
+			}
+			if got := ids(search(t, ix, Request{Query: q, Lang: "ja", PerPage: 50})); !slices.Contains(got, want) {
+				t.Errorf("%q: %v, want %s among them", q, got, want)
+			}
+		}
+	}
+	if len(pairs) < 30 {
+		t.Errorf("%d loanwords, want 30 to 60", len(pairs))
+	}
+}
+
+// A compound typed without a space finds what its parts find, though no
+// report writes it whole: 硬碟故障 the reports of 硬碟 and of 故障, that
+// of both first; サーバー障害 those of サーバ and 障害.
+func TestCompoundFindsItsParts(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("a-both", "zh-TW", "zh-TW", "儲存節點停機", "一顆硬碟在凌晨發生故障。", "更換。", "2024-01-01", nil, nil, nil),
+		doc("b-disk", "zh-TW", "zh-TW", "儲存節點告警", "一顆硬碟的空間不足。", "清理。", "2024-01-02", nil, nil, nil),
+		doc("c-fault", "zh-TW", "zh-TW", "交換器停機", "一台交換器在凌晨故障。", "更換。", "2024-01-03", nil, nil, nil),
+		doc("d-other", "zh-TW", "zh-TW", "電力中斷", "停電。", "恢復。", "2024-01-04", nil, nil, nil),
+		doc("e-ja", "ja", "ja", "東京の停止", "東京のサーバーで障害が発生しました。", "復旧。", "2024-01-05", nil, nil, nil),
+		doc("f-ja", "ja", "ja", "決済の遅延", "障害により決済が遅れました。", "復旧。", "2024-01-06", nil, nil, nil),
+		doc("g-ja", "ja", "ja", "移行", "サーバを移行しました。", "完了。", "2024-01-07", nil, nil, nil),
+	}
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			first   string
+			want    []string
+		}{
+			{"硬碟故障", "zh-TW", "a-both", []string{"a-both", "b-disk", "c-fault"}},
+			{"サーバー障害", "ja", "e-ja", []string{"e-ja", "f-ja", "g-ja"}},
+			{"サーバ障害", "ja", "e-ja", []string{"e-ja", "f-ja", "g-ja"}},
+		} {
+			got := ids(search(t, ix, Request{Query: tc.q, Lang: tc.lang}))
+			if len(got) == 0 || got[0] != tc.first {
+				t.Errorf("%s: %q: %v, want %s first", name, tc.q, got, tc.first)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q: %v, want %v", name, tc.q, got, tc.want)
+			}
+		}
+	}
+}
