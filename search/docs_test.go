@@ -14,6 +14,8 @@ import (
 	"github.com/postmortem-archive/gen/search/build"
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/schema"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // storeDocs are the documents of the document store tests: the fixtures
@@ -71,7 +73,7 @@ func TestDocStoreRoundTrip(t *testing.T) {
 	defer ix.Close()
 	mem := editableOf(t, docs)
 	for _, d := range docs {
-		lang, _ := CanonicalLang(d.Lang)
+		lang, _ := i18n.Canonical(d.Lang)
 		want := schema.NewText(&d, analysis.KindOf(lang))
 		// The flags stored are TextFlags' (FoldHan found by the analysis).
 		want.Flags = analysis.TextFlags(want.All(), analysis.KindOf(lang))

@@ -15,6 +15,8 @@ import (
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/schema"
 	"github.com/postmortem-archive/gen/search/vocab"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // engine is what an Index and an Editable share: the language indexes
@@ -69,7 +71,7 @@ func openEngine(dir string, o options, editable bool) (*engine, error) {
 
 // openLang opens the language index l of the index in dir.
 func (e *engine) openLang(dir, l string) error {
-	if c, err := CanonicalLang(l); err != nil || c != l {
+	if c, err := i18n.Canonical(l); err != nil || c != l {
 		return fmt.Errorf("search: %s: bad language index %q", dir, l)
 	}
 	docs, metas, err := docstore.Open(filepath.Join(dir, l, docstore.FileName))

@@ -18,6 +18,8 @@ import (
 
 	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // maxLangs bounds the number of language indexes one search combines
@@ -74,7 +76,7 @@ func newPlan(r Request) (*plan, error) {
 	if err := p.browse(r); err != nil {
 		return nil, err
 	}
-	p.reader, _ = CanonicalLang(r.Lang) // an unknown reader language shows originals
+	p.reader, _ = i18n.Canonical(r.Lang) // an unknown reader language shows originals
 	return p, nil
 }
 
@@ -82,7 +84,7 @@ func newPlan(r Request) (*plan, error) {
 // bleve queries: language, duration and sort.
 func (p *plan) browse(r Request) error {
 	if r.Language != "" {
-		tag, err := CanonicalLang(r.Language)
+		tag, err := i18n.Canonical(r.Language)
 		if err != nil {
 			return query.Problemf("search_error_language", "“{value}” is not a language tag", "value", query.Clip(r.Language))
 		}

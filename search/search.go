@@ -117,7 +117,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/query"
 )
 
@@ -310,7 +309,3 @@ const (
 	FacetDuration     = "duration"
 	FacetLang         = "lang"
 )
-
-// CanonicalLang returns the canonical form of a BCP 47 tag ("zh-tw" →
-// "zh-TW"), or an error if s is not a well-formed tag.
-func CanonicalLang(s string) (string, error) { return analysis.CanonicalLang(s) }

@@ -62,7 +62,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	siteLang, ok := siteLanguage(stderr, "import", *site, tag.String())
+	siteLang, ok := siteLanguage(stderr, "import", *site, tag)
 	if !ok {
 		return exitUsage
 	}
@@ -83,7 +83,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gen import:", err)
 		return exitContent
 	}
-	changes, err := importer.Plan(*site, tag.String(), files)
+	changes, err := importer.Plan(*site, tag, files)
 	if err != nil {
 		unlock()
 		fmt.Fprintln(stderr, "gen import:", err)

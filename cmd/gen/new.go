@@ -9,13 +9,14 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/text/language"
 
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/importer"
 	"github.com/postmortem-archive/gen/internal/locale"
 	"github.com/postmortem-archive/gen/internal/source"
 	"github.com/postmortem-archive/gen/internal/timefmt"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // cmdNew writes a new incident's original with every field and section a
@@ -46,7 +47,7 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	siteLang, ok := siteLanguage(stderr, "new", *source, tag.String())
+	siteLang, ok := siteLanguage(stderr, "new", *source, tag)
 	if !ok {
 		return exitUsage
 	}
@@ -69,7 +70,7 @@ func cmdNew(args []string, stdout, stderr io.Writer) int {
 	}
 	id := content.ID(at.In(loc), fs.Arg(0))
 	dir := filepath.Join(*source, "content", id)
-	file := filepath.Join(dir, tag.String()+".md")
+	file := filepath.Join(dir, tag+".md")
 	if _, err := os.Stat(dir); err == nil {
 		fmt.Fprintf(stderr, "gen new: %s already exists\n", dir)
 		return exitUsage
@@ -138,13 +139,13 @@ func siteLanguage(stderr io.Writer, cmd, dir, tag string) (*locale.Lang, bool) {
 	return nil, false
 }
 
-// parseLang reads a command's --lang as a BCP 47 tag; a mistake is told
-// on stderr.
-func parseLang(stderr io.Writer, cmd, lang string) (language.Tag, bool) {
-	tag, err := language.Parse(lang)
+// parseLang reads a command's --lang as a BCP 47 tag, in its canonical
+// form; a mistake is told on stderr.
+func parseLang(stderr io.Writer, cmd, lang string) (string, bool) {
+	tag, err := i18n.Canonical(lang)
 	if err != nil {
 		fmt.Fprintf(stderr, "gen %s: %q is not a language tag\n", cmd, lang)
-		return language.Tag{}, false
+		return "", false
 	}
 	return tag, true
 }

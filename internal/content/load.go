@@ -26,11 +26,12 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
-	"golang.org/x/text/language"
 
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/markdown"
 	"github.com/postmortem-archive/gen/internal/sitefs"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // MaxFileSize bounds one content file. Postmortems are a few pages long; a
@@ -288,12 +289,12 @@ func folderJobs(root string, e fs.DirEntry, siteLangs map[string]bool, langs []s
 			continue
 		}
 		tagText := strings.TrimSuffix(fname, ".md")
-		tag, err := language.Parse(tagText)
+		tag, err := i18n.Canonical(tagText)
 		if err != nil {
 			errs.Add(frel, 1, 1, "%q is not a BCP 47 language tag; name the file after its language, e.g. en.md or zh-TW.md", tagText)
 			continue
 		}
-		if tag.String() != tagText {
+		if tag != tagText {
 			errs.Add(frel, 1, 1, "language tag %q is not in canonical form; rename the file to %s.md", tagText, tag)
 			continue
 		}

@@ -25,6 +25,8 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/diag"
 	"github.com/postmortem-archive/gen/internal/timefmt"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // Message is a UI string: one text, or one text per CLDR plural form
@@ -125,11 +127,11 @@ func Load(fsys fs.FS, dir string) (*Bundle, error) {
 	for _, name := range names {
 		rel := path.Join(dir, name)
 		tagText := strings.TrimSuffix(name, ".yaml")
-		tag, err := language.Parse(tagText)
-		if err != nil || tag.String() != tagText {
+		if c, err := i18n.Canonical(tagText); err != nil || c != tagText {
 			errs.Add(rel, 0, 0, "file name must be a canonical BCP 47 tag such as en.yaml or zh-TW.yaml")
 			continue
 		}
+		tag := language.Make(tagText) // canonical: it parses
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			errs.Add(rel, 0, 0, "cannot read: %v", err)

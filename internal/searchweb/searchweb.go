@@ -21,6 +21,8 @@ import (
 	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
 	"github.com/postmortem-archive/gen/search/query"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // Limits on serving searches.
@@ -324,7 +326,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		Lang: st.fallback,
 	}
 	if l := get("lang"); l != "" {
-		tag, err := search.CanonicalLang(l)
+		tag, err := i18n.Canonical(l)
 		if err != nil || !slices.Contains(st.langs, tag) {
 			langs := strings.Join(st.langs, ", ")
 			return req, query.Problemf("search_error_site_lang", "lang must be one of {langs}", "langs", langs)

@@ -19,8 +19,6 @@
 package analysis
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,25 +28,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"golang.org/x/text/language"
 )
-
-// CanonicalLang returns the canonical form of a BCP 47 tag ("zh-tw" →
-// "zh-TW"), or an error if s is not a well-formed tag.
-func CanonicalLang(s string) (string, error) {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
-	if s == "" {
-		return "", errors.New("empty language tag")
-	}
-	for _, r := range s {
-		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "", fmt.Errorf("malformed language tag %q", s)
-		}
-	}
-	t, err := language.Parse(s)
-	if err != nil {
-		return "", fmt.Errorf("malformed language tag %q: %v", s, err)
-	}
-	return t.String(), nil
-}
 
 // For returns the name of the bleve analyzer of a language's text.
 func For(lang string) string {

@@ -22,6 +22,8 @@ import (
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/schema"
 	"github.com/postmortem-archive/gen/search/vocab"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // Tuning of the offline build (see search.BenchmarkIndexBuild).
@@ -167,7 +169,7 @@ func create(dir string, langs []string, opts []Option) (*Writer, error) {
 func canonicalLangs(langs []string) ([]string, error) {
 	var out []string
 	for _, l := range langs {
-		c, err := analysis.CanonicalLang(l)
+		c, err := i18n.Canonical(l)
 		if err != nil {
 			return nil, err
 		}

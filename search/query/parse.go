@@ -38,7 +38,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // Limits of a query, whatever a reader types.
@@ -303,7 +303,7 @@ func (p *Query) addField(spec fieldSpec, val string, neg bool) error {
 	case val == "":
 		return nil
 	case spec.lang:
-		l, err := analysis.CanonicalLang(val)
+		l, err := i18n.Canonical(val)
 		if err != nil {
 			return Problemf("search_error_lang", "lang:{value} is not a language tag (try lang:en or lang:zh-TW)", "value", Clip(val))
 		}

@@ -12,8 +12,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/postmortem-archive/gen/search/analysis"
 	"github.com/postmortem-archive/gen/search/docstore"
+
+	"github.com/postmortem-archive/gen/i18n"
 )
 
 // SegmentDocs is the number of documents a build makes into one bleve
@@ -54,14 +55,14 @@ func Normalize(d *Document) error {
 	if len(d.ID) > 512 {
 		return fmt.Errorf("search: document ID too long: %.40q…", d.ID)
 	}
-	lang, err := analysis.CanonicalLang(d.Lang)
+	lang, err := i18n.Canonical(d.Lang)
 	if err != nil {
 		return fmt.Errorf("search: document %s: %w", d.ID, err)
 	}
 	d.Lang = lang
 	if d.OriginalLang == "" {
 		d.OriginalLang = lang
-	} else if d.OriginalLang, err = analysis.CanonicalLang(d.OriginalLang); err != nil {
+	} else if d.OriginalLang, err = i18n.Canonical(d.OriginalLang); err != nil {
 		return fmt.Errorf("search: document %s: original language: %w", d.ID, err)
 	}
 	d.Begin = d.Begin.UTC()
