@@ -156,6 +156,16 @@ const (
 // with errors.Is; the message (err.Error()) is fit to show to the user.
 var ErrBadQuery = query.ErrBadQuery
 
+// Problem is a request that cannot be searched, by the key of its message
+// in a site's language files and the values of its placeholders; it
+// wraps ErrBadQuery. The query parser makes them, and so does a server
+// for the parameters it reads (NewProblem).
+type Problem = query.Problem
+
+// NewProblem returns a Problem with English text, whose {name}
+// placeholders args fill (name, value pairs).
+func NewProblem(key, text string, args ...any) error { return query.Problemf(key, text, args...) }
+
 // Searcher is what a server searches: an Index, or the authoring
 // server's Editable.
 type Searcher interface {

@@ -20,7 +20,6 @@ import (
 	"github.com/postmortem-archive/gen/internal/render"
 	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
-	"github.com/postmortem-archive/gen/search/query"
 
 	"github.com/postmortem-archive/gen/i18n"
 )
@@ -227,7 +226,7 @@ func retryLater(w http.ResponseWriter, err error) {
 // problemOf is an error of a search as the page says it: by the key of
 // its message in the site's languages.
 func problemOf(err error) *render.SearchError {
-	var p *query.Problem
+	var p *search.Problem
 	if errors.As(err, &p) {
 		return &render.SearchError{Key: p.Key, Args: p.Args}
 	}
@@ -329,7 +328,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		tag, err := i18n.Canonical(l)
 		if err != nil || !slices.Contains(st.langs, tag) {
 			langs := strings.Join(st.langs, ", ")
-			return req, query.Problemf("search_error_site_lang", "lang must be one of {langs}", "langs", langs)
+			return req, search.NewProblem("search_error_site_lang", "lang must be one of {langs}", "langs", langs)
 		}
 		req.Lang = tag
 	}
@@ -340,7 +339,7 @@ func (st *state) request(r *http.Request) (search.Request, error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < lo || n > hi {
-			return query.Problemf("search_error_number", "{name} must be a number from {lo} to {hi}", "name", name, "lo", lo, "hi", hi)
+			return search.NewProblem("search_error_number", "{name} must be a number from {lo} to {hi}", "name", name, "lo", lo, "hi", hi)
 		}
 		*dst = n
 		return nil
