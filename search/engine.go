@@ -17,6 +17,7 @@ import (
 	"github.com/postmortem-archive/gen/search/vocab"
 
 	"github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/search/cache"
 )
 
 // engine is what an Index and an Editable share: the language indexes
@@ -54,7 +55,9 @@ func openEngine(dir string, o options, editable bool) (*engine, error) {
 		return nil, err
 	}
 	e := &engine{subs: map[string]bleve.Index{}, docs: map[string]docstore.Source{}, bm25: map[string]*blevesearch.BM25Stats{},
-		meta: newMetaStore(), opts: o, readOnly: !editable}
+		meta: newMetaStore(), opts: o, readOnly: !editable,
+		bigrams: bigramCache{memo: cache.New[bigramKey, map[string]uint64](maxCachedChars, nil)},
+		present: termPresence{memo: cache.New[presenceKey, uint64](maxPresence, nil)}}
 	if editable {
 		e.memWords, e.memLens = map[string]*memWords{}, map[string]*memLengths{}
 	} else {

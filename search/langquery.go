@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
@@ -23,6 +22,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/postmortem-archive/gen/search/analysis"
+	"github.com/postmortem-archive/gen/search/cache"
 	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
 	"github.com/postmortem-archive/gen/search/schema"
@@ -529,49 +529,21 @@ func (ws wordWeights) Swap(i, j int)      { ws[i], ws[j] = ws[j], ws[i] }
 // allocations) for each, which was a third of what a common query
 // allocated; a word is in four or five of them.
 type termPresence struct {
-	memo memo[presenceKey, uint64]
+	memo *cache.Cache[presenceKey, uint64]
 }
 
 type presenceKey struct{ lang, field, term string }
 
-// maxPresence bounds the entries of a termPresence; when full, it starts
-// again.
+// maxPresence bounds the entries of a termPresence; when full, the least
+// recently used go.
 const maxPresence = 1 << 16
 
 // count returns the number of documents whose field has term in the
 // index of r, as bleve's term searcher counts them.
 func (tp *termPresence) count(r index.IndexReader, lang, field, term string) (uint64, error) {
-	return tp.memo.get(presenceKey{lang, field, term}, maxPresence, func() (uint64, error) {
+	return tp.memo.GetOrMake(presenceKey{lang, field, term}, func() (uint64, error) {
 		return termCount(context.Background(), r, []byte(term), field)
 	})
-}
-
-// memo keeps values by key, up to a bound; when full, it starts again
-// (the caches of a read-only index, which never go stale).
-type memo[K comparable, V any] struct {
-	mu sync.Mutex
-	m  map[K]V
-}
-
-// get returns the value kept for k, or makes it and keeps it.
-func (c *memo[K, V]) get(k K, bound int, fill func() (V, error)) (V, error) {
-	c.mu.Lock()
-	v, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		return v, nil
-	}
-	v, err := fill()
-	if err != nil {
-		return v, err
-	}
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= bound {
-		c.m = map[K]V{}
-	}
-	c.m[k] = v
-	c.mu.Unlock()
-	return v, nil
 }
 
 // maxBigrams is the number of bigrams a single CJK character expands to
@@ -693,19 +665,19 @@ func bm25IDF(docs, df float64) float64 {
 // them walks each dictionary with a regular expression, a third of the
 // cost of a one-character query.
 type bigramCache struct {
-	memo memo[bigramKey, map[string]uint64]
+	memo *cache.Cache[bigramKey, map[string]uint64]
 }
 
 type bigramKey struct{ lang, field, c string }
 
 // maxCachedChars bounds the entries of a bigramCache (a few kilobytes
-// each at most); when full, it starts again.
+// each at most); when full, the least recently used go.
 const maxCachedChars = 4096
 
 // terms returns the bigrams of field that begin or end with c, with
 // their numbers of documents.
 func (bc *bigramCache) terms(r index.IndexReader, lang, field, c string) (map[string]uint64, error) {
-	return bc.memo.get(bigramKey{lang, field, c}, maxCachedChars, func() (map[string]uint64, error) {
+	return bc.memo.GetOrMake(bigramKey{lang, field, c}, func() (map[string]uint64, error) {
 		counts := map[string]uint64{}
 		if err := dictTerms(r, field, c, counts); err != nil {
 			return nil, err

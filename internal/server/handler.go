@@ -3,10 +3,10 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
-	"container/list"
 	"context"
 	"errors"
 	"github.com/postmortem-archive/gen/internal/urls"
+	"github.com/postmortem-archive/gen/search/cache"
 	"io"
 	"io/fs"
 	"net/http"
@@ -14,7 +14,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -70,9 +69,9 @@ type handler struct {
 	live    bool
 	logf    func(string, ...any)
 	timeout time.Duration
-	gz      *gzipCache
-	mux     *http.ServeMux // the site: files, search, pages
-	gen     *http.ServeMux // the server's own /_gen/
+	gz      *cache.Cache[string, []byte] // compressed files, by validator
+	mux     *http.ServeMux               // the site: files, search, pages
+	gen     *http.ServeMux               // the server's own /_gen/
 
 	boot      string          // tells this process's versions from a previous one's
 	streams   chan struct{}   // one token per open event stream
@@ -93,7 +92,7 @@ func NewHandler(site Snapshotter, o Options) http.Handler {
 		live:      o.LiveReload,
 		logf:      o.Logf,
 		timeout:   o.Timeout,
-		gz:        newGzipCache(gzipCacheBytes),
+		gz:        cache.New[string, []byte](gzipCacheBytes, func(b []byte) int { return len(b) }),
 		boot:      strconv.FormatInt(time.Now().UnixNano(), 36),
 		streams:   make(chan struct{}, maxEventStreams),
 		heartbeat: 15 * time.Second,
@@ -352,7 +351,7 @@ func (h *handler) gzipped(f *File, data []byte, etag string) []byte {
 			// files can share.
 			key = f.Name + "\x00" + etag
 		}
-		if gz, ok := h.gz.get(key); ok {
+		if gz, ok := h.gz.Get(key); ok {
 			return gz
 		}
 	}
@@ -372,7 +371,7 @@ func (h *handler) gzipped(f *File, data []byte, etag string) []byte {
 	_ = zw.Close()
 	gz := buf.Bytes()
 	if key != "" {
-		h.gz.put(key, gz)
+		h.gz.Put(key, gz)
 	}
 	return gz
 }
@@ -532,53 +531,4 @@ func acceptsGzip(r *http.Request) bool {
 		return gz > 0
 	}
 	return star > 0
-}
-
-// gzipCache keeps compressed files, least recently used out first.
-type gzipCache struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	order *list.List // of *gzEntry, most recent first
-	byKey map[string]*list.Element
-}
-
-type gzEntry struct {
-	key  string
-	data []byte
-}
-
-func newGzipCache(max int) *gzipCache {
-	return &gzipCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
-}
-
-func (c *gzipCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*gzEntry).data, true
-}
-
-func (c *gzipCache) put(key string, data []byte) {
-	if len(data) > c.max {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[key]; ok {
-		return
-	}
-	c.byKey[key] = c.order.PushFront(&gzEntry{key: key, data: data})
-	c.size += len(data)
-	for c.size > c.max {
-		e := c.order.Back()
-		old := e.Value.(*gzEntry)
-		c.order.Remove(e)
-		delete(c.byKey, old.key)
-		c.size -= len(old.data)
-	}
 }

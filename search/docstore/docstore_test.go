@@ -232,23 +232,6 @@ func TestTextKeptAndFoldedOnce(t *testing.T) {
 	}
 }
 
-// The texts kept never pass maxCachedText.
-func TestTextCacheBounded(t *testing.T) {
-	t.Parallel()
-	var c textCache
-	big := strings.Repeat("x", maxCachedText/3+1)
-	for i := range 10 {
-		id := fmt.Sprint(i)
-		c.put(id, NewText([NumFields]string{big}, 0))
-		if c.bytes > maxCachedText {
-			t.Fatalf("%d bytes kept, more than %d", c.bytes, maxCachedText)
-		}
-		if c.get(id) == nil {
-			t.Fatalf("%s: not kept", id)
-		}
-	}
-}
-
 // TestNothingLeftBeside: the rows and metadata a writer holds in files
 // until Finish are gone once the store is finished or abandoned.
 func TestNothingLeftBeside(t *testing.T) {

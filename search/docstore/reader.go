@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/postmortem-archive/gen/search/cache"
 )
 
 // Reader is the document store of an index opened with Open.
@@ -22,39 +24,16 @@ type Reader struct {
 	dict    []byte
 	dataEnd uint64 // end of the records
 	entries map[string]entry
-	readers sync.Pool // *inflater
-	recent  textCache
+	readers sync.Pool                   // *inflater
+	recent  *cache.Cache[string, *Text] // the texts read last, up to maxCachedText bytes
 }
 
-// textCache keeps the texts read last, up to maxCachedText bytes: the
-// documents a query checks phrases in and highlights are mostly those of
-// the queries before it (the same results, another page, a word more),
-// and decompressing them was a sixth of a phrase query's cost.
-type textCache struct {
-	mu    sync.Mutex
-	texts map[string]*Text
-	bytes int
-}
-
-// maxCachedText bounds the text a Reader keeps; when full, it starts
-// again.
+// maxCachedText bounds the text a Reader keeps of the texts read last
+// (recent): the documents a query checks phrases in and highlights are
+// mostly those of the queries before it (the same results, another page,
+// a word more), and decompressing them was a sixth of a phrase query's
+// cost.
 const maxCachedText = 8 << 20
-
-func (c *textCache) get(id string) *Text {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.texts[id]
-}
-
-func (c *textCache) put(id string, t *Text) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.texts == nil || c.bytes+len(t.s) > maxCachedText {
-		c.texts, c.bytes = map[string]*Text{}, 0
-	}
-	c.texts[id] = t
-	c.bytes += len(t.s)
-}
 
 // Open opens a document store and returns it with the metadata of
 // its documents.
@@ -99,7 +78,8 @@ func read(path string, f *os.File) (*Reader, []*Meta, error) {
 	if crc32.Update(crc32.Checksum(tail, castagnoli), castagnoli, ft.raw) != ft.sum {
 		return nil, nil, corruptf(path, "checksum mismatch")
 	}
-	s := &Reader{path: path, f: f, dataEnd: ft.dictOff, dict: tail[:ft.metaOff-ft.dictOff]}
+	s := &Reader{path: path, f: f, dataEnd: ft.dictOff, dict: tail[:ft.metaOff-ft.dictOff],
+		recent: cache.New[string, *Text](maxCachedText, func(t *Text) int { return len(t.s) })}
 	metas, err := decodeMeta(path, tail[ft.metaOff-ft.dictOff:ft.tableOff-ft.dictOff])
 	if err != nil {
 		return nil, nil, err
@@ -257,15 +237,7 @@ func (s *Reader) Text(id string) (*Text, error) {
 	if !ok {
 		return nil, nil
 	}
-	if t := s.recent.get(id); t != nil {
-		return t, nil
-	}
-	t, err := s.read(id, e)
-	if err != nil {
-		return nil, err
-	}
-	s.recent.put(id, t)
-	return t, nil
+	return s.recent.GetOrMake(id, func() (*Text, error) { return s.read(id, e) })
 }
 
 // read reads, decompresses and checks the text of the document id of
