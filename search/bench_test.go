@@ -81,7 +81,7 @@ var (
 		"App Engine", "Cloud Run", "Memorystore", "Cloud Logging", "Cloud Monitoring", "Identity and Access Management",
 		"Cloud Networking", "Cloud Bigtable", "Dataflow", "Dataproc", "Cloud Build", "Artifact Registry",
 		"Cloud Armor", "Cloud CDN", "Cloud Interconnect", "Vertex AI", "Firestore", "Cloud Tasks"}
-	genRegions = []string{"us-central1", "us-east1", "us-east4", "us-west1", "us-west2", "europe-west1", "europe-west2",
+	genRegions = []string{"us-central1", "us-east1", "us-east-1", "us-west1", "us-west2", "europe-west1", "europe-west2",
 		"europe-west3", "europe-west4", "europe-north1", "asia-east1", "asia-east2", "asia-northeast1",
 		"asia-northeast2", "asia-south1", "asia-southeast1", "australia-southeast1", "southamerica-east1",
 		"northamerica-northeast1", "global"}
@@ -176,6 +176,14 @@ func genArchive(n int) []Document {
 				} else {
 					body.WriteString(" ")
 				}
+			}
+			// Reports list the regions affected; Chinese ones with
+			// full-width commas (us-east1，europe-west2), as translators
+			// write them.
+			if lang == "zh-TW" {
+				fmt.Fprintf(&body, "\n\n受影響的區域：%s。", strings.Join(regions, "，"))
+			} else {
+				fmt.Fprintf(&body, "\n\nRegions affected: %s.", strings.Join(regions, ", "))
 			}
 			for s := range 4 + r.IntN(5) {
 				fmt.Fprintf(&timeline, "%02d:%02d UTC %s\n", (begin.Hour()+s)%24, r.IntN(60), sent(r, products[0]))
