@@ -38,6 +38,7 @@
 package locate
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -209,6 +210,57 @@ type Field struct {
 	// Folded is Text as analysis.FoldChineseString folds it, if Flags has
 	// analysis.FoldHan and the caller keeps it; "": Find folds Text.
 	Folded string
+	// width is the searched text folded to ASCII (widthHits), made by
+	// the first Find that needs it: a field is searched for every
+	// pattern of a query.
+	width *widthFold
+}
+
+// widthFold is a text with the characters the analyzer turns into ASCII
+// folded (full-width forms U+FF01–U+FF5E, U+0130, U+212A): shorter than
+// the text, so shifts maps its offsets back.
+type widthFold struct {
+	s string
+	// shifts[k] says that from offset at of s on, the text is by bytes
+	// further on.
+	shifts []widthShift
+}
+
+type widthShift struct{ at, by int }
+
+func newWidthFold(text string) *widthFold {
+	folded := make([]byte, 0, len(text))
+	var shifts []widthShift
+	for i, r := range text {
+		var c byte
+		switch {
+		case r < utf8.RuneSelf:
+			folded = append(folded, byte(r))
+			continue
+		case r >= 0xFF01 && r <= 0xFF5E:
+			c = byte(r - 0xFF01 + '!')
+		case r == 0x130:
+			c = 'i'
+		case r == 0x212A:
+			c = 'k'
+		default:
+			folded = append(folded, text[i:i+utf8.RuneLen(r)]...)
+			continue
+		}
+		folded = append(folded, c)
+		shifts = append(shifts, widthShift{len(folded), i + utf8.RuneLen(r) - len(folded)})
+	}
+	return &widthFold{string(folded), shifts}
+}
+
+// offset returns the offset in the text of offset i of the fold.
+func (w *widthFold) offset(i int) int {
+	// The last shift at or before i.
+	j := sort.Search(len(w.shifts), func(j int) bool { return w.shifts[j].at > i }) - 1
+	if j < 0 {
+		return i
+	}
+	return i + w.shifts[j].by
 }
 
 // lowerASCII folds an ASCII upper-case letter to lower case.
@@ -386,6 +438,40 @@ func (l *Locator) usable(p *Pattern, f *Field) bool {
 	return true
 }
 
+// widthUsable reports whether p's anchors can be searched in f folded
+// to ASCII (widthHits): f has characters the analyzer turns into ASCII
+// (FoldASCII), and no half-width katakana under a CJK anchor. Chinese
+// text listing names ("us-east-1，us-west-2") has full-width commas
+// between words, and analysing a whole report for each candidate of a
+// phrase was most of the cost of searching a name.
+func widthUsable(p *Pattern, f *Field) bool {
+	if p.anchors == nil {
+		return false
+	}
+	for _, a := range p.anchors {
+		if !a.ascii && f.Flags&analysis.FoldKana != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// widthHits is hits in the searched text of f (search) folded to ASCII
+// first, as offsets in the text: a word written partly in full-width
+// forms is found where its token starts. It finds every place hits finds
+// in the analyzer's view of the text, and maybe more; Find's windows are
+// analysed as before, so what matches is the same.
+func widthHits(p *Pattern, f *Field, search string) []int {
+	if f.width == nil {
+		f.width = newWidthFold(search)
+	}
+	hs := hits(p, f.width.s)
+	for k, h := range hs {
+		hs[k] = f.width.offset(h)
+	}
+	return hs
+}
+
 // hits returns the offsets in s (a field's searched text) where one of
 // p's anchors occurs.
 func hits(p *Pattern, s string) []int {
@@ -458,11 +544,16 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 		}
 		return out
 	}
-	if !l.usable(p, f) {
+	var hs []int
+	switch {
+	case l.usable(p, f):
+		hs = hits(p, search)
+	case widthUsable(p, f):
+		hs = widthHits(p, f, search)
+	default:
 		return matchTokens(p, l.analyse(f.Text, 0, len(f.Text)), first, nil)
 	}
 	var out []Span
-	hs := hits(p, search)
 	for k := 0; k < len(hs); {
 		// A window around this hit and every later hit it reaches.
 		a := windowStart(f.Text, hs[k])

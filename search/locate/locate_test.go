@@ -46,6 +46,8 @@ func TestLocateMatchesAnalyzer(t *testing.T) {
 		"engineer's engineers' ENGINEER’S", "e.g. eg e-g 3.14 3,14 1，000 1,000 a：b a:b", "サーバー_x サーバー x_サーバー",
 		"資源耗盡。資源\n耗盡 資源 耗盡，資源耗 盡", "overload of the metadata; overload, the metadata", "a_b a b _a b_",
 		"Pub/Sub pub sub PUB-SUB pubsub", "europe-west2 EUROPE‑WEST2 europe west2", "ⅰⅱⅲ ① ２０１９年 2019年",
+		"影響 us-east-1，us-west-2 及 europe-west2；Pub/Sub（Cloud Pub/Sub）", "ｐｕｂ／ｓｕｂ Ｐｕｂ/Ｓｕｂ pub／sub v2．3 v2.3 ｖ２.３",
+		"Kelvin ＫＥＬＶＩＮ İSTANBUL 1，2 1,2 ａ＿ｂ a_b ｕｓ－ｅａｓｔ－１",
 	}
 	for lang := range texts {
 		texts[lang] = append(texts[lang], odd...)
