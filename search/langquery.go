@@ -423,7 +423,13 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 			qs = append(qs, &absentQuery{Weight: w})
 			continue
 		}
-		q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes)}
+		q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes), twin: -1}
+		for _, o := range *nodes {
+			if o.field == q.field && o.pat.Run == pat.Run && slices.EqualFunc(o.Terms, pat.Terms, slices.Equal) {
+				q.twin = o.node
+				break
+			}
+		}
 		if q.field < len(schema.LongFields) {
 			q.pairs = analysis.PhrasePairs(pat.Terms, q.field)
 		}

@@ -145,11 +145,11 @@ func (c *phraseCheck) unchecked(num uint64) nodeSet {
 // document id.
 func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 	if q.field < len(schema.LongFields) {
-		t, err := c.texts.get(id)
-		if err != nil || t == nil {
+		f, err := c.texts.field(id, q.field)
+		if err != nil || f == nil {
 			return false, err
 		}
-		return len(c.texts.loc.Find(q.pat, locate.TextField(t, q.field), true)) > 0, nil
+		return len(c.texts.loc.Find(q.pat, f, true)) > 0, nil
 	}
 	d := c.texts.doc(id)
 	if d == nil {
@@ -187,13 +187,19 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 func (c *phraseCheck) verify(num uint64, id string) (all, any bool, err error) {
 	set := c.unchecked(num)
 	all = true
+	var held nodeSet // of the nodes checked, those that hold
 	for i, q := range c.nodes {
 		if !set.has(i) {
 			continue
 		}
-		ok, err := c.holds(q, id)
-		if err != nil {
+		var ok bool
+		if q.twin >= 0 && set.has(q.twin) {
+			ok = held.has(q.twin)
+		} else if ok, err = c.holds(q, id); err != nil {
 			return false, false, err
+		}
+		if ok {
+			held.add(i)
 		}
 		all = all && ok
 		any = any || ok
@@ -209,6 +215,9 @@ type textCache struct {
 	meta  *metaStore
 	lang  string
 	texts map[string]*docstore.Text
+	// fields keeps the long fields checked, so that a field's folds
+	// (locate.Field) are made once for all the phrases checked in it.
+	fields map[fieldKey]*locate.Field
 	// values keeps whether a phrase occurs in a name (a product, region,
 	// cause, organization or severity): candidates share a few dozen
 	// names, and analysing the name again for each was a sixth of what
@@ -246,6 +255,29 @@ func (c *textCache) sketchRejects(iid index.IndexInternalID, hs []uint64) (bool,
 		}
 	}
 	return false, nil
+}
+
+type fieldKey struct {
+	id    string
+	field int
+}
+
+// field returns long field i of the document id, nil if it has no text.
+func (c *textCache) field(id string, i int) (*locate.Field, error) {
+	k := fieldKey{id, i}
+	if f, ok := c.fields[k]; ok {
+		return f, nil
+	}
+	t, err := c.get(id)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	f := locate.TextField(t, i)
+	if c.fields == nil {
+		c.fields = map[fieldKey]*locate.Field{}
+	}
+	c.fields[k] = f
+	return f, nil
 }
 
 type valueKey struct {
@@ -301,7 +333,11 @@ type phraseQuery struct {
 
 	field int // checkedField
 	pat   *locate.Pattern
-	node  int      // in its query's nodes
+	node  int // in its query's nodes
+	// twin is an earlier node of the same phrase in the same field (a
+	// name typed whole is also its own alternative: Pub/Sub of Cloud
+	// Pub/Sub), whose check stands for this one's; -1: none.
+	twin  int
 	pairs []uint64 // its pairs of adjacent words, in the sketches of long fields
 }
 

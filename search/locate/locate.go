@@ -229,14 +229,18 @@ type widthFold struct {
 type widthShift struct{ at, by int }
 
 func newWidthFold(text string) *widthFold {
-	folded := make([]byte, 0, len(text))
+	var folded []byte
 	var shifts []widthShift
-	for i, r := range text {
+	done := 0 // text[:done] is in folded
+	for i := 0; i < len(text); i++ {
+		// The lead bytes of the characters folded: the rest of a text,
+		// Chinese most of it, is copied a run at a time.
+		if c := text[i]; c != 0xEF && c != 0xC4 && c != 0xE2 {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
 		var c byte
 		switch {
-		case r < utf8.RuneSelf:
-			folded = append(folded, byte(r))
-			continue
 		case r >= 0xFF01 && r <= 0xFF5E:
 			c = byte(r - 0xFF01 + '!')
 		case r == 0x130:
@@ -244,13 +248,20 @@ func newWidthFold(text string) *widthFold {
 		case r == 0x212A:
 			c = 'k'
 		default:
-			folded = append(folded, text[i:i+utf8.RuneLen(r)]...)
 			continue
 		}
-		folded = append(folded, c)
-		shifts = append(shifts, widthShift{len(folded), i + utf8.RuneLen(r) - len(folded)})
+		if folded == nil {
+			folded = make([]byte, 0, len(text))
+		}
+		folded = append(append(folded, text[done:i]...), c)
+		done = i + size
+		shifts = append(shifts, widthShift{len(folded), done - len(folded)})
+		i = done - 1
 	}
-	return &widthFold{string(folded), shifts}
+	if folded == nil {
+		return &widthFold{s: text}
+	}
+	return &widthFold{string(append(folded, text[done:]...)), shifts}
 }
 
 // offset returns the offset in the text of offset i of the fold.

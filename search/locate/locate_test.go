@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/mapping"
 
@@ -165,4 +167,18 @@ func TestStemAnchors(t *testing.T) {
 		}
 	}
 	t.Logf("%d words", n)
+}
+
+// A text folded to ASCII maps each of its offsets back to the character
+// it folded.
+func TestWidthFold(t *testing.T) {
+	for _, s := range []string{"", "plain", "us-east-1，us-west-2。", "ＫＥＬＶＩＮ İs K ｐｕｂ／ｓｕｂ 資料庫", "…—“”"} {
+		w := newWidthFold(s)
+		for i := 0; i < len(w.s); i++ {
+			r, _ := utf8.DecodeRuneInString(s[w.offset(i):])
+			if w.s[i] < utf8.RuneSelf && unicode.ToLower(r) != unicode.ToLower(rune(w.s[i])) && !(r >= 0xFF01 && r <= 0xFF5E && rune(w.s[i]) == r-0xFF01+'!') {
+				t.Errorf("%q: offset %d of %q is %q in the text", s, i, w.s, r)
+			}
+		}
+	}
 }
