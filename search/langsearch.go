@@ -426,8 +426,8 @@ func (ls *langSearch) recheck(ctx context.Context, q blevequery.Query, chk *phra
 		chk.only[n] = struct{}{}
 	}
 	slices.Sort(targets)
-	chk.mode = checkNow
-	defer func() { chk.mode, chk.only = checkDefer, nil }()
+	chk.mode, chk.targets = checkNow, targets
+	defer func() { chk.mode, chk.only, chk.targets = checkDefer, nil, nil }()
 	s, sctx, err := ls.newSearcher(withCheck(ctx, chk), q, score)
 	if err != nil {
 		return nil, err

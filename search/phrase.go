@@ -28,6 +28,7 @@ package search
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -61,6 +62,7 @@ type phraseCheck struct {
 	// records those: its children run ahead of it.
 	from, to uint64
 	only     map[uint64]struct{} // checkNow: reject other documents unchecked
+	targets  []uint64            // the documents of only, in order
 	texts    *textCache
 }
 
@@ -432,20 +434,43 @@ func (s *phraseSearcher) accept(ctx *blevesearch.SearchContext, dm *blevesearch.
 }
 
 // next returns dm if it passes the check, else the next candidate that
-// does.
+// does. Checking only some documents, it skips to the next of them: a
+// common word's conjunction has thousands of candidates between two.
 func (s *phraseSearcher) next(ctx *blevesearch.SearchContext, dm *blevesearch.DocumentMatch, err error) (*blevesearch.DocumentMatch, error) {
 	for dm != nil && err == nil {
 		var ok bool
 		if ok, err = s.accept(ctx, dm); ok && err == nil {
 			return dm, nil
 		}
+		num := dm.IndexInternalID.Value()
 		ctx.DocumentMatchPool.Put(dm)
 		if err != nil {
 			break
 		}
-		dm, err = s.must.Next(ctx)
+		t, skip := s.chk.nextTarget(num)
+		switch {
+		case !skip:
+			dm, err = s.must.Next(ctx)
+		case t == 0:
+			return nil, nil // none left to check
+		default:
+			dm, err = s.must.Advance(ctx, index.NewIndexInternalID(nil, t))
+		}
 	}
 	return nil, err
+}
+
+// nextTarget returns, when c checks only some documents, the first of
+// them after num, 0 if none.
+func (c *phraseCheck) nextTarget(num uint64) (t uint64, skip bool) {
+	if c == nil || c.mode != checkNow || c.only == nil {
+		return 0, false
+	}
+	i, _ := slices.BinarySearch(c.targets, num+1)
+	if i == len(c.targets) {
+		return 0, true
+	}
+	return c.targets[i], true
 }
 
 func (s *phraseSearcher) Next(ctx *blevesearch.SearchContext) (*blevesearch.DocumentMatch, error) {
