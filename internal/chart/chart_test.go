@@ -1155,6 +1155,38 @@ func TestIncidentLabelsClearOfBandEdges(t *testing.T) {
 	}
 }
 
+// TestMidnightDatesInsideThePicture: wherever a midnight falls, up to the
+// right end of the axis, its date is inside the picture (a date after a
+// late midnight goes before its line), on the phone and the wide picture.
+func TestMidnightDatesInsideThePicture(t *testing.T) {
+	la := mustLoc(t, "America/Los_Angeles")
+	begin := time.Date(2015, 4, 27, 18, 0, 0, 0, la)
+	before := 0
+	for end := begin.Add(5 * time.Hour); end.Before(begin.Add(30 * time.Hour)); end = end.Add(10 * time.Minute) {
+		c := pageIncident("late", la, begin, end, false, []time.Time{begin, end}, "Errors")
+		c.MidnightLabel = func(t time.Time) string { return t.Format("2006-01-02") }
+		for _, geo := range []incGeom{wideGeom, phoneGeom} {
+			var g incidentLayout
+			g.layout(c, geo)
+			for _, l := range g.dayLabels {
+				x0, x1, _, _ := l.box(geo.dayFont)
+				if x0 < 0 || x1 > geo.width {
+					t.Errorf("end %s, %.0f wide: %q at %.1f–%.1f, outside 0–%.0f", end.Format("Jan 2 15:04"), geo.width, l.text, x0, x1, geo.width)
+				}
+				if l.before {
+					before++
+				}
+			}
+		}
+	}
+	if before == 0 {
+		t.Error("no date went before its line: the cases test nothing")
+	}
+	if dayFont < 12 {
+		t.Errorf("midnights' dates at %v px on a phone, under 12", dayFont)
+	}
+}
+
 // TestIncidentOverlaps: each overlapping incident is a lane under the
 // axis and its UTC times, a link to its page titled with its name, its
 // bar over the part of its window in view, its name inside the picture;

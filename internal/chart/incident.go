@@ -72,8 +72,9 @@ const (
 	// marker minutes after midnight hid the date).
 	incDayRoom = 8.0
 	// The midnights' dates' sizes (the style sheet's .midnight-label):
-	// normal, and enlarged where a 720-unit picture is scaled to a phone.
-	dayFont, dayFontNarrow = 11.0, 18.0
+	// normal (no text under 12 px), and enlarged where a 720-unit picture
+	// is scaled to a phone.
+	dayFont, dayFontNarrow = 12.0, 18.0
 	// overlapFont is the size of an overlapping incident's name (the
 	// style sheet's .overlap-label).
 	overlapFont = 12.0
@@ -494,10 +495,14 @@ func (g *incidentLayout) placeDayLabels() {
 		}
 		l := dayLabel{text: text, x: x + 4}
 		hit, any := crossed(l)
-		if any {
+		// A date after a midnight near the right end would be cut at the
+		// picture's edge: it goes before its line, even across an edge.
+		_, x1, _, _ := l.box(g.geo.dayFont)
+		past := x1 > g.geo.width
+		if any || past {
 			if alt := (dayLabel{text: text, x: x - 4, before: true}); x-4-textWidth(text, g.geo.dayFont) >= 0 {
-				if _, altHit := crossed(alt); !altHit {
-					l, any = alt, false
+				if altHit, altAny := crossed(alt); !altAny || past {
+					l, hit, any = alt, altHit, altAny
 				}
 			}
 		}
