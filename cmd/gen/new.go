@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/postmortem-archive/gen/internal/content"
 	"github.com/postmortem-archive/gen/internal/importer"
 	"github.com/postmortem-archive/gen/internal/locale"
