@@ -8,7 +8,8 @@ import (
 )
 
 // Fragments caches what an incident contributes to pages that list many:
-// its entry in lists, its line on the timeline, its record in the JSON
+// its entry in lists, its line on the timeline, its link among another
+// incident's related, overlapping or similar ones, its record in the JSON
 // export and its URLs in the sitemap (and the sitemap's URLs of the other
 // pages, by path). Each depends only on its own incident (and the
 // language), yet a list entry appears on many pages, so it is made once. The authoring server keeps the cache across rebuilds
@@ -41,6 +42,7 @@ const (
 	partJSON    = -2 // incidents.json record
 	partSitemap = -3 // sitemap <url> elements; of an incident, or by path of another page
 	partLine    = -4 // line on the archive-wide timeline
+	partLink    = -5 // link among related, overlapping or similar incidents
 )
 
 // NewFragments returns an empty cache.
@@ -137,5 +139,14 @@ func (v *IncidentView) ItemHTML() (template.HTML, error) {
 func (v *IncidentView) LineHTML() (template.HTML, error) {
 	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partLine}, v.r.born, func() (template.HTML, error) {
 		return v.r.partial("timeline-line", v)
+	})
+}
+
+// LinkHTML is the incident's link among another incident's related,
+// overlapping or similar incidents (partials/incident-link.html): an
+// incident is linked from the pages of several others.
+func (v *IncidentView) LinkHTML() (template.HTML, error) {
+	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partLink}, v.r.born, func() (template.HTML, error) {
+		return v.r.partial("incident-link", v)
 	})
 }
