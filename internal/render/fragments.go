@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html/template"
 	"sync"
+
+	"github.com/postmortem-archive/gen/internal/archive"
 )
 
 // Fragments caches what an incident contributes to pages that list many:
@@ -149,4 +151,27 @@ func (v *IncidentView) LinkHTML() (template.HTML, error) {
 	return v.r.fragments.html(fragmentKey{v.ID, v.L.Tag, partLink}, v.r.born, func() (template.HTML, error) {
 		return v.r.partial("incident-link", v)
 	})
+}
+
+// navKey is what a page's navigation depends on.
+type navKey struct {
+	lang, kind string
+	tax        archive.Taxonomy
+}
+
+// NavHTML is the header's navigation and search form
+// (partials/site-nav.html), made once per renderer for each language,
+// page kind and taxonomy: the partial is given a page holding only
+// those, so that it cannot show anything else of the page.
+func (p *PageView) NavHTML() (template.HTML, error) {
+	key := navKey{p.L.Tag, p.Kind, p.Taxonomy}
+	if h, ok := p.r.navs.Load(key); ok {
+		return h.(template.HTML), nil
+	}
+	h, err := p.r.partial("site-nav", &PageView{Site: p.Site, L: p.L, Kind: p.Kind, Taxonomy: p.Taxonomy, r: p.r})
+	if err != nil {
+		return "", err
+	}
+	p.r.navs.Store(key, h)
+	return h, nil
 }

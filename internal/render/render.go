@@ -80,6 +80,7 @@ type Renderer struct {
 	tmpl      map[string]*template.Template
 	layouts   *Layouts
 	fragments *Fragments
+	navs      sync.Map     // navKey → template.HTML: NavHTML
 	buffers   *pageBuffers // nil unless Options.Recycle
 	// sitemapLimits bound each file of the sitemap (sitemap.go).
 	sitemapLimits SitemapLimits
