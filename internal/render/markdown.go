@@ -1,10 +1,12 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 
 	"github.com/postmortem-archive/gen/internal/markdown"
 	"github.com/postmortem-archive/gen/internal/urls"
@@ -18,15 +20,29 @@ var md = markdown.NewMarkdown()
 // to the same moment on the archive-wide timeline. Raw HTML written in
 // the Markdown is shown as text.
 func (v *IncidentView) Body() (template.HTML, error) {
-	var buf bytes.Buffer
-	if err := v.writeBody(&buf); err != nil {
+	b := bodyBuffers.Get().(*bodyBuffer)
+	defer func() { b.buf.Reset(); b.w.Reset(&b.buf); bodyBuffers.Put(b) }()
+	if err := v.writeBody(b.w); err != nil {
 		return "", err
 	}
-	return template.HTML(buf.String()), nil // #nosec G203: goldmark output with raw HTML escaped
+	return template.HTML(b.buf.String()), nil // #nosec G203: goldmark output with raw HTML escaped
 }
 
-// writeBody writes Body to w: the native incident page writes it into
-// the page as it is made, not through a string of its own.
+// bodyBuffer is where a body is rendered before it is copied into its
+// string: grown from nothing in a buffer of its own, a body allocated
+// about twice its size again, and goldmark a writer of 4 KB for it.
+type bodyBuffer struct {
+	buf bytes.Buffer
+	w   *bufio.Writer // into buf; goldmark writes through it and flushes it
+}
+
+var bodyBuffers = sync.Pool{New: func() any {
+	b := new(bodyBuffer)
+	b.w = bufio.NewWriter(&b.buf)
+	return b
+}}
+
+// writeBody writes Body to w.
 func (v *IncidentView) writeBody(w io.Writer) error {
 	p, _ := v.page()
 	doc, src, err := p.Tree()
