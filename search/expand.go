@@ -236,10 +236,12 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 		}
 	}()
 	for i, c := range p.query.Clauses {
+		var others []string
 		if c.Kind == query.Text && !c.Neg {
 			// Words the other side of the strait writes otherwise
 			// (analysis.OtherWordings).
-			p.alternatives[i] = append(p.alternatives[i], analysis.OtherWordings(c.Value)...)
+			others = analysis.OtherWordings(c.Value)
+			p.alternatives[i] = append(p.alternatives[i], others...)
 		}
 		if respellable(c) {
 			if rs == nil {
@@ -257,10 +259,14 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 				corrected = true
 			}
 			// A compound typed without a space that no index holds
-			// whole, and no typo, also finds its parts (analysis.Parts):
-			// a typo's parts are mostly what was typed right.
+			// whole, nor in the other side's wording, and no typo, also
+			// finds its parts (analysis.Parts): a typo's parts are mostly
+			// what was typed right. 负载均衡器 is held as 負載平衡器:
+			// its parts would only add the reports of 負載 or 均衡, which
+			// 負載平衡器 typed does not find, at the cost of searching
+			// each part in every field.
 			if parts := analysis.Parts(c.Value); parts != nil && word == "" {
-				found, err := ix.finds(ctx, c.Value)
+				found, err := ix.findsAny(ctx, append([]string{c.Value}, others...))
 				if err != nil {
 					return err
 				}
@@ -424,6 +430,16 @@ func (ix *engine) finds(ctx context.Context, word string) (bool, error) {
 		}
 		found, err := hasTerms(ctx, idx, toks)
 		if err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+// findsAny reports whether one of words finds (finds).
+func (ix *engine) findsAny(ctx context.Context, words []string) (bool, error) {
+	for _, w := range words {
+		if found, err := ix.finds(ctx, w); err != nil || found {
 			return found, err
 		}
 	}

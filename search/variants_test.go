@@ -101,6 +101,24 @@ func TestLoanwordTableFindsEachOther(t *testing.T) {
 	}
 }
 
+// A compound the reports hold in the other side's wording is found as
+// that wording, not cut into parts: 负载均衡器 finds what 負載平衡器 finds,
+// not every report of 負載.
+func TestCompoundOtherWordingNotCut(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("a-lb", "zh-TW", "zh-TW", "負載平衡器停機", "負載平衡器在凌晨發生故障。", "更換。", "2024-01-01", nil, nil, nil),
+		doc("b-load", "zh-TW", "zh-TW", "節點告警", "節點的負載過高。", "擴容。", "2024-01-02", nil, nil, nil),
+	}
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
+		for _, q := range []string{"负载均衡器", "負載平衡器"} {
+			if got := ids(search(t, ix, Request{Query: q, Lang: "zh-TW"})); !slices.Equal(got, []string{"a-lb"}) {
+				t.Errorf("%s: %q: %v, want [a-lb]", name, q, got)
+			}
+		}
+	}
+}
+
 // A compound typed without a space finds what its parts find, though no
 // report writes it whole: 硬碟故障 the reports of 硬碟 and of 故障, that
 // of both first; サーバー障害 those of サーバ and 障害.
