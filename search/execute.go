@@ -180,7 +180,7 @@ func (ix *engine) search(ctx context.Context, r Request) (resp *Response, err er
 	if err := collect(ctx, searches); err != nil {
 		return nil, err
 	}
-	matches := keepDuration(collapse(ix.meta.list, searches, bufs, p.reader), ix.meta, p.filters.duration)
+	matches := keepDuration(collapse(ix.meta, searches, bufs, p.reader), ix.meta, p.filters.duration)
 	matches = keepDates(matches, p.from, p.to)
 	defer func() { bufs.matches = matches[:0] }()
 	if forms := surfaces(p.query); len(forms) > 0 && p.ranked && p.sort == "" {
@@ -298,10 +298,11 @@ func collect(ctx context.Context, searches []*langSearch) error {
 // before Chinese ones that say 冷卻 as often.
 const otherLanguageWeight = 0.5
 
-// readerScore is the score of an incident whose documents' best is best,
-// for a reader of language reader ("": unknown).
-func readerScore(in *incident, best float64, reader string) float64 {
-	if reader != "" && in.docs[reader] == nil {
+// readerScore is the score of incident ord whose documents' best is
+// best, for a reader whose language's documents are has
+// (metaStore.readerDocs; nil: unknown).
+func readerScore(has []bool, ord int32, best float64) float64 {
+	if has != nil && !has[ord] {
 		return best * otherLanguageWeight
 	}
 	return best
@@ -310,7 +311,8 @@ func readerScore(in *incident, best float64, reader string) float64 {
 // collapse makes one match per incident from the hits of every language
 // (score: the best of its documents, for the reader: readerScore),
 // without the incidents an exclusion certainly removes.
-func collapse(list []*incident, searches []*langSearch, bufs *searchBufs, reader string) []match {
+func collapse(meta *metaStore, searches []*langSearch, bufs *searchBufs, reader string) []match {
+	list := meta.list
 	if cap(bufs.slot) < len(list) {
 		bufs.slot = make([]int32, len(list))
 	}
@@ -351,8 +353,9 @@ func collapse(list []*incident, searches []*langSearch, bufs *searchBufs, reader
 			}
 		}
 	}
+	has := meta.readerDocs(reader)
 	for i := range matches {
-		matches[i].score = readerScore(matches[i].in, matches[i].score, reader)
+		matches[i].score = readerScore(has, matches[i].ord, matches[i].score)
 	}
 	return slices.DeleteFunc(matches, func(m match) bool { return m.dropped })
 }
@@ -408,7 +411,7 @@ func orderPage(ctx context.Context, matches []match, p *plan, meta *metaStore, s
 		if len(todo) == 0 {
 			return matches, nil
 		}
-		if err := checkMatches(ctx, searches, todo, p.reader); err != nil {
+		if err := checkMatches(ctx, searches, todo, meta.readerDocs(p.reader)); err != nil {
 			return nil, err
 		}
 		matches = slices.DeleteFunc(matches, func(m match) bool { return m.dropped })
@@ -417,8 +420,9 @@ func orderPage(ctx context.Context, matches []match, p *plan, meta *metaStore, s
 
 // checkMatches checks the unchecked documents of the incidents ms in every
 // language and updates their scores (for reader: readerScore) and
-// languages; those that no longer match are marked dropped.
-func checkMatches(ctx context.Context, searches []*langSearch, ms []*match, reader string) error {
+// languages; those that no longer match are marked dropped. has is
+// metaStore.readerDocs of the reader.
+func checkMatches(ctx context.Context, searches []*langSearch, ms []*match, has []bool) error {
 	var wg sync.WaitGroup
 	for _, ls := range searches {
 		var hits, excl []int32
@@ -453,7 +457,7 @@ func checkMatches(ctx context.Context, searches []*langSearch, ms []*match, read
 				m.score = max(m.score, ls.score[ord])
 			}
 		}
-		m.score = readerScore(m.in, m.score, reader)
+		m.score = readerScore(has, ord, m.score)
 		if m.langs == 0 {
 			m.dropped = true
 		}

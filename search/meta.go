@@ -131,11 +131,24 @@ type metaStore struct {
 	facetData []int32 // kind<<24 | id
 	beginSec  []int64 // primary.Begin
 	beginNsec []int32
-	duration  []int64 // primary.Duration, seconds
-	severity  []int8  // severityRank of the most severe of severities
+	duration  []int64           // primary.Duration, seconds
+	severity  []int8            // severityRank of the most severe of severities
+	langDocs  map[string][]bool // by language: whether ord has a document in it
 	// termCounts are the incidents with each value of each facet, by
 	// kind and id: a name of no incident left completes no word.
 	termCounts [numFacetKinds][]int32
+}
+
+// readerDocs says, by ord, whether an incident has a document in the
+// language reader; nil for an unknown reader ("").
+func (s *metaStore) readerDocs(reader string) []bool {
+	if reader == "" {
+		return nil
+	}
+	if has := s.langDocs[reader]; has != nil {
+		return has
+	}
+	return make([]bool, len(s.list))
 }
 
 // termDocs is the number of incidents with value id of a facet kind.
@@ -170,6 +183,7 @@ func (s *metaStore) reindex() {
 	s.beginNsec = make([]int32, n)
 	s.duration = make([]int64, n)
 	s.severity = make([]int8, n)
+	s.langDocs = map[string][]bool{}
 	for k := range s.termCounts {
 		s.termCounts[k] = make([]int32, len(s.terms[k].names))
 	}
@@ -183,6 +197,12 @@ func (s *metaStore) reindex() {
 				s.facetData = append(s.facetData, int32(k)<<24|id)
 				s.termCounts[k][id]++
 			}
+		}
+		for _, l := range in.langs {
+			if s.langDocs[l] == nil {
+				s.langDocs[l] = make([]bool, n)
+			}
+			s.langDocs[l][i] = true
 		}
 		s.beginSec[i] = in.primary.Begin.Unix()
 		s.beginNsec[i] = int32(in.primary.Begin.Nanosecond())
