@@ -258,21 +258,14 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 				suggestion = withWord(suggestion, i, word)
 				corrected = true
 			}
-			// A compound typed without a space that no index holds
-			// whole, nor in the other side's wording, and no typo, also
-			// finds its parts (analysis.Parts): a typo's parts are mostly
-			// what was typed right. 负载均衡器 is held as 負載平衡器:
-			// its parts would only add the reports of 負載 or 均衡, which
-			// 負載平衡器 typed does not find, at the cost of searching
-			// each part in every field.
-			if parts := analysis.Parts(c.Value); parts != nil && word == "" {
-				found, err := ix.findsAny(ctx, append([]string{c.Value}, others...))
+			// A compound no index holds, and no typo, also finds its
+			// parts: a typo's parts are mostly what was typed right.
+			if word == "" {
+				parts, err := ix.unheldParts(ctx, c.Value, others)
 				if err != nil {
 					return err
 				}
-				if !found {
-					p.alternatives[i] = append(p.alternatives[i], parts...)
-				}
+				p.alternatives[i] = append(p.alternatives[i], parts...)
 			}
 			continue
 		}
@@ -436,14 +429,22 @@ func (ix *engine) finds(ctx context.Context, word string) (bool, error) {
 	return false, nil
 }
 
-// findsAny reports whether one of words finds (finds).
-func (ix *engine) findsAny(ctx context.Context, words []string) (bool, error) {
-	for _, w := range words {
+// unheldParts returns the parts (analysis.Parts) of word, a compound
+// typed without a space, if no index holds it whole, nor in one of its
+// other wordings (others): 负载均衡器 is held as 負載平衡器, and its parts
+// would only add the reports of 負載 or 均衡, which 負載平衡器 typed does
+// not find, at the cost of searching each part in every field.
+func (ix *engine) unheldParts(ctx context.Context, word string, others []string) ([]string, error) {
+	parts := analysis.Parts(word)
+	if parts == nil {
+		return nil, nil
+	}
+	for _, w := range append([]string{word}, others...) {
 		if found, err := ix.finds(ctx, w); err != nil || found {
-			return found, err
+			return nil, err
 		}
 	}
-	return false, nil
+	return parts, nil
 }
 
 // hasTerms reports whether every token has a term in one of the fields
