@@ -14,23 +14,34 @@ import (
 // minute later, on synctest's clock: exactly two lines for a flood.
 func TestRefusalsReportedOncePerInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		// The report a minute later logs from its timer's goroutine.
+		var mu sync.Mutex
 		var lines []string
-		r := &refusals{every: time.Minute, logf: func(f string, args ...any) { lines = append(lines, fmt.Sprintf(f, args...)) }}
+		logged := func() []string {
+			mu.Lock()
+			defer mu.Unlock()
+			return append([]string(nil), lines...)
+		}
+		r := &refusals{every: time.Minute, logf: func(f string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			lines = append(lines, fmt.Sprintf(f, args...))
+		}}
 		for range 100 {
 			r.add("more than 2 pages open")
 		}
-		if len(lines) != 1 || lines[0] != "live reload: refused a connection: more than 2 pages open" {
-			t.Fatalf("after a flood: %q, want one line", lines)
+		if got := logged(); len(got) != 1 || got[0] != "live reload: refused a connection: more than 2 pages open" {
+			t.Fatalf("after a flood: %q, want one line", got)
 		}
 		time.Sleep(time.Minute)
 		synctest.Wait()
-		if len(lines) != 2 || lines[1] != "live reload: refused 99 connections in the last 1m0s: more than 2 pages open" {
-			t.Fatalf("a minute later: %q", lines)
+		if got := logged(); len(got) != 2 || got[1] != "live reload: refused 99 connections in the last 1m0s: more than 2 pages open" {
+			t.Fatalf("a minute later: %q", got)
 		}
 		time.Sleep(time.Hour)
 		synctest.Wait()
-		if len(lines) != 2 {
-			t.Errorf("with no more refusals: %q", lines)
+		if got := logged(); len(got) != 2 {
+			t.Errorf("with no more refusals: %q", got)
 		}
 	})
 }
