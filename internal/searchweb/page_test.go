@@ -16,9 +16,6 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
-	"github.com/postmortem-archive/gen/internal/searchweb"
-	"github.com/postmortem-archive/gen/internal/server"
-	"github.com/postmortem-archive/gen/internal/server/published"
 )
 
 // generated is a built archive of 300 generated incidents, shared by the
@@ -61,22 +58,7 @@ func serveGenerated(t *testing.T) *httptest.Server {
 	if generated.err != nil {
 		t.Fatal(generated.err)
 	}
-	dest := filepath.Join(generated.dir, "public")
-	out, err := published.OpenSite(dest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { out.Close() })
-	h := searchweb.New("", 4, t.Logf)
-	h.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
-	srv := httptest.NewServer(server.NewHandler(server.NewDirSite(dest), server.Options{Search: http.HandlerFunc(h.API), Pages: map[string]http.Handler{
-		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !h.Page(w, r) {
-				server.NotFound(w, r)
-			}
-		}),
-	}}))
-	t.Cleanup(srv.Close)
+	srv, _ := serveBuilt(t, filepath.Join(generated.dir, "public"))
 	return srv
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/postmortem-archive/gen/internal/searchweb"
 	"github.com/postmortem-archive/gen/internal/server"
 	"github.com/postmortem-archive/gen/internal/server/published"
+	"github.com/postmortem-archive/gen/internal/urls"
 	"github.com/postmortem-archive/gen/search"
 )
 
@@ -39,6 +40,13 @@ func serveSiteHandler(t *testing.T, source string) (*httptest.Server, *searchweb
 	if _, err := build.Run(build.Options{Source: source, Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
 		t.Fatal(err)
 	}
+	return serveBuilt(t, dest)
+}
+
+// serveBuilt serves the site built at dest with search, as gen serve
+// --dir does.
+func serveBuilt(t *testing.T, dest string) (*httptest.Server, *searchweb.Handler) {
+	t.Helper()
 	out, err := published.OpenSite(dest)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +55,7 @@ func serveSiteHandler(t *testing.T, source string) (*httptest.Server, *searchweb
 	h := searchweb.New("", 4, t.Logf)
 	h.Set(out.Index, out.Pages, out.Bundle.Tags(), out.Bundle.Default().Tag)
 	srv := httptest.NewServer(server.NewHandler(server.NewDirSite(dest), server.Options{Search: http.HandlerFunc(h.API), Pages: map[string]http.Handler{
-		"GET /{lang}/search/{$}": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		urls.SearchPageRoute: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if !h.Page(w, r) {
 				server.NotFound(w, r)
 			}
