@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"cmp"
 	"github.com/yuin/goldmark/ast"
 	"html/template"
@@ -249,16 +248,6 @@ func (v *IncidentView) Chart() (template.HTML, error) {
 		return "", err
 	}
 	return template.HTML(chart.IncidentResponsive(c)), nil // #nosec G203: chart escapes all text
-}
-
-// WriteChart writes Chart's markup into b, the page being written.
-func (v *IncidentView) WriteChart(b *bytes.Buffer) error {
-	c, err := v.chart()
-	if err != nil {
-		return err
-	}
-	chart.WriteIncidentResponsive(b, c)
-	return nil
 }
 
 // chart is what the incident's timeline shows.
