@@ -75,31 +75,7 @@ func buildStylesheet() string {
 	rule(all+".chart-phone", "display:none")
 	media(narrowQuery, all+".chart-wide", "display:none", all+".chart-phone", "display:block")
 
-	// Incident timeline.
-	rule(inc+" .band", "fill:var(--c-accent);fill-opacity:var(--c-band)")
-	rule(inc+" .band-edge", "stroke:var(--c-accent);stroke-width:1.5;stroke-dasharray:4 3;vector-effect:non-scaling-stroke")
-	rule(inc+" .band-edge.open", "stroke-dasharray:1 4")
-	rule(inc+" .instant", "stroke:var(--c-accent);stroke-width:3;vector-effect:non-scaling-stroke")
-	rule(inc+" .band.open", "fill-opacity:calc(var(--c-band) / 2)")
-	rule(inc+" .stem", "stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
-	rule(inc+" .dot", "fill:var(--c-accent);stroke:var(--c-bg);stroke-width:2")
-	rule(inc+" .hit", "fill:transparent")
-	rule(inc+" .marker:hover .dot,"+inc+" .marker:focus .dot", "fill:var(--c-fg)")
-	rule(inc+" .num", "font-size:11px;font-weight:700;fill:var(--c-bg);pointer-events:none")
-	rule(inc+" .midnight line", "stroke:var(--c-fg);stroke-width:1;stroke-dasharray:2 3;vector-effect:non-scaling-stroke")
-	rule(inc+" .midnight-label", "font-size:"+num(dayFont)+"px;fill:var(--c-muted)")
-	rule(inc+" .overlap", "fill:var(--c-muted);fill-opacity:.22;stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
-	rule(inc+" .overlap.open", "stroke-dasharray:1 3")
-	rule(inc+" .overlap-label", "font-size:"+num(overlapFont)+"px")
-	rule(inc+" .overlap-more .overlap-label", "fill:var(--c-accent);text-decoration:underline")
-	rule(inc+" .overlap-lane:hover .overlap,"+inc+" .overlap-lane:focus .overlap", "fill-opacity:.4;stroke:var(--c-fg)")
-	rule(inc+" .overlap-lane:hover .overlap-label", "text-decoration:underline")
-	// On a phone the picture is drawn at about half size: the dots and
-	// their tap targets grow back to at least 24 CSS px.
-	media(narrowQuery, inc+":not(.chart-phone) .dot", "r:14px", inc+":not(.chart-phone) .hit", "r:24px",
-		inc+":not(.chart-phone) .num", "font-size:16px", inc+":not(.chart-phone) .midnight-label", "font-size:18px")
-	rule(inc+".chart-phone .num", "font-size:12px")
-
+	incidentRules(inc, rule, media)
 	timelineRules(rule)
 
 	// Durations histogram.
@@ -124,6 +100,34 @@ func buildStylesheet() string {
 	rule(sel(".total"), "font-weight:600")
 	media(narrowQuery, sel(".n"), "font-size:"+num(fontCountNarrw)+"px")
 	return b.String()
+}
+
+// incidentRules are an incident picture's rules (inc selects it): the
+// impact band, the markers, midnights and the incidents at the same time.
+func incidentRules(inc string, rule func(sel, decl string), media func(query string, rules ...string)) {
+	rule(inc+" .band", "fill:var(--c-accent);fill-opacity:var(--c-band)")
+	rule(inc+" .band-edge", "stroke:var(--c-accent);stroke-width:1.5;stroke-dasharray:4 3;vector-effect:non-scaling-stroke")
+	rule(inc+" .band-edge.open", "stroke-dasharray:1 4")
+	rule(inc+" .instant", "stroke:var(--c-accent);stroke-width:3;vector-effect:non-scaling-stroke")
+	rule(inc+" .band.open", "fill-opacity:calc(var(--c-band) / 2)")
+	rule(inc+" .stem", "stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
+	rule(inc+" .dot", "fill:var(--c-accent);stroke:var(--c-bg);stroke-width:2")
+	rule(inc+" .hit", "fill:transparent")
+	rule(inc+" .marker:hover .dot,"+inc+" .marker:focus .dot", "fill:var(--c-fg)")
+	rule(inc+" .num", "font-size:11px;font-weight:700;fill:var(--c-bg);pointer-events:none")
+	rule(inc+" .midnight line", "stroke:var(--c-fg);stroke-width:1;stroke-dasharray:2 3;vector-effect:non-scaling-stroke")
+	rule(inc+" .midnight-label", "font-size:"+num(dayFont)+"px;fill:var(--c-muted)")
+	rule(inc+" .overlap", "fill:var(--c-muted);fill-opacity:.22;stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
+	rule(inc+" .overlap.open", "stroke-dasharray:1 3")
+	rule(inc+" .overlap-label", "font-size:"+num(overlapFont)+"px")
+	rule(inc+" .overlap-more .overlap-label", "fill:var(--c-accent);text-decoration:underline")
+	rule(inc+" .overlap-lane:hover .overlap,"+inc+" .overlap-lane:focus .overlap", "fill-opacity:.4;stroke:var(--c-fg)")
+	rule(inc+" .overlap-lane:hover .overlap-label", "text-decoration:underline")
+	// On a phone the picture is drawn at about half size: the dots and
+	// their tap targets grow back to at least 24 CSS px.
+	media(narrowQuery, inc+":not(.chart-phone) .dot", "r:14px", inc+":not(.chart-phone) .hit", "r:24px",
+		inc+":not(.chart-phone) .num", "font-size:16px", inc+":not(.chart-phone) .midnight-label", "font-size:"+num(dayFontNarrow)+"px")
+	rule(inc+".chart-phone .num", "font-size:12px")
 }
 
 // timelineRules are the month and year pictures' rules: severity
