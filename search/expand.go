@@ -270,21 +270,7 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 			continue
 		}
 		if i == last && compound(c) {
-			// europe-w, Pub/S, v2.: the names that begin with it, else
-			// the whole word as the index analysed it, its last piece
-			// completed.
-			word := strings.ToLower(c.Value)
-			p.names[i] = ix.names(word)
-			for _, n := range p.names[i] {
-				// The name's word in the text too (Pub/Sub of Cloud
-				// Pub/Sub): reports that mention it without naming it.
-				if w := wordBeginning(n.text, word); w != "" && !slices.Contains(p.alternatives[i], w) {
-					p.alternatives[i] = append(p.alternatives[i], w)
-				}
-			}
-			if len(p.names[i]) == 0 {
-				p.alternatives[i] = ix.compoundCompletions(ctx, word)
-			}
+			ix.completeCompound(ctx, p, i, c.Value)
 			continue
 		}
 		if !expandable(c) {
@@ -331,6 +317,25 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 		p.didYouMean = suggestion.Text
 	}
 	return nil
+}
+
+// completeCompound sets the alternatives of clause i, the last word,
+// which holds a hyphen, slash or dot (europe-w, Pub/S, v2.): the names
+// that begin with it, else the whole word as the index analysed it, its
+// last piece completed.
+func (ix *engine) completeCompound(ctx context.Context, p *plan, i int, value string) {
+	word := strings.ToLower(value)
+	p.names[i] = ix.names(word)
+	for _, n := range p.names[i] {
+		// The name's word in the text too (Pub/Sub of Cloud Pub/Sub):
+		// reports that mention it without naming it.
+		if w := wordBeginning(n.text, word); w != "" && !slices.Contains(p.alternatives[i], w) {
+			p.alternatives[i] = append(p.alternatives[i], w)
+		}
+	}
+	if len(p.names[i]) == 0 {
+		p.alternatives[i] = ix.compoundCompletions(ctx, word)
+	}
 }
 
 // withWord returns a copy of q with the word of clause i replaced.
