@@ -1187,44 +1187,6 @@ func TestMidnightDatesInsideThePicture(t *testing.T) {
 	}
 }
 
-// TestTickLabelsInsideThePicture: a tick's label near an end of the axis
-// stays inside the picture, even with a long zone name ("BST, UTC+1"),
-// on the phone and the wide picture.
-func TestTickLabelsInsideThePicture(t *testing.T) {
-	london := mustLoc(t, "Europe/London")
-	checked := 0
-	for m := 0; m < 60; m += 7 {
-		begin := time.Date(2022, 7, 19, 15, m, 0, 0, london)
-		c := pageIncident("bst", london, begin, begin.Add(3*time.Hour+17*time.Minute), true, []time.Time{begin, begin.Add(52 * time.Minute)}, "Cooling fails")
-		// As the pages name a zone whose abbreviation others share.
-		c.LocalTick = func(t time.Time) string { return t.Format("15:04") + " BST, UTC+1" }
-		root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
-		for _, svg := range root.all(byName("svg")) {
-			geo := wideGeom
-			if svg.class("chart-phone") {
-				geo = phoneGeom
-			}
-			for _, tx := range svg.all(byClass("tick")) {
-				w, x := textWidth(tx.text, geo.font), fnum(t, tx.attr["x"])
-				x0 := x - w/2
-				switch tx.attr["text-anchor"] {
-				case "start":
-					x0 = x
-				case "end":
-					x0 = x - w
-				}
-				checked++
-				if x0 < 0 || x0+w > geo.width {
-					t.Errorf("begin %s, %s: %q at %.1f–%.1f, outside 0–%.0f", begin.Format("15:04"), svg.attr["class"], tx.text, x0, x0+w, geo.width)
-				}
-			}
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no tick labels")
-	}
-}
-
 // TestIncidentOverlaps: each overlapping incident is a lane under the
 // axis and its UTC times, a link to its page titled with its name, its
 // bar over the part of its window in view, its name inside the picture;

@@ -560,23 +560,9 @@ func (g *incidentLayout) localTicks(s *svgw) {
 		if crowded && i%2 == 1 {
 			class = "tick tick-local nh" // hidden where labels would collide
 		}
-		s.textAt(class, x, incLocalY, row.labels[i], g.anchorInside(x, row.labels[i]))
+		s.textAt(class, x, incLocalY, row.labels[i], "")
 	}
 	s.str(`</g>`)
-}
-
-// anchorInside keeps a tick's label, centred on its tick, inside the
-// picture: one that would pass an edge (a long zone name, "BST, UTC+1",
-// on a tick near an end of a phone's axis) starts or ends at its tick.
-func (g *incidentLayout) anchorInside(x float64, label string) string {
-	half := textWidth(label, g.geo.font) / 2
-	switch {
-	case x-half < 0:
-		return ` text-anchor="start"`
-	case x+half > g.geo.width:
-		return ` text-anchor="end"`
-	}
-	return ""
 }
 
 // utcTicks draws the axis and the UTC labels below it.
@@ -595,7 +581,7 @@ func (g *incidentLayout) utcTicks(s *svgw) {
 		if crowded && i%2 == 1 {
 			class = "tick tick-utc muted nh"
 		}
-		s.textAt(class, x, g.axisY+30, row.labels[i], g.anchorInside(x, row.labels[i]))
+		s.textAt(class, x, g.axisY+30, row.labels[i], "")
 	}
 	s.str(`</g>`)
 }
