@@ -590,3 +590,20 @@ func TestIncidentChartMarksEveryEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestNavigationLandmarksNamedApart checks every page of the bundled
+// archive: a screen reader lists navigation landmarks by name, and two of
+// one name (the month's links above and below its events) cannot be told apart.
+func TestNavigationLandmarksNamedApart(t *testing.T) {
+	dest := buildSeed(t, "http://127.0.0.1:1313/")
+	for _, file := range htmlFiles(t, dest) {
+		seen := map[string]bool{}
+		for _, nav := range findAll(parseHTML(t, file), tag("nav")) {
+			name := attr(nav, "aria-label")
+			if seen[name] {
+				t.Errorf("%s: two navigation landmarks named %q", strings.TrimPrefix(file, dest), name)
+			}
+			seen[name] = true
+		}
+	}
+}
