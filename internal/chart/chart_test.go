@@ -1187,6 +1187,53 @@ func TestMidnightDatesInsideThePicture(t *testing.T) {
 	}
 }
 
+// TestTickLabelsInsideThePicture: a tick's label near an end of the axis
+// stays inside the picture, even with a long zone name ("BST, UTC+1"), and
+// the labels shown do not run into each other, on the phone and the wide
+// picture.
+func TestTickLabelsInsideThePicture(t *testing.T) {
+	london := mustLoc(t, "Europe/London")
+	checked := 0
+	for m := 0; m < 60; m += 7 {
+		begin := time.Date(2022, 7, 19, 15, m, 0, 0, london)
+		c := pageIncident("bst", london, begin, begin.Add(3*time.Hour+17*time.Minute), true, []time.Time{begin, begin.Add(52 * time.Minute)}, "Cooling fails")
+		// As the pages name a zone whose abbreviation others share.
+		c.LocalTick = func(t time.Time) string { return t.Format("15:04") + " BST, UTC+1" }
+		root := parse(t, "<div>"+IncidentResponsive(c)+"</div>")
+		for _, svg := range root.all(byName("svg")) {
+			// The wide picture is seen at its own size, its text at
+			// fontText, every label shown; the phone's at phoneGeom's.
+			geo, font := wideGeom, fontText
+			if svg.class("chart-phone") {
+				geo, font = phoneGeom, phoneGeom.font
+			}
+			for _, row := range []string{"tick-local", "tick-utc"} {
+				prevEnd, prev := math.Inf(-1), ""
+				for _, tx := range svg.all(byClass(row)) {
+					w, x := textWidth(tx.text, font), fnum(t, tx.attr["x"])
+					if dx, ok := tx.attr["dx"]; ok {
+						x += fnum(t, dx)
+					}
+					checked++
+					if x-w/2 < 0 || x+w/2 > geo.width {
+						t.Errorf("begin %s, %s: %q at %.1f–%.1f, outside 0–%.0f", begin.Format("15:04"), svg.attr["class"], tx.text, x-w/2, x+w/2, geo.width)
+					}
+					if tx.class("crowded") || svg.class("chart-phone") && tx.class("nh") {
+						continue // hidden
+					}
+					if x-w/2 < prevEnd {
+						t.Errorf("begin %s, %s: %q runs into %q", begin.Format("15:04"), svg.attr["class"], tx.text, prev)
+					}
+					prevEnd, prev = x+w/2, tx.text
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no tick labels")
+	}
+}
+
 // TestIncidentOverlaps: each overlapping incident is a lane under the
 // axis and its UTC times, a link to its page titled with its name, its
 // bar over the part of its window in view, its name inside the picture;

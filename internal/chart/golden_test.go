@@ -101,19 +101,19 @@ func goldenIncidents(t testing.TB) map[string]IncidentTimeline {
 // byte. A change meant to alter the pictures replaces these (the test
 // prints the new sums).
 var goldenSums = map[string]string{
-	"closed":              "2b3f201fe4a8d76b3f7dd4995be9f5a787a5b61d4409e08f71f25d3e68b03f65",
-	"open":                "c7478c8d98d9eea26f2a96a24f1dcfee8f3eb6f3ef18919e26d374a3b53798ad",
-	"multi-day":           "a29a1173f54edd0cdd543f46c383ebe51ce863dbaa644bd38a1039df192fb2a2",
+	"closed":              "5d9137d7b64a1a4082bfac639762d52d4766773fddeb6b64906160efbe4f365f",
+	"open":                "e3fb82579ff1abdf28b62f0483279654be87dd8e4f2ea269114496fc51b68727",
+	"multi-day":           "4747974d941499eedc995c2ec66bc9281b493465be948a59bbc2a6932b9b0665",
 	"months":              "62d54b83701867e63514ed9714df83c07e56d161ec97d62bb91f36942fa586db",
-	"many-events":         "406e34861b38e0633ac9e9d527cd31875f6805344fcbac640d75945275aa4648",
-	"half-hour-zone":      "8ad0ade16b7a7260bfe02a55641ba1e4faafacd192753b619c96c03892451717",
+	"many-events":         "fc4468d04200cc9d85d20cfb0f6a9ee2f6532b28c61c99f5e02da94c5f859a01",
+	"half-hour-zone":      "449b813706fe345092cb6e76c688a611a895f432b7453258a6d9b89940c7995b",
 	"utc":                 "f88492110c859d7734347cca19ca486bef96043f7bea9eab760292ea6d593b4d",
-	"cjk":                 "611d3e5174a3c2132e17031380a2c7dd7510fa428e193f7d5e593b7cbfb5e313",
-	"days-default-labels": "331105b6613b2fd4e05553fbc5fc15050e31886b9a0d38df9168339364204f9e",
-	"nothing":             "8e2eba95e996cea72250a57f859ae46a87c4e5c190bc93ea53c354e9c04732cd",
-	"millennia":           "d3c1201133acb44a36d75c38e7c1ad48c9554b5f01f2598dc8859a9923dddfa0",
+	"cjk":                 "2a098df28dfea1d6b92e0e15d32ae8581af007d298b3ac83ba36e2edbbe95930",
+	"days-default-labels": "6f9fab5d23569b0fd5233dd821f857b7680867b04fd447bb5b94297fdb7a3b35",
+	"nothing":             "31b438129542e88333ea1924988568d2128fc08ef3c0828c5c0501a217dd3dfe",
+	"millennia":           "20de9ba6878f080ee4a49f3341e2cfcdb55b2a0c4cd80ef30468b5bfe3f1be36",
 	"summary":             "ceb04f4aad49682750212f9f4e83e745f50443e63259c6fb5577e9641782c941",
-	"overlaps":            "472f6e2eec9bd2f12dde5ad40181b7f024615161e9e81aadc0ca30501af1448e",
+	"overlaps":            "cd0ab0d3826e36e7a14380d4d65fbe648d0ff2654301b6694baecb1cd65eb7a3",
 }
 
 func TestMarkupUnchanged(t *testing.T) {

@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -548,19 +549,21 @@ func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
 	return t
 }
 
+// A tick label's classes: shown, crowded, nh (see tickLabel).
+var (
+	localLabelClasses = [3]string{"tick tick-local", "tick tick-local crowded", "tick tick-local nh"}
+	utcLabelClasses   = [3]string{"tick tick-utc muted", "tick tick-utc muted crowded", "tick tick-utc muted nh"}
+)
+
 // localTicks draws grid lines and local labels above the axis.
 func (g *incidentLayout) localTicks(s *svgw) {
 	s.str(`<g class="ticks-local" text-anchor="middle">`)
 	row := &g.ticks.local
-	crowded := !rowFits(*row, g.scale, g.geo.font, g.geo.font*0.75)
+	own, phone := g.labelsEvery(*row, fontText), g.labelsEvery(*row, g.geo.font)
 	for i, t := range row.at {
 		x := g.sx(t)
 		s.line("grid", x, incGridTop, x, g.axisY)
-		class := "tick tick-local"
-		if crowded && i%2 == 1 {
-			class = "tick tick-local nh" // hidden where labels would collide
-		}
-		s.textAt(class, x, incLocalY, row.labels[i], "")
+		g.tickLabel(s, &localLabelClasses, own, phone, *row, i, incLocalY)
 	}
 	s.str(`</g>`)
 }
@@ -573,17 +576,64 @@ func (g *incidentLayout) utcTicks(s *svgw) {
 	}
 	s.str(`<g class="ticks-utc" text-anchor="middle">`)
 	row := &g.ticks.utc
-	crowded := !rowFits(*row, g.scale, g.geo.font, g.geo.font*0.75)
+	own, phone := g.labelsEvery(*row, fontText), g.labelsEvery(*row, g.geo.font)
 	for i, t := range row.at {
 		x := g.sx(t)
 		s.line("tk", x, g.axisY, x, g.axisY+7)
-		class := "tick tick-utc muted"
-		if crowded && i%2 == 1 {
-			class = "tick tick-utc muted nh"
-		}
-		s.textAt(class, x, g.axisY+30, row.labels[i], "")
+		g.tickLabel(s, &utcLabelClasses, own, phone, *row, i, g.axisY+30)
 	}
 	s.str(`</g>`)
+}
+
+// labelCentre is where tick i's label is centred: on its tick, moved in
+// just far enough to stay inside the picture (a long zone name, "15:00
+// BST, UTC+1", on a tick near an end of a phone's axis would be cut).
+func (g *incidentLayout) labelCentre(row tickRow, i int) float64 {
+	half := textWidth(row.labels[i], g.geo.font) / 2
+	return max(half, min(g.sx(row.at[i]), g.geo.width-half))
+}
+
+// labelsEvery is how many ticks apart shown labels must be for no two,
+// at their centres, to collide at the given font size: 1, every label;
+// 2, every other; and so on.
+func (g *incidentLayout) labelsEvery(row tickRow, font float64) int {
+	k := 1
+	for ; k < len(row.at); k++ {
+		fits := true
+		for i := k; i < len(row.at) && fits; i += k {
+			space := g.labelCentre(row, i) - g.labelCentre(row, i-k)
+			fits = space >= (textWidth(row.labels[i-k], font)+textWidth(row.labels[i], font))/2+font*0.75
+		}
+		if fits {
+			break
+		}
+	}
+	return k
+}
+
+// tickLabel writes tick i's label: x is its tick, dx the move that keeps
+// it inside the picture. Where labels would collide only some are shown,
+// every own-th (class crowded: hidden at every width) and every phone-th
+// where a phone enlarges the text (class nh); classes holds the three,
+// written out whole (a label is drawn for every tick of every page).
+func (g *incidentLayout) tickLabel(s *svgw, classes *[3]string, own, phone int, row tickRow, i int, y float64) {
+	class := classes[0]
+	switch {
+	case i%own != 0:
+		class = classes[1]
+	case i%phone != 0:
+		class = classes[2]
+	}
+	x := g.sx(row.at[i])
+	s.open("text", class)
+	s.attr("x", x)
+	s.attr("y", y)
+	if dx := g.labelCentre(row, i) - x; math.Abs(dx) >= 0.05 {
+		s.attr("dx", dx)
+	}
+	s.str(">")
+	s.text(row.labels[i])
+	s.str("</text>")
 }
 
 // markers draws the stems, then the numbered markers on top: marker n is

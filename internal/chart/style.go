@@ -117,6 +117,7 @@ func incidentRules(inc string, rule func(sel, decl string), media func(query str
 	rule(inc+" .num", "font-size:11px;font-weight:700;fill:var(--c-bg);pointer-events:none")
 	rule(inc+" .midnight line", "stroke:var(--c-fg);stroke-width:1;stroke-dasharray:2 3;vector-effect:non-scaling-stroke")
 	rule(inc+" .midnight-label", "font-size:"+num(dayFont)+"px;fill:var(--c-muted)")
+	rule(inc+" .crowded", "display:none")
 	rule(inc+" .overlap", "fill:var(--c-muted);fill-opacity:.22;stroke:var(--c-muted);stroke-width:1;vector-effect:non-scaling-stroke")
 	rule(inc+" .overlap.open", "stroke-dasharray:1 3")
 	rule(inc+" .overlap-label", "font-size:"+num(overlapFont)+"px")
