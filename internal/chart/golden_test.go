@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -121,12 +120,6 @@ func TestMarkupUnchanged(t *testing.T) {
 	for name, c := range goldenIncidents(t) {
 		markup[name] = IncidentResponsive(c)
 		parse(t, "<div>"+markup[name]+"</div>")
-		// Written in place into a page, after what the page holds.
-		page := bytes.NewBufferString("<figure>")
-		WriteIncidentResponsive(page, c)
-		if page.String() != "<figure>"+markup[name] {
-			t.Errorf("%s: WriteIncidentResponsive wrote other markup than IncidentResponsive returns", name)
-		}
 	}
 	var sums []string
 	for name, out := range markup {
@@ -160,17 +153,12 @@ func typicalIncident(t testing.TB) IncidentTimeline {
 // what it allocates is a cost of every build. Counted, not timed. On main
 // before the markup was written piece by piece into one writer and tick
 // labels were made only for steps giving 4–8 ticks, this chart took 940
-// allocations (67,848 bytes); now 96 (94 into a page with room), of
-// which 56 are the strings the caller's tick-label functions make.
+// allocations (67,848 bytes); now 96, of which 56 are the strings the
+// caller's tick-label functions make.
 func TestIncidentChartAllocations(t *testing.T) {
 	c := typicalIncident(t)
 	if n := testing.AllocsPerRun(20, func() { _ = IncidentResponsive(c) }); n > 110 {
 		t.Errorf("IncidentResponsive: %v allocations, want at most 110", n)
-	}
-	var page bytes.Buffer
-	page.Grow(64 << 10)
-	if n := testing.AllocsPerRun(20, func() { page.Reset(); WriteIncidentResponsive(&page, c) }); n > 105 {
-		t.Errorf("WriteIncidentResponsive into a page with room: %v allocations, want at most 105", n)
 	}
 }
 
@@ -179,17 +167,5 @@ func BenchmarkIncidentResponsive(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = IncidentResponsive(c)
-	}
-}
-
-// BenchmarkWriteIncidentResponsive is the chart written into its page.
-func BenchmarkWriteIncidentResponsive(b *testing.B) {
-	c := typicalIncident(b)
-	var page bytes.Buffer
-	page.Grow(64 << 10)
-	b.ReportAllocs()
-	for b.Loop() {
-		page.Reset()
-		WriteIncidentResponsive(&page, c)
 	}
 }

@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"bytes"
 	"cmp"
 	"math"
 	"slices"
@@ -156,23 +155,12 @@ func Incident(c IncidentTimeline) string {
 func IncidentResponsive(c IncidentTimeline) string {
 	var b strings.Builder
 	b.Grow(incidentSize(c, 2))
-	drawResponsive(&b, c)
-	return b.String()
-}
-
-// WriteIncidentResponsive writes the markup IncidentResponsive returns
-// into b: a page writes its chart in place.
-func WriteIncidentResponsive(b *bytes.Buffer, c IncidentTimeline) {
-	b.Grow(incidentSize(c, 2))
-	drawResponsive(b, c)
-}
-
-func drawResponsive(w markup, c IncidentTimeline) {
-	s, g := &svgw{w: w}, new(incidentLayout)
+	s, g := &svgw{w: &b}, new(incidentLayout)
 	g.draw(s, c, wideGeom, "incident chart-wide")
 	phone := c
 	phone.IDPrefix += "-phone"
 	g.draw(s, phone, phoneGeom, "incident chart-phone") // in the room the wide one's layout leaves
+	return b.String()
 }
 
 // incidentSize is about the length of c's markup drawn in n geometries,
