@@ -13,7 +13,22 @@
   var form = document.querySelector(".search-form");
   var input = document.getElementById("q");
   var results = document.getElementById("search-results");
-  if (!form || !input || !results || !window.fetch || !window.DOMParser) return;
+  if (!form || !input || !results) return;
+  // A page no server rendered (a static host): every answer to fetch
+  // would be this same page, so nothing is fetched. The words the reader
+  // sent (from this form or the header's) are only in the address: put
+  // them back in the form, above the notice that says search needs the
+  // server, so what was typed is not lost.
+  if (document.getElementById("static-notice")) {
+    if (!window.URLSearchParams) return;
+    var sent = new URLSearchParams(location.search);
+    ["q", "from", "to"].forEach(function (name) {
+      var field = form.elements[name], v = sent.get(name);
+      if (field && v && !field.value) field.value = v;
+    });
+    return;
+  }
+  if (!window.fetch || !window.DOMParser) return;
   var TYPING_PAUSE = 150, SETTLED_PAUSE = 1000;
   var timer = 0, settleTimer = 0, seq = 0, composing = false, shown = "";
 
