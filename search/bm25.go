@@ -44,21 +44,17 @@ func scoringContext(ctx context.Context, stats *blevesearch.BM25Stats) context.C
 }
 
 // lengthNorm is the weight of a document's whole length in its score,
-// BM25's b over the document rather than a field: a score is divided by
-// 1 − b + b·length/average, length being the bytes of its long fields'
-// text (the document store's table has them), the average that of its
-// language's documents. Each field's BM25 already favours a short field,
-// but of two reports that say a word alike in their title and summary,
-// the long one's other sections are about other things. It was chosen on
-// the control set of the search evaluation (generated incidents of every
-// length judged by their first cause, not the hand-written judged
-// incidents, which are short), where R-precision was 0.977 at 0, 0.980
-// at 0.05, 0.983 at 0.1 and 0.15, 0.967 at 0.25 and 0.932 at 0.5: more
-// puts short reports that name a cause in passing above long ones about
-// it. Since the body leaves the timeline out (the timeline field has it),
-// 0.13: the control set's best between 0.1 and 0.15 (0.983; 0.982 at
-// 0.15), with every category of the judged queries where it was.
-const lengthNorm = 0.13
+// BM25's b over the document rather than a field (lengthFactor), length
+// being the bytes of its long fields' text (the document store's table
+// has them), the average that of its language's documents. Each field's
+// BM25 already favours a short field, but of two reports that say a word
+// alike in their title and summary, the long one's other sections are
+// about other things. It is chosen on the control set of the search
+// evaluation (generated incidents of every length judged by their first
+// cause, not the hand-written judged incidents, which are short): its
+// best R-precision, 0.983, is at 0.25 and 0.3 (0.982 at 0.2, 0.981 at
+// 0.35 and 0.13, 0.980 at 0.4).
+const lengthNorm = 0.3
 
 // lengthNorms returns the factor of each document of language lang, by
 // incident ord (0 for an incident without a document in lang).
@@ -77,10 +73,22 @@ func lengthNorms(list []*incident, lang string, src docstore.Source) []float32 {
 	avg := float64(max(total, 1)) / float64(max(docs, 1))
 	for ord, n := range out {
 		if in := list[ord]; in != nil && in.docs[lang] != nil {
-			out[ord] = float32(1 / (1 - lengthNorm + lengthNorm*float64(n)/avg))
+			out[ord] = float32(lengthFactor(float64(n) / avg))
 		}
 	}
 	return out
+}
+
+// lengthFactor is the factor of a document r times its language's
+// average length: 1 / (1 − b + b·2r/(1+r)), b being lengthNorm. The
+// ratio is saturated (2r/(1+r) is r at 1, and below 2 however long the
+// document) so that the factor stays between 1/(1+b) and 1/(1−b): the
+// factors of two documents differ by less than (1+b)/(1−b), 1.86, less
+// than a step of the fields' weights (×2). It orders reports that say the
+// words alike; with the ratio itself, a long report's title and summary
+// fell below a short report's single mention of the word in its body.
+func lengthFactor(r float64) float64 {
+	return 1 / (1 - lengthNorm + lengthNorm*2*r/(1+r))
 }
 
 // normsCache keeps the length factors of the documents of an Editable

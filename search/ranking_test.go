@@ -298,3 +298,67 @@ func TestLengthAfterChanges(t *testing.T) {
 		t.Errorf("after adding %s, backlog ranks %v (scores %v), want it first", short.ID, got, scores(resp))
 	}
 }
+
+// passingMention is what the reports of TestTitleAboveShortBodyMention
+// say, in one language.
+type passingMention struct {
+	lang, query                         string
+	blogTitle, blogSummary, blogBody    string // a blog outage; its body names the word once
+	hostTitle, hostSummary, hostSection string // a failed disk on a host of virtual machines
+	otherTitle, otherSummary            string // neither
+}
+
+// docs returns a short report of a blog outage whose body names the word
+// once, in passing; a report of a failed disk on a host of virtual
+// machines, which says the word in its title and summary and whose body
+// is its section repeated sections times; and forty short reports about
+// neither, so that the word is rare and the host's report many times the
+// average length.
+func (p passingMention) docs(sections int) []Document {
+	docs := []Document{
+		doc("2024-02-01-blog-outage", p.lang, p.lang, p.blogTitle, p.blogSummary, p.blogBody, "2024-02-01", []string{"Blog"}, nil, nil),
+		doc("2024-03-01-vm-host-disk", p.lang, p.lang, p.hostTitle, p.hostSummary, strings.Repeat(p.hostSection, sections), "2024-03-01", []string{"Compute"}, nil, nil),
+	}
+	for i := range 40 {
+		day := fmt.Sprintf("2023-%02d-%02d", i/28+1, i%28+1)
+		docs = append(docs, doc(day+"-queue-delay", p.lang, p.lang, p.otherTitle, p.otherSummary, p.hostSection, day, []string{"Queue"}, nil, nil))
+	}
+	return docs
+}
+
+// A word in an incident's title and summary outranks the same word said
+// once in the body of a short report, in every language and however long
+// the incident's report: the length factor (lengthFactor) is bounded, so
+// that it cannot undo the fields' weights; unbounded, a report forty
+// times the average length fell below a short report's single mention.
+func TestTitleAboveShortBodyMention(t *testing.T) {
+	t.Parallel()
+	cases := []passingMention{
+		{"zh-CN", "虚拟机",
+			"博客无法访问", "官方博客无法访问约一小时。", "博客所在的虚拟机重启后恢复。",
+			"虚拟机宿主机硬盘故障", "一台宿主机的硬盘故障，其上的虚拟机停止运行三小时。",
+			"工程师更换了故障硬盘，并从备份恢复了存储阵列上的数据，随后逐一检查了受影响的服务与监控告警。",
+			"消息队列延迟", "消息队列的消费者落后两小时。"},
+		{"ja", "仮想マシン",
+			"ブログの閲覧障害", "公式ブログが約一時間閲覧できませんでした。", "ブログの仮想マシンを再起動して復旧しました。",
+			"仮想マシンのホストでディスク障害", "ホストのディスクが故障し、その上の仮想マシンが三時間停止しました。",
+			"担当者は故障したディスクを交換し、ストレージのデータをバックアップから戻したうえで、影響を受けたサービスと監視の警告を一つずつ確認しました。",
+			"メッセージキューの遅延", "メッセージキューの処理が二時間遅れました。"},
+		{"en", "vm",
+			"Blog unavailable", "The company blog could not be reached for an hour.", "The blog came back after its VM was restarted.",
+			"VM host disk failure", "A disk failed on one host and every VM on it stopped for three hours.",
+			"Engineers replaced the failed disk, restored the array's data from backups and checked each affected service and alert in turn. ",
+			"Queue delays", "Queue consumers fell two hours behind."},
+	}
+	for _, c := range cases {
+		for _, sections := range []int{150, 600} {
+			docs := c.docs(sections)
+			for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
+				resp := search(t, ix, Request{Query: c.query, Lang: c.lang})
+				if got := ids(resp); len(got) != 2 || got[0] != docs[1].ID {
+					t.Errorf("%s, %d sections, %s: %q ranks %v (scores %v), want %s first", c.lang, sections, name, c.query, got, scores(resp), docs[1].ID)
+				}
+			}
+		}
+	}
+}
