@@ -26,12 +26,13 @@ type Answer struct {
 // Engine answers a query.
 type Engine func(ctx context.Context, q Query) (Answer, error)
 
-// Score is how an engine did on the queries of one category.
+// Score is how an engine did on the queries of one group: a category, or
+// the readers of one language.
 type Score struct {
-	Category string
-	Queries  int
-	Recall   float64 // mean recall@RecallAt (relevant found / min(relevant, RecallAt))
-	MRR      float64 // mean reciprocal rank of the first relevant result within RankDepth
+	Group   string // the category, "all", or the language (Run.Langs)
+	Queries int
+	Recall  float64 // mean recall@RecallAt (relevant found / min(relevant, RecallAt))
+	MRR     float64 // mean reciprocal rank of the first relevant result within RankDepth
 	// RPrec is the mean R-precision: the share of relevant incidents
 	// among the first R results, R being the number of relevant ones; it
 	// looks past the first few results of a query with many (CauseQueries)
@@ -54,6 +55,7 @@ type Judged struct {
 type Run struct {
 	Engine  string
 	Scores  []Score  // one per category present, in Categories order, then "all"
+	Langs   []Score  // one per language of the readers present (LanguageOf), in Languages order
 	Queries []Judged // in the order asked
 }
 
@@ -72,12 +74,33 @@ func (r *Run) Misses() []Judged {
 
 // Score returns the score of category c ("all" for every query).
 func (r *Run) Score(c string) (Score, bool) {
-	for _, s := range r.Scores {
-		if s.Category == c {
+	return find(r.Scores, c)
+}
+
+// Lang returns the score of the readers of language l (LanguageOf).
+func (r *Run) Lang(l string) (Score, bool) {
+	return find(r.Langs, l)
+}
+
+func find(scores []Score, group string) (Score, bool) {
+	for _, s := range scores {
+		if s.Group == group {
 			return s, true
 		}
 	}
 	return Score{}, false
+}
+
+// Languages are the languages scores are reported by, in the order
+// reports list them: a reader's site language without its region, so
+// that Chinese readers of either script count together.
+var Languages = []string{"en", "zh", "ja"}
+
+// LanguageOf is the language a query's reader is counted in: zh-TW and
+// zh-CN are zh.
+func LanguageOf(q Query) string {
+	l, _, _ := strings.Cut(q.Lang, "-")
+	return l
 }
 
 // measuredPasses is how many times Evaluate asks each query after warming
@@ -109,41 +132,68 @@ func Evaluate(ctx context.Context, name string, qs []Query, e Engine) (*Run, err
 	return score(name, qs, answers), nil
 }
 
-// score computes the per-category scores of answers to qs.
+// score computes the per-category and per-language scores of answers to
+// qs.
 func score(name string, qs []Query, answers []Answer) *Run {
 	run := &Run{Engine: name}
+	judged := make([]Judged, len(qs))
+	for i, q := range qs {
+		a := answers[i]
+		recall, rr, rprec := judge(q, a)
+		judged[i] = Judged{Query: q, Recall: recall, RR: rr, RPrec: rprec, Got: a.IDs[:min(len(a.IDs), RecallAt)]}
+	}
+	run.Queries = judged
 	for _, c := range append(categoriesOf(qs), "all") {
-		var s Score
-		s.Category = c
-		var took []time.Duration
-		for i, q := range qs {
-			if c != "all" && q.Category != c {
-				continue
-			}
-			a := answers[i]
-			recall, rr, rprec := judge(q, a)
-			s.Queries++
-			s.Recall += recall
-			s.MRR += rr
-			s.RPrec += rprec
-			if a.Total == 0 {
-				s.Zero++
-			}
-			took = append(took, a.Took)
-			if c == "all" {
-				run.Queries = append(run.Queries, Judged{Query: q, Recall: recall, RR: rr, RPrec: rprec, Got: a.IDs[:min(len(a.IDs), RecallAt)]})
-			}
+		if s, ok := scoreOf(c, judged, answers, func(q Query) bool { return c == "all" || q.Category == c }); ok {
+			run.Scores = append(run.Scores, s)
 		}
-		if s.Queries == 0 {
-			continue
+	}
+	for _, l := range languagesOf(qs) {
+		if s, ok := scoreOf(l, judged, answers, func(q Query) bool { return LanguageOf(q) == l }); ok {
+			run.Langs = append(run.Langs, s)
 		}
-		s.Recall /= float64(s.Queries)
-		s.MRR /= float64(s.Queries)
-		s.RPrec /= float64(s.Queries)
-		s.P50, s.P95 = percentile(took, 50), percentile(took, 95)
-		run.Scores = append(run.Scores, s)
 	}
 	return run
+}
+
+// scoreOf is the score of group, the judged queries that in holds; false
+// when it holds none.
+func scoreOf(group string, judged []Judged, answers []Answer, in func(Query) bool) (Score, bool) {
+	s := Score{Group: group}
+	var took []time.Duration
+	for i, j := range judged {
+		if !in(j.Query) {
+			continue
+		}
+		s.Queries++
+		s.Recall += j.Recall
+		s.MRR += j.RR
+		s.RPrec += j.RPrec
+		if answers[i].Total == 0 {
+			s.Zero++
+		}
+		took = append(took, answers[i].Took)
+	}
+	if s.Queries == 0 {
+		return s, false
+	}
+	s.Recall /= float64(s.Queries)
+	s.MRR /= float64(s.Queries)
+	s.RPrec /= float64(s.Queries)
+	s.P50, s.P95 = percentile(took, 50), percentile(took, 95)
+	return s, true
+}
+
+// languagesOf lists the languages of the readers of qs: those of
+// Languages in its order, then others in the order they come.
+func languagesOf(qs []Query) []string {
+	out := slices.Clone(Languages)
+	for _, q := range qs {
+		if l := LanguageOf(q); !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // categoriesOf lists the categories of qs: those of Categories in its
@@ -190,29 +240,42 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[max(i, 0)]
 }
 
-// WriteTable writes the runs side by side as a Markdown table, one row per
-// category: for each score, each run's value in the order given.
+// WriteTable writes the runs side by side as Markdown tables: one row per
+// category, then one per language of the readers; for each score, each
+// run's value in the order given.
 func WriteTable(w io.Writer, runs ...*Run) error {
+	if err := writeScores(w, "category", runs, func(r *Run) []Score { return r.Scores }); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return writeScores(w, "language", runs, func(r *Run) []Score { return r.Langs })
+}
+
+// writeScores writes one table of the groups that scores gives of each
+// run, headed by what a group is.
+func writeScores(w io.Writer, heading string, runs []*Run, scores func(*Run) []Score) error {
 	names := make([]string, len(runs))
 	for i, r := range runs {
 		names[i] = r.Engine
 	}
 	who := strings.Join(names, " / ")
-	fmt.Fprintf(w, "| category | queries | recall@%d (%s) | MRR@%d | zero results | p50 | p95 |\n", RecallAt, who, RankDepth)
+	fmt.Fprintf(w, "| %s | queries | recall@%d (%s) | MRR@%d | zero results | p50 | p95 |\n", heading, RecallAt, who, RankDepth)
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	var cats []string
+	var groups []string
 	for _, r := range runs {
-		for _, s := range r.Scores {
-			if !slices.Contains(cats, s.Category) {
-				cats = append(cats, s.Category)
+		for _, s := range scores(r) {
+			if !slices.Contains(groups, s.Group) {
+				groups = append(groups, s.Group)
 			}
 		}
 	}
-	for _, c := range cats {
+	for _, g := range groups {
 		var n int
 		var recall, mrr, zero, p50, p95 []string
 		for _, r := range runs {
-			s, ok := r.Score(c)
+			s, ok := find(scores(r), g)
 			if !ok {
 				continue
 			}
@@ -226,7 +289,7 @@ func WriteTable(w io.Writer, runs ...*Run) error {
 		if n == 0 {
 			continue
 		}
-		_, err := fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s |\n", c, n,
+		_, err := fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s |\n", g, n,
 			strings.Join(recall, " / "), strings.Join(mrr, " / "), strings.Join(zero, " / "),
 			strings.Join(p50, " / "), strings.Join(p95, " / "))
 		if err != nil {

@@ -92,11 +92,11 @@ func TestParseQueriesPlacesMistakes(t *testing.T) {
 // relevant result within RankDepth.
 func TestScore(t *testing.T) {
 	qs := []Query{
-		{ID: "1", Category: "word", Relevant: []string{"a", "b"}},
-		{ID: "2", Category: "word", Relevant: []string{"a"}},
-		{ID: "3", Category: "typo", Relevant: []string{"a"}},
-		{ID: "4", Category: "typo", Relevant: []string{"a", "b", "c", "d", "e", "f", "g"}},
-		{ID: "5", Category: CauseCategory, Relevant: []string{"b"}},
+		{ID: "1", Category: "word", Lang: "en", Relevant: []string{"a", "b"}},
+		{ID: "2", Category: "word", Lang: "zh-TW", Relevant: []string{"a"}},
+		{ID: "3", Category: "typo", Lang: "zh-CN", Relevant: []string{"a"}},
+		{ID: "4", Category: "typo", Lang: "en", Relevant: []string{"a", "b", "c", "d", "e", "f", "g"}},
+		{ID: "5", Category: CauseCategory, Lang: "ja", Relevant: []string{"b"}},
 	}
 	ms := time.Millisecond
 	answers := []Answer{
@@ -128,11 +128,19 @@ func TestScore(t *testing.T) {
 	if all.Queries != 5 || len(run.Misses()) != 2 {
 		t.Errorf("all: %d queries, %d misses; want 5 and 2 (queries 1 and 3)", all.Queries, len(run.Misses()))
 	}
+	// Chinese readers of either script count together.
+	if zh, ok := run.Lang("zh"); !ok || zh.Queries != 2 || zh.Recall != 0.5 || zh.MRR != 0.5 || zh.Zero != 1 {
+		t.Errorf("zh: %+v, want 2 queries, recall 0.5, MRR 0.5, one zero", zh)
+	}
+	if en, ok := run.Lang("en"); !ok || en.Queries != 2 || en.Recall != 0.75 || en.MRR != 0.75 {
+		t.Errorf("en: %+v, want 2 queries, recall 0.75, MRR 0.75", en)
+	}
 	var b strings.Builder
 	if err := WriteTable(&b, run); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "| word | 2 | 0.75 | 0.75 | 0 | 1.0 ms | 3.0 ms |") || !strings.Contains(b.String(), "| cause | 1 | 1.00 | 1.00 | 0 |") {
+	if !strings.Contains(b.String(), "| word | 2 | 0.75 | 0.75 | 0 | 1.0 ms | 3.0 ms |") || !strings.Contains(b.String(), "| cause | 1 | 1.00 | 1.00 | 0 |") ||
+		!strings.Contains(b.String(), "| language | queries |") || !strings.Contains(b.String(), "| zh | 2 | 0.50 | 0.50 | 1 | 2.0 ms | 3.0 ms |") {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
