@@ -32,14 +32,18 @@ const QueriesFile = "internal/bench/searcheval/testdata/queries.yaml"
 // Categories are the kinds of query readers type, in the order reports
 // list them.
 var Categories = []string{
-	"word",       // a plain word, as it is written
-	"prefix",     // the first letters of a word, as typed so far (3 letters up to the word)
-	"typo",       // a word misspelt
-	"phrase",     // words in quotes, or several words
-	"facet",      // org:, product:, region:, cause:, with or without words
-	"cjk-word",   // a run of Chinese or Japanese characters
-	"cjk-char",   // one Chinese or Japanese character
-	"simplified", // Simplified Chinese for text written in Traditional
+	"word",        // a plain word, as it is written
+	"prefix",      // the first letters of a word, as typed so far (3 letters up to the word)
+	"typo",        // a word misspelt
+	"phrase",      // words in quotes, or several words
+	"facet",       // org:, product:, region:, cause:, with or without words
+	"cjk-word",    // a run of Chinese or Japanese characters
+	"cjk-char",    // one Chinese or Japanese character
+	"simplified",  // Simplified Chinese for text written in Traditional
+	"traditional", // Traditional Chinese for text written in Simplified
+	"compound",    // a run of Chinese or Japanese that the reports write apart
+	"loanword",    // an operations word in English for katakana, or the reverse
+	"mixed",       // Latin letters and Chinese or Japanese together
 }
 
 // Query is one judged query: what a reader types, in which site language,

@@ -33,7 +33,7 @@ func TestQueriesAreJudged(t *testing.T) {
 			t.Errorf("category %s has %d queries, want at least 5", c, perCategory[c])
 		}
 	}
-	for _, l := range []string{"en", "zh-TW", "ja"} {
+	for _, l := range []string{"en", "zh-TW", "zh-CN", "ja"} {
 		if perLang[l] < 5 {
 			t.Errorf("language %s has %d queries, want at least 5", l, perLang[l])
 		}
