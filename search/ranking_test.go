@@ -329,7 +329,7 @@ func (p passingMention) docs(sections int) []Document {
 // A word in an incident's title and summary outranks the same word said
 // once in the body of a short report, in every language and however long
 // the incident's report: the length factor (lengthFactor) is bounded, so
-// that it cannot undo the fields' weights; unbounded, a report forty
+// that it cannot undo the fields' weights; unbounded, a report some thirty
 // times the average length fell below a short report's single mention.
 func TestTitleAboveShortBodyMention(t *testing.T) {
 	t.Parallel()

@@ -1,7 +1,8 @@
 // Package searcheval judges the archive's search: a set of queries, each
 // with the incidents a reader typing it means, the site they are judged on
 // (hand-written incidents among generated ones), and the scores of a
-// search engine's answers for each kind of query.
+// search engine's answers for each kind of query and each language of
+// the readers.
 //
 // The judged site and queries are in testdata/ and embedded, so that the
 // benchmark command and the tests judge the same thing.

@@ -8,8 +8,9 @@
 // asks gen's index every judged query, then indexes the same built pages
 // with Pagefind (installed with npm into the temporary folder; needs node
 // and npm) and asks it the same queries from Node with Pagefind's own
-// search script. It prints, per kind of query, recall@5, MRR@10, the
-// number of queries without any result, and latency p50/p95 for both.
+// search script. It prints, per kind of query and per language of the
+// readers, recall@5, MRR@10, the number of queries without any result,
+// and latency p50/p95 for both.
 //
 // With -control it judges, instead, generated incidents alone by their
 // first cause (searcheval.Site.CauseQueries): the check that a change of
