@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/postmortem-archive/gen/i18n"
 	"github.com/postmortem-archive/gen/internal/content"
 )
 
@@ -141,13 +142,27 @@ func (inc *Incident) Organization() *Term {
 	return nil
 }
 
-// Page returns the version in lang, or the original when the incident has
-// not been translated into lang; translated reports which.
+// Page returns the version in lang, or when the incident has not been
+// translated into lang the version its reader reads most easily: one in
+// lang's language in another script or region (i18n.Readable: a zh-CN
+// page shows the zh-TW translation, not an English original), else the
+// original. translated reports whether it is lang's own.
 func (inc *Incident) Page(lang string) (p *content.Page, translated bool) {
 	if p, ok := inc.Versions[lang]; ok {
 		return p, true
 	}
-	return inc.Original, false
+	var same []string
+	for tag := range inc.Versions {
+		if i18n.SameLanguage(tag, lang) {
+			same = append(same, tag)
+		}
+	}
+	if len(same) == 0 {
+		return inc.Original, false
+	}
+	slices.Sort(same) // the same choice whatever the map's order
+	near, _ := i18n.Readable(lang, same)
+	return inc.Versions[near], false
 }
 
 // Events returns the original's timeline.
@@ -168,9 +183,11 @@ func (inc *Incident) EventInstants() []time.Time {
 	return out
 }
 
-// Timeline returns the events as written in lang, falling back like Page:
+// Timeline returns the events as written in the version Page(lang) shows:
 // the original's instants, with a translation's own texts.
 func (inc *Incident) Timeline(lang string) []content.Event {
+	p, _ := inc.Page(lang)
+	lang = p.Lang
 	for _, t := range inc.translations {
 		if t.lang == lang {
 			out := inc.timeline.events(inc.moved.read(t.texts, t.size()), t.ends)

@@ -231,7 +231,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		phases.mark("carry")
 	}
 	if err == nil {
-		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator, Taxonomies: []string{}}
+		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator, Taxonomies: []string{}, StandIns: site.Bundle.StandIns()}
 		for _, t := range site.Archive.Listed() {
 			info.Taxonomies = append(info.Taxonomies, string(t))
 		}
@@ -241,6 +241,10 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 	// Nothing below reads the site: the archive can go while the index's
 	// segments are merged (at 100,000 incidents, most of what is live).
 	incidents, languages := len(site.Archive.Incidents), len(site.Bundle.Langs)
+	var notes []error
+	for _, n := range site.StandInNotes() {
+		notes = append(notes, n)
+	}
 	var errs diag.List
 	errs.AddError(err)
 	// The render and the index's documents have read the texts back.
@@ -259,7 +263,7 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 	phases.mark("commit")
 	return &Result{
 		Incidents: incidents, Languages: languages,
-		Pages: pages, Carried: carriedFiles, Bytes: size, Warnings: slices.DeleteFunc(append(stage.Warnings(), indexNote), isNil),
+		Pages: pages, Carried: carriedFiles, Bytes: size, Warnings: slices.DeleteFunc(append(append(notes, stage.Warnings()...), indexNote), isNil),
 	}, nil
 }
 

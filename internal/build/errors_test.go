@@ -360,16 +360,6 @@ func TestBuildErrors(t *testing.T) {
 			frags:  []string{`language "fr" has no i18n file`, "add i18n/fr.yaml", "en, ja, zh-CN, zh-TW"},
 		},
 		{
-			// Hong Kong's Traditional Chinese is no site language of its
-			// own: its readers get zh-TW, and a text needs i18n/zh-HK.yaml.
-			name: "Hong Kong Chinese",
-			files: func(t *testing.T) files {
-				return files{en: errOrig, file(errID, "zh-HK"): errJA}
-			},
-			prefix: func(t *testing.T) string { return file(errID, "zh-HK") + ":1:1: " },
-			frags:  []string{`language "zh-HK" has no i18n file`, "add i18n/zh-HK.yaml", "zh-CN, zh-TW"},
-		},
-		{
 			name: "non-canonical language tag",
 			files: func(t *testing.T) files {
 				return files{en: errOrig, file(errID, "zh-tw"): errJA}
@@ -592,6 +582,22 @@ func TestUnknownLanguageWithSiteI18n(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "public", "fr", "incidents", errID, "index.html")); err != nil {
 		t.Errorf("no French incident page: %v", err)
+	}
+}
+
+// TestHongKongTextNeedsTraditional: a zh-HK text speaks through zh-TW
+// (cmd/gen's TestHongKongTextThroughZhTW); on a site without it, it is
+// refused as any language without an i18n file, not given a Simplified
+// interface.
+func TestHongKongTextNeedsTraditional(t *testing.T) {
+	dir := writeSite(t, files{file(errID, "en"): errOrig, file(errID, "zh-HK"): errJA})
+	copyI18n(t, dir)
+	if err := os.Remove(filepath.Join(dir, "i18n", "zh-TW.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	out := mustFail(t, dir)
+	if findErr(out, file(errID, "zh-HK")+":1:1: ", `language "zh-HK" has no i18n file; add i18n/zh-HK.yaml or use one of: en, ja, zh-CN`) == "" {
+		t.Errorf("want zh-HK.md refused, naming the languages there are; got:\n%s", out)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -199,8 +200,8 @@ func readManifest(path string) (*manifest, error) {
 
 // inputsHash hashes what every page depends on besides the content: the
 // running gen (its executable: a new gen may render anything
-// differently), the build's options, and every file of the layouts and
-// languages. "" means gen cannot tell, and the build is cold.
+// differently), the build's options, the site's languages, and every
+// file of the layouts and languages. "" means gen cannot tell, and the build is cold.
 func inputsHash(site *source.Site, opts Options) (string, error) {
 	exe, err := executableHash()
 	if err != nil {
@@ -208,6 +209,9 @@ func inputsHash(site *source.Site, opts Options) (string, error) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "gen %s\x00%s\x00%s\x00%t\x00", exe, opts.Generator, opts.BaseURL, opts.Drafts)
+	// A language without a file comes and goes with its texts, and
+	// every page links to every language.
+	fmt.Fprintf(h, "languages %s\x00", strings.Join(site.Bundle.Tags(), ","))
 	for _, tree := range []struct {
 		name string
 		fsys fs.FS

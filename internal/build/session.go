@@ -82,6 +82,10 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 		site, err = source.LoadContext(ctx, s.opts.Source, s.opts.Drafts, s.cache)
 	} else {
 		site, err = source.Reload(ctx, s.opts.Source, s.opts.Drafts, s.cache, s.site, touched)
+		if errors.Is(err, source.ErrLanguagesChanged) {
+			full = true
+			site, err = source.LoadContext(ctx, s.opts.Source, s.opts.Drafts, s.cache)
+		}
 	}
 	phases.mark("load+link")
 	if err != nil {
@@ -124,6 +128,11 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 	warnings, err := s.updateIndex(site, r.BasePath(), full, touched)
 	if err != nil {
 		return nil, err
+	}
+	if full { // said once, not after every save
+		for _, n := range site.StandInNotes() {
+			warnings = append(warnings, n)
+		}
 	}
 	phases.mark("index")
 	for _, p := range carried {

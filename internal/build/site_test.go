@@ -172,12 +172,19 @@ func TestFallbackNoticeForMissingTranslation(t *testing.T) {
 		t.Errorf("untranslated article lang = %q, want en", attr(article, "lang"))
 	}
 	// No incident is written in Simplified Chinese: a zh-CN page shows the
-	// original, as for any missing translation, with a Simplified notice.
+	// Traditional translation, which its reader reads more easily than the
+	// English original, with a Simplified notice naming both.
 	article, n = notice("zh-CN", "2024-08-12-europe-west2-connectivity")
-	if n == nil || attr(n, "lang") != "zh-CN" || !strings.Contains(text(n), "尚未翻译成简体中文") || !strings.Contains(text(n), "英语") {
-		t.Errorf("zh-CN page of an untranslated incident: notice %v, want a Simplified notice naming English (英语)", n)
-	} else if attr(article, "lang") != "en" {
-		t.Errorf("zh-CN page's article lang = %q, want en, the original", attr(article, "lang"))
+	if n == nil || attr(n, "lang") != "zh-CN" || !strings.Contains(text(n), "尚未翻译成简体中文") ||
+		!strings.Contains(text(n), "中文 (台湾)译文") || !strings.Contains(text(n), "原文为英语") {
+		t.Errorf("zh-CN page of an incident translated into zh-TW: notice %q, want a Simplified notice naming the Traditional translation shown (中文 (台湾)译文) and the English original (原文为英语)", textOrNil(n))
+	} else if attr(article, "lang") != "zh-TW" || !strings.Contains(text(article), "倫敦") {
+		t.Errorf("zh-CN page's article lang = %q, want zh-TW, the translation, in its words", attr(article, "lang"))
+	}
+	// Written in Traditional Chinese: the zh-CN page shows the original.
+	article, n = notice("zh-CN", "2020-08-19-blob-storage-metadata-overload")
+	if n == nil || !strings.Contains(text(n), "以原文（中文 (台湾)）显示") || attr(article, "lang") != "zh-TW" {
+		t.Errorf("zh-CN page of a zh-TW original: notice %q, article lang %q; want the original, so named", textOrNil(n), attr(article, "lang"))
 	}
 	// Translated pages have no notice.
 	for _, c := range [][2]string{{"ja", "2017-03-13-bigquery-streaming-inserts"}, {"en", "2020-08-19-blob-storage-metadata-overload"}, {"zh-TW", "2024-08-12-europe-west2-connectivity"}} {

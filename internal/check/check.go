@@ -69,6 +69,7 @@ func Run(dir string) *Report {
 		rep.Warnings = append(rep.Warnings, &diag.Error{File: "content", Msg: "cannot read the git history (" + err.Error() + "); only translations with translated_from are checked for being out of date"})
 	}
 	rep.Warnings = append(rep.Warnings, site.Archive.Respellings()...)
+	rep.Warnings = append(rep.Warnings, site.StandInNotes()...)
 	for _, inc := range site.Archive.Incidents {
 		rep.Warnings = append(rep.Warnings, completeness(inc)...)
 		rep.Matrix = append(rep.Matrix, translations(inc, rep.Languages, history))

@@ -116,7 +116,9 @@ func (c *Cache) Forget(abs string) {
 func (c *Cache) OnParse(f func(file string, src []byte)) { c.onParse = f }
 
 // Load reads every content file under dir/content. langs is the set of site
-// languages (one per i18n file); a file in another language is an error.
+// languages (one per i18n file); a file in another language is an error,
+// unless one of them can stand in for its interface (i18n.Nearest: a
+// zh-HK.md on a site with zh-TW).
 // All problems are collected; the pages that could be read are returned
 // with them. cache may be nil.
 func Load(dir string, langs []string, cache *Cache) ([]*Page, error) {
@@ -298,13 +300,20 @@ func folderJobs(root string, e fs.DirEntry, siteLangs map[string]bool, langs []s
 			errs.Add(frel, 1, 1, "language tag %q is not in canonical form; rename the file to %s.md", tagText, tag)
 			continue
 		}
-		if !siteLangs[tagText] {
+		if !siteLangs[tagText] && !hasNearest(tagText, langs) {
 			errs.Add(frel, 1, 1, "language %q has no i18n file; add i18n/%s.yaml or use one of: %s", tagText, tagText, strings.Join(langs, ", "))
 			continue
 		}
 		jobs = append(jobs, newJob(root, name, siteLang(langs, tagText), frel, fname))
 	}
 	return jobs
+}
+
+// hasNearest reports whether a site language stands in for tag, which
+// has no i18n file.
+func hasNearest(tag string, langs []string) bool {
+	_, ok := i18n.Nearest(tag, langs)
+	return ok
 }
 
 // parseJobs parses the files of jobs (from the cache or earlier when

@@ -96,6 +96,9 @@ type Lang struct {
 	Tag  string // canonical BCP 47 tag, as in the file name
 	Name string
 	Dir  string
+	// From is the tag of the site language whose file this one speaks
+	// through, when it has none of its own (AddNearest); "" when it has.
+	From string
 	tag  language.Tag
 	f    file
 	coll *collator
@@ -212,6 +215,52 @@ func (b *Bundle) FillFrom(defaults *Bundle) {
 			}
 		}
 	}
+}
+
+// AddNearest adds a site language for each tag of tags the bundle lacks,
+// speaking through the nearest language that has a file (i18n.Nearest):
+// its strings, formats and direction, under the tag's own name in CLDR
+// (中文 (中國香港特別行政區) for zh-HK through zh-TW) and plural rules,
+// collation and numbers. A tag no language stands in for is an error
+// naming the languages there are.
+func (b *Bundle) AddNearest(tags []string) error {
+	var files []string
+	for _, l := range b.Langs {
+		if l.From == "" {
+			files = append(files, l.Tag)
+		}
+	}
+	for _, tag := range tags {
+		if b.Get(tag) != nil {
+			continue
+		}
+		near, ok := i18n.Nearest(tag, files)
+		if !ok {
+			return fmt.Errorf("language %q has no i18n file and no site language stands in for it; add i18n/%s.yaml or use one of: %s", tag, tag, strings.Join(files, ", "))
+		}
+		from := b.Get(near)
+		t := language.Make(tag)
+		f := from.f
+		f.Name = display.Tags(t).Name(t)
+		b.Langs = append(b.Langs, &Lang{
+			Tag: tag, Name: f.Name, Dir: from.Dir, From: near, tag: t, f: f,
+			coll: &collator{c: collate.New(t, collate.IgnoreCase, collate.Numeric)},
+			num:  message.NewPrinter(t),
+		})
+	}
+	sort.Slice(b.Langs, func(i, j int) bool { return b.Langs[i].Tag < b.Langs[j].Tag })
+	return nil
+}
+
+// StandIns lists the tags of the languages AddNearest added, in order.
+func (b *Bundle) StandIns() []string {
+	var out []string
+	for _, l := range b.Langs {
+		if l.From != "" {
+			out = append(out, l.Tag)
+		}
+	}
+	return out
 }
 
 // Tags lists the site languages' tags.

@@ -120,6 +120,40 @@ func TestMatchAcceptLanguage(t *testing.T) {
 	}
 }
 
+// A language without a file speaks through the nearest that has one,
+// under its own tag and name, and its readers are sent to it.
+func TestAddNearest(t *testing.T) {
+	b := bundled(t)
+	if err := b.AddNearest([]string{"zh-HK", "zh-SG"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(b.Tags(), " "); got != "en ja zh-CN zh-HK zh-SG zh-TW" {
+		t.Errorf("tags %s", got)
+	}
+	if got := strings.Join(b.StandIns(), " "); got != "zh-HK zh-SG" {
+		t.Errorf("stand-ins %s", got)
+	}
+	hk, tw := b.Get("zh-HK"), b.Get("zh-TW")
+	if hk.From != "zh-TW" || b.Get("zh-SG").From != "zh-CN" || tw.From != "" {
+		t.Errorf("zh-HK from %q, zh-SG from %q, zh-TW from %q", hk.From, b.Get("zh-SG").From, tw.From)
+	}
+	search, _ := hk.T("nav_search")
+	if want, _ := tw.T("nav_search"); search != want || search != "搜尋" {
+		t.Errorf("zh-HK's search = %q, want zh-TW's 搜尋", search)
+	}
+	if hk.Name != "中文 (中國香港特別行政區)" || hk.Name == tw.Name {
+		t.Errorf("zh-HK's name %q, want its own in CLDR", hk.Name)
+	}
+	for header, want := range map[string]string{"zh-HK": "zh-HK", "zh-MO": "zh-HK", "zh-TW": "zh-TW", "zh-SG": "zh-SG", "zh-CN": "zh-CN"} {
+		if got := b.Match(header).Tag; got != want {
+			t.Errorf("Match(%q) = %s, want %s", header, got, want)
+		}
+	}
+	if err := b.AddNearest([]string{"fr"}); err == nil || !strings.Contains(err.Error(), "use one of: en, ja, zh-CN, zh-TW") {
+		t.Errorf("AddNearest(fr) = %v, want an error naming the languages with files", err)
+	}
+}
+
 func TestCollationOrdersTermsForTheLanguage(t *testing.T) {
 	b := bundled(t)
 	words := []string{"zebra", "Äpfel", "apple", "Banana"}

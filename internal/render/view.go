@@ -156,6 +156,13 @@ func (v *IncidentView) OriginalLang() LangName {
 	return LangName{Tag: v.Original.Lang, Name: v.L.LanguageName(v.Original.Lang)}
 }
 
+// ShownLang is the language the text is shown in, named in the page
+// language: the translation a page without its own shows.
+func (v *IncidentView) ShownLang() LangName {
+	lang := v.TextLang()
+	return LangName{Tag: lang, Name: v.L.LanguageName(lang)}
+}
+
 // LangName is a language as a page names it.
 type LangName struct{ Tag, Name string }
 

@@ -72,6 +72,10 @@ func load(ctx context.Context, dir string, drafts bool, loadContent func(langs [
 		return nil, ctx.Err()
 	}
 	errs.AddError(err)
+	// content accepted only texts some site language stands in for.
+	if err := bundle.AddNearest(standIns(pages, bundle)); err != nil {
+		return nil, fmt.Errorf("linking the languages: %w", err)
+	}
 	a, err := archive.Link(pages, bundle.Tags(), archive.Options{Drafts: drafts})
 	errs.AddError(err)
 	if errs.Len() > 0 {
@@ -105,6 +109,42 @@ func Languages(dir string) (*locale.Bundle, fs.FS, error) {
 	return bundle, langFS, errs.Err()
 }
 
+// standIns are the languages of pages that have no i18n file in bundle,
+// sorted: those some site language stands in for (locale.AddNearest).
+func standIns(pages []*content.Page, bundle *locale.Bundle) []string {
+	var out []string
+	for _, p := range pages {
+		if l := bundle.Get(p.Lang); (l == nil || l.From != "") && !slices.Contains(out, p.Lang) {
+			out = append(out, p.Lang)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// StandInNotes says, at the first text in each language without an i18n
+// file, which language's interface its pages show: the build and check
+// report it, as the check reports a missing translation.
+func (s *Site) StandInNotes() []*diag.Error {
+	var out []*diag.Error
+	for _, tag := range s.Bundle.StandIns() {
+		l := s.Bundle.Get(tag)
+		i := slices.IndexFunc(s.Pages, func(p *content.Page) bool { return p.Lang == tag })
+		if i < 0 {
+			continue
+		}
+		out = append(out, &diag.Error{File: s.Pages[i].File, Line: 1, Col: 1, Msg: fmt.Sprintf(
+			"language %q has no i18n file: its pages show the interface of %s (i18n/%s.yaml), the nearest site language; add i18n/%s.yaml to give them their own",
+			tag, l.From, l.From, tag)})
+	}
+	return out
+}
+
+// ErrLanguagesChanged is Reload's error when the changed folders gained
+// the first text, or lost the last, of a language without an i18n file:
+// the site's languages are others, and the site must be loaded whole.
+var ErrLanguagesChanged = errors.New("the site's languages changed: load it whole")
+
 // Reload is LoadContext after changes to the files of the incident
 // folders named in folders (names under content/) and nothing else since
 // prev was loaded from dir with cache, without errors: the languages and
@@ -119,6 +159,9 @@ func Reload(ctx context.Context, dir string, drafts bool, cache *content.Cache, 
 		return nil, ctx.Err()
 	}
 	errs.AddError(err)
+	if !slices.Equal(standIns(pages, prev.Bundle), prev.Bundle.StandIns()) {
+		return nil, ErrLanguagesChanged
+	}
 	a, err := archive.Link(pages, tags, archive.Options{Drafts: drafts, Prev: prev.Archive, Changed: folders})
 	errs.AddError(err)
 	if errs.Len() > 0 {

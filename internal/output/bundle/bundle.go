@@ -34,6 +34,9 @@ type Info struct {
 	// Taxonomies are those the site's navigation lists (archive.Listed);
 	// a bundle without them lists every taxonomy.
 	Taxonomies []string `json:"taxonomies,omitempty"`
+	// StandIns are the site languages without an i18n file, which speak
+	// through the nearest that has one (locale.Bundle.AddNearest).
+	StandIns []string `json:"languages_without_files,omitempty"`
 }
 
 // Write hands emit every file of a bundle but the search index (which the

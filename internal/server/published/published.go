@@ -70,6 +70,9 @@ func Open(dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := langs.AddNearest(info.StandIns); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, bundle.InfoFile), err)
+	}
 	layouts, err := render.ParseLayouts(os.DirFS(filepath.Join(dir, bundle.LayoutsDir)))
 	if err != nil {
 		return nil, err
