@@ -89,3 +89,20 @@ func TestHongKongTextThroughZhTW(t *testing.T) {
 		t.Errorf("zh-HK search page for 网络中断: %d, want the Hong Kong text found", res.StatusCode)
 	}
 }
+
+// TestNewHongKongIncident: gen new starts a zh-HK original with zh-TW's
+// headings, and it builds.
+func TestNewHongKongIncident(t *testing.T) {
+	site := copySite(t)
+	code, out, errs := runGen("new", "--source", site, "--timezone", "Asia/Hong_Kong", "--begin", "2025-01-02 00:30", "--lang", "zh-HK", "mtr-signal-fault")
+	if code != exitOK || !strings.Contains(out, filepath.Join("2025-01-02-mtr-signal-fault", "zh-HK.md")) {
+		t.Fatalf("new: %d %q %q", code, out, errs)
+	}
+	written, err := os.ReadFile(filepath.Join(site, "content", "2025-01-02-mtr-signal-fault", "zh-HK.md"))
+	if err != nil || !strings.Contains(string(written), "## 時間軸 {#timeline}") {
+		t.Fatalf("the zh-HK original (%v) has not zh-TW's headings:\n%s", err, written)
+	}
+	if code, out, errs := runGen("build", "--source", site, "--drafts"); code != exitOK || !strings.Contains(out, "built 5 incidents in 5 languages") {
+		t.Errorf("build with the zh-HK draft: %d %q %q", code, out, errs)
+	}
+}

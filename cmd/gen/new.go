@@ -122,8 +122,9 @@ func parseZone(stderr io.Writer, cmd, zone string, allowed bool) (*time.Location
 	return loc, true
 }
 
-// siteLanguage is the language tag of the site in dir, with its strings;
-// a tag the site does not have is told on stderr, with what to do.
+// siteLanguage is the language tag of the site in dir, with its strings
+// (a language without a file, a site language's); a tag the site cannot
+// have is told on stderr, with what to do.
 func siteLanguage(stderr io.Writer, cmd, dir, tag string) (*locale.Lang, bool) {
 	bundle, _, err := source.Languages(dir)
 	if bundle == nil {
@@ -132,6 +133,10 @@ func siteLanguage(stderr io.Writer, cmd, dir, tag string) (*locale.Lang, bool) {
 	}
 	if l := bundle.Get(tag); l != nil {
 		return l, true
+	}
+	// A language a site language stands in for, as the build takes it.
+	if bundle.AddNearest([]string{tag}) == nil {
+		return bundle.Get(tag), true
 	}
 	fmt.Fprintf(stderr, "gen %s: the site has no language %s (it has %s); add i18n/%s.yaml first or use --lang with one of them\n",
 		cmd, tag, strings.Join(bundle.Tags(), ", "), tag)
