@@ -391,6 +391,37 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("SimplifiedChinese", func(t *testing.T) {
+		// The interface is the Mainland's, in Simplified characters; the
+		// incident, never translated into zh-CN, is shown in its zh-TW
+		// translation, which the notice names.
+		b.open(t, "/zh-CN/incidents/2017-03-13-bigquery-streaming-inserts/")
+		nav := eval[string](t, b, `document.documentElement.lang + " " + document.querySelector("nav.site-nav").textContent + " " + document.getElementById("header-q").placeholder`)
+		if !strings.HasPrefix(nav, "zh-CN ") || !strings.Contains(nav, "搜索") || !strings.Contains(nav, "时间线") || strings.Contains(nav, "搜尋") || strings.Contains(nav, "時間軸") {
+			t.Errorf("the zh-CN page's language and navigation: %q; want zh-CN, 搜索 and 时间线", nav)
+		}
+		notice := eval[string](t, b, `(n => n ? n.lang + " " + n.textContent : "")(document.querySelector("article.incident .notice"))`)
+		if article := eval[string](t, b, `document.querySelector("article.incident").lang`); article != "zh-TW" || !strings.HasPrefix(notice, "zh-CN ") || !strings.Contains(notice, "尚未翻译成简体中文") {
+			t.Errorf("article in %q with notice %q; want the zh-TW text and a Simplified notice", article, notice)
+		}
+		// Search in the Mainland's words (数据, Taiwan's 資料) finds the
+		// Traditional texts.
+		b.open(t, "/zh-CN/search/")
+		if label := eval[string](t, b, `document.querySelector(".search-form button[type=submit]").textContent`); label != "搜索" {
+			t.Errorf("the zh-CN search button says %q, want 搜索", label)
+		}
+		b.do(t, "type a query", chromedp.SendKeys(chromedp.ID("q"), "数据"))
+		b.waitFor(t, "results as you type", `document.querySelectorAll("#search-results .result").length > 0 && document.querySelector("#search-results mark") !== null`)
+		if count := eval[string](t, b, `document.getElementById("result-count").textContent`); !strings.Contains(count, "起故障") {
+			t.Errorf("the result count says %q, want the Mainland's 起故障", count)
+		}
+		// A result links to the version it shows (package search's
+		// choice): here a zh-TW text.
+		b.do(t, "open the first result", chromedp.Click(chromedp.CSS(`#search-results .result h2 a`)))
+		b.waitFor(t, "an incident page", `location.pathname.includes("/incidents/") && document.querySelector("article.incident h1") !== null`)
+		b.clean(t, "Simplified Chinese")
+	})
+
 	t.Run("SearchKeepsFilters", func(t *testing.T) {
 		// Browsing without words, filtered by year: typing keeps the
 		// filter, its chip removes it, and Clear filters is a link.
@@ -511,11 +542,14 @@ type pageType struct {
 }
 
 // pageTypes lists one page of every type, in English and Chinese, plus the
-// language chooser and an incident shown in its original language.
+// language chooser, an incident shown in its original language, and a
+// Simplified Chinese incident and search.
 func pageTypes() []pageType {
 	pages := []pageType{
 		{name: "home", path: "/index.html", noScript: true},
 		{name: "ja-incident-untranslated", path: "/ja/incidents/2024-08-12-europe-west2-connectivity/"},
+		{name: "zh-CN-incident", path: "/zh-CN/incidents/2020-08-19-blob-storage-metadata-overload/"},
+		{name: "zh-CN-search", path: "/zh-CN/search/?q=" + url.QueryEscape("数据")},
 	}
 	for _, lang := range []string{"en", "zh-TW"} {
 		query := map[string]string{"en": "storage", "zh-TW": "儲存"}[lang]

@@ -57,7 +57,7 @@ const (
 )
 
 // SupportedLangs lists the language tags the generator can write.
-var SupportedLangs = []string{"en", "zh-TW", "ja"}
+var SupportedLangs = []string{"en", "zh-TW", "ja", "zh-CN"}
 
 // Incident is the planned metadata of one generated incident.
 type Incident struct {

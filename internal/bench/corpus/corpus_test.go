@@ -777,3 +777,46 @@ func TestCauseName(t *testing.T) {
 		t.Errorf("the titles or summaries of %d of %d files name their first cause", said, 2*len(incs))
 	}
 }
+
+// zh-CN files are Simplified, in the Mainland's words where the fold has
+// them, and drawn apart from the zh-TW ones; a zh-CN original states the
+// facts.
+func TestSimplifiedChinese(t *testing.T) {
+	o := corpus.Options{N: 60, Langs: []string{"zh-CN", "en", "zh-TW"}, Seed: 5}
+	incs, err := corpus.Plan(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	traditional := regexp.MustCompile(`[們這個資網體務與發態應據時間軸]`)
+	mainland := 0
+	for i := range incs {
+		inc := &incs[i]
+		cn, err := corpus.Render(inc, "zh-CN")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(cn) // Render's bytes are reused by the next call
+		tw, err := corpus.Render(inc, "zh-TW")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := traditional.FindString(text); m != "" {
+			t.Errorf("%s/zh-CN.md has the Traditional %q", inc.ID, m)
+		}
+		if strings.Contains(text, "数据") || strings.Contains(text, "服务器") {
+			mainland++
+		}
+		if text == string(tw) || !strings.Contains(text, "## 影响 {#impact}") {
+			t.Errorf("%s/zh-CN.md is zh-TW's text, or lacks the Simplified heading 影响", inc.ID)
+		}
+		if strings.Contains(text, "\ntimezone: ") != (inc.Original == "zh-CN") {
+			t.Errorf("%s/zh-CN.md: original is %s, timezone stated %v", inc.ID, inc.Original, strings.Contains(text, "\ntimezone: "))
+		}
+	}
+	if mainland < len(incs)/2 {
+		t.Errorf("%d of %d zh-CN files say 数据 or 服务器", mainland, len(incs))
+	}
+	if name, _ := corpus.CauseName("config-change", "zh-CN"); name != "错误的设置变更" {
+		t.Errorf("config-change in zh-CN: %q", name)
+	}
+}

@@ -94,9 +94,11 @@ var zones = []zone{
 // tri is one aligned vocabulary entry: English, Traditional Chinese, Japanese.
 type tri struct{ en, zh, ja string }
 
+// in is the entry in lang; zh-CN's is Traditional, as its lexicon's, and
+// made Simplified with the whole file (simplify).
 func (t tri) in(lang string) string {
 	switch lang {
-	case "zh-TW":
+	case "zh-TW", "zh-CN":
 		return t.zh
 	case "ja":
 		return t.ja
@@ -296,6 +298,9 @@ var severities = []string{"minor", "major", "critical"}
 // and false for a cause the generator does not know.
 func CauseName(slug, lang string) (string, bool) {
 	for _, c := range causes {
+		if c.slug == slug && lang == "zh-CN" {
+			return simplify(c.in(lang)), true
+		}
 		if c.slug == slug {
 			return c.in(lang), true
 		}

@@ -39,6 +39,7 @@ type lexicon struct {
 var lexicons = map[string]*lexicon{
 	"en":    buildEN(),
 	"zh-TW": buildZH(),
+	"zh-CN": simplified(buildZH()),
 	"ja":    buildJA(),
 }
 
@@ -61,7 +62,7 @@ func init() {
 
 func (a action) past(lang string) string {
 	switch lang {
-	case "zh-TW":
+	case "zh-TW", "zh-CN":
 		return a.zh
 	case "ja":
 		return a.ja

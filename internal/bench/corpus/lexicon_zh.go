@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/postmortem-archive/gen/search/analysis"
 )
 
 // Traditional Chinese (Taiwan) word lists; order is a popularity ranking.
@@ -448,3 +450,17 @@ func buildZH() *lexicon {
 	)
 	return lx
 }
+
+// simplified is the Traditional lexicon lx written for the Mainland
+// (zh-CN): the same templates, whose every file is made Simplified once
+// rendered (renderer.file) by the search index's own fold, OpenCC's
+// tw2sp conversion with Mainland phrasing (伺服器 → 服务器, 資料 → 数据;
+// a phrase of another length, 記憶體, is converted character by
+// character).
+func simplified(lx *lexicon) *lexicon {
+	lx.tag = "zh-CN"
+	return lx
+}
+
+// simplify is s in Simplified characters with Mainland phrasing.
+func simplify(s string) string { return analysis.FoldChineseString(s) }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/postmortem-archive/gen/search/analysis"
 )
 
 // renderer turns a planned incident and its story into Markdown. One
@@ -52,6 +54,9 @@ func (w *renderer) file(inc *Incident, st *story, lang string) []byte {
 
 	w.frontMatter(inc, st, lang)
 	w.body()
+	if lang == "zh-CN" {
+		analysis.FoldChinese(w.buf)
+	}
 	out := w.buf
 	return out
 }

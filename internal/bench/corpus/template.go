@@ -92,7 +92,7 @@ func (w *renderer) sentence(t tmpl) {
 		if p < len(w.buf) && w.buf[p] >= 'a' && w.buf[p] <= 'z' {
 			w.buf[p] -= 'a' - 'A'
 		}
-	case "zh-TW":
+	case "zh-TW", "zh-CN":
 		w.cjkSpacing(p, true)
 	default:
 		w.cjkSpacing(p, false)

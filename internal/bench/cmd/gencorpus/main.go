@@ -34,7 +34,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gencorpus", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 1000, "number of incidents")
-	langs := fs.String("langs", "en,zh-TW", "comma-separated languages (en, zh-TW, ja); the first is the original of most incidents")
+	langs := fs.String("langs", "en,zh-TW", "comma-separated languages (en, zh-TW, ja, zh-CN); the first is the original of most incidents")
 	seed := fs.Int64("seed", 1, "random seed; the same options give byte-identical output")
 	out := fs.String("out", "", "output directory (required); incidents go to OUT/content")
 	force := fs.Bool("force", false, "delete a non-empty OUT/content before writing")
