@@ -231,20 +231,13 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 		phases.mark("carry")
 	}
 	if err == nil {
-		info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator, Taxonomies: []string{}, StandIns: site.Bundle.StandIns()}
-		for _, t := range site.Archive.Listed() {
-			info.Taxonomies = append(info.Taxonomies, string(t))
-		}
-		err = bundle.Write(site.Layouts, site.Langs, info, stage.Bundle().Collect)
+		err = bundle.Write(site.Layouts, site.Langs, siteInfo(site, opts), stage.Bundle().Collect)
 	}
 	<-updated
 	// Nothing below reads the site: the archive can go while the index's
 	// segments are merged (at 100,000 incidents, most of what is live).
 	incidents, languages := len(site.Archive.Incidents), len(site.Bundle.Langs)
-	var notes []error
-	for _, n := range site.StandInNotes() {
-		notes = append(notes, n)
-	}
+	notes := standInNotes(site)
 	var errs diag.List
 	errs.AddError(err)
 	// The render and the index's documents have read the texts back.
@@ -268,6 +261,25 @@ func write(site *source.Site, opts Options, m *manifest, plan *carryPlan, save [
 }
 
 func isNil(err error) bool { return err == nil }
+
+// siteInfo is what a server of the build needs to know of it.
+func siteInfo(site *source.Site, opts Options) bundle.Info {
+	info := bundle.Info{BaseURL: opts.BaseURL, Generator: opts.Generator, Taxonomies: []string{}, StandIns: site.Bundle.StandIns()}
+	for _, t := range site.Archive.Listed() {
+		info.Taxonomies = append(info.Taxonomies, string(t))
+	}
+	return info
+}
+
+// standInNotes are the site's notes on its languages without an i18n
+// file (source.Site.StandInNotes), as a build's warnings.
+func standInNotes(site *source.Site) []error {
+	var out []error
+	for _, n := range site.StandInNotes() {
+		out = append(out, n)
+	}
+	return out
+}
 
 // finishIndex has a cold build's index (stream) take its last documents,
 // all of them if they waited for the render (waited) with the heap free

@@ -130,9 +130,7 @@ func (s *Session) UpdateContext(ctx context.Context, changed []string) (*Result,
 		return nil, err
 	}
 	if full { // said once, not after every save
-		for _, n := range site.StandInNotes() {
-			warnings = append(warnings, n)
-		}
+		warnings = append(warnings, standInNotes(site)...)
 	}
 	phases.mark("index")
 	for _, p := range carried {
