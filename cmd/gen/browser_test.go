@@ -203,6 +203,15 @@ func (b *browser) media(t *testing.T, media, scheme string) {
 	}
 }
 
+// prefer makes the browser, whose user agent is ua, say it prefers the
+// languages accept: in Accept-Language and navigator.languages.
+func (b *browser) prefer(t *testing.T, ua, accept string) {
+	t.Helper()
+	if _, err := chromedp.Call(b.ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: accept}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (b *browser) scripts(t *testing.T, on bool) {
 	t.Helper()
 	if _, err := chromedp.Call(b.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !on}); err != nil {
@@ -279,6 +288,15 @@ func TestBrowser(t *testing.T) {
 		// The static language chooser does the same with lang.js.
 		b.open(t, "/index.html")
 		b.waitFor(t, "lang.js to pick Chinese", `location.pathname === "/zh-TW/"`)
+		// Readers of other Chinese: by script, as the server's CLDR
+		// matching sends them (Hong Kong and Macau write Traditional).
+		ua := eval[string](t, b, `navigator.userAgent`)
+		for accept, want := range map[string]string{"zh-HK,en": "/zh-TW/", "zh-MO": "/zh-TW/", "zh-Hant": "/zh-TW/", "zh-SG,en": "/zh-CN/", "zh": "/zh-CN/", "en-GB,zh-TW": "/en/"} {
+			b.prefer(t, ua, accept)
+			b.open(t, "/index.html")
+			b.waitFor(t, "lang.js to pick "+want+" for "+accept, `location.pathname === "`+want+`"`)
+		}
+		b.prefer(t, ua, "zh-TW,zh,en")
 		b.clean(t, "home")
 	})
 
