@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/postmortem-archive/gen/i18n"
 	"github.com/postmortem-archive/gen/search/docstore"
 	"github.com/postmortem-archive/gen/search/locate"
 	"github.com/postmortem-archive/gen/search/query"
@@ -117,11 +118,25 @@ func (ix *engine) excerpt(r *Result, m *match, ls *langSearch) error {
 }
 
 // displayLang chooses the language version to show: the reader's when it
-// exists, else the original, else the best-matching one; languages the
-// query excluded with lang: are never chosen.
+// exists, else one in the reader's language in another script or region
+// (as the pages do: a zh-CN reader gets the zh-TW translation, not an
+// English original), else the original, else the best-matching one;
+// languages the query excluded with lang: are never chosen.
 func displayLang(m *match, searches []*langSearch, q *query.Query, reader string) string {
 	if reader != "" && m.in.docs[reader] != nil && q.Allows(reader) {
 		return reader
+	}
+	if reader != "" {
+		var have []string
+		for lang, d := range m.in.docs {
+			if d != nil && q.Allows(lang) {
+				have = append(have, lang)
+			}
+		}
+		slices.Sort(have) // the same choice whatever the map's order
+		if near, ok := i18n.Readable(reader, have); ok {
+			return near
+		}
 	}
 	if o := m.in.orig; o != "" && m.in.docs[o] != nil && q.Allows(o) {
 		return o

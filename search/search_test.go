@@ -92,6 +92,12 @@ func TestCrossLanguage(t *testing.T) {
 		if !slices.Equal(ids(resp), []string{idPubSub}) || resp.Results[0].Lang != "ja" {
 			t.Errorf("配信 (ja): %+v", resp.Results)
 		}
+		// A reader of another region of a language a translation is in
+		// gets it, as the pages show it, not the English original.
+		resp = search(t, ix, Request{Query: "配信", Lang: "ja-JP"})
+		if !slices.Equal(ids(resp), []string{idPubSub}) || resp.Results[0].Lang != "ja" {
+			t.Errorf("配信 (ja-JP): %+v", resp.Results)
+		}
 	})
 }
 

@@ -6,6 +6,7 @@
 package archive
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -151,18 +152,11 @@ func (inc *Incident) Page(lang string) (p *content.Page, translated bool) {
 	if p, ok := inc.Versions[lang]; ok {
 		return p, true
 	}
-	var same []string
-	for tag := range inc.Versions {
-		if i18n.SameLanguage(tag, lang) {
-			same = append(same, tag)
-		}
+	tags := slices.Sorted(maps.Keys(inc.Versions)) // the same choice whatever the map's order
+	if near, ok := i18n.Readable(lang, tags); ok {
+		return inc.Versions[near], false
 	}
-	if len(same) == 0 {
-		return inc.Original, false
-	}
-	slices.Sort(same) // the same choice whatever the map's order
-	near, _ := i18n.Readable(lang, same)
-	return inc.Versions[near], false
+	return inc.Original, false
 }
 
 // Events returns the original's timeline.
