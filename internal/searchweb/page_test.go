@@ -505,3 +505,26 @@ func TestEmptyFormFieldsLeaveTheAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestPagePerPageIsTheAPIs: the page shows ten results a page whatever
+// per_page says (the API's), so that its numbered links, which count ten
+// a page, lead to the results after those shown, and its size stays
+// bounded.
+func TestPagePerPageIsTheAPIs(t *testing.T) {
+	srv := serveGenerated(t)
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	first := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}, "per_page": {"50"}})
+	total, cards := first.count(t), first.cards()
+	if len(cards) != 10 {
+		t.Errorf("per_page=50: %d results on the page, want 10", len(cards))
+	}
+	if last := first.pageLinks()[len(first.pageLinks())-2]; last != strconv.Itoa((total+9)/10) {
+		t.Errorf("%d incidents: the last page is %s, want %d at ten a page", total, last, (total+9)/10)
+	}
+	second := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}, "page": {"2"}})
+	for _, c := range second.cards() {
+		if slices.ContainsFunc(cards, func(s card) bool { return s.title == c.title }) {
+			t.Errorf("%q is on the first page and the second", c.title)
+		}
+	}
+}

@@ -141,6 +141,10 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	q.Set("lang", lang)
+	// The page shows search.DefaultPerPage results a page, as its links
+	// to other pages count them: per_page is the API's, and 50 results
+	// with their passages would pass the page's 100 KB.
+	q.Del("per_page")
 	r2 := r.Clone(r.Context())
 	r2.URL.RawQuery = q.Encode()
 	// Without words, the page lists every incident, newest first, to
