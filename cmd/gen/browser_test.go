@@ -221,10 +221,13 @@ func (b *browser) scripts(t *testing.T, on bool) {
 
 const desktopWidth, desktopHeight, phoneWidth, phoneHeight = 1280, 900, 390, 844
 
+// narrowWidth is the narrowest phone a page is made for.
+const narrowWidth = 360
+
 func (b *browser) width(t *testing.T, w int) {
 	t.Helper()
 	h := desktopHeight
-	if w == phoneWidth {
+	if w <= phoneWidth {
 		h = phoneHeight
 	}
 	b.do(t, "viewport", chromedp.EmulateViewport(int64(w), int64(h)))
@@ -581,6 +584,7 @@ func pageTypes() []pageType {
 			{name: "term", path: "/products/google-cloud-cloud-storage/"},
 			{name: "search", path: "/search/?q=" + url.QueryEscape(query)},
 			{name: "search-empty", path: "/search/"},
+			{name: "search-filtered", path: "/search/?organization=Google+Cloud&from=2016-01&sort=oldest"},
 			{name: "404", path: "/no-such-page/", status: 404},
 		} {
 			p.name = lang + "-" + p.name

@@ -20,8 +20,9 @@ import (
 )
 
 // TestBrowserSearchPage drives the search page of a generated archive of
-// 300 incidents (and one with a long URL, path and hash) at a phone's and a desktop's width, in light and dark,
-// with and without JavaScript: nothing scrolls sideways; result pages
+// 300 incidents (and one with a long URL, path and hash) at 360 px, a phone's and a desktop's width, in light and dark,
+// with and without JavaScript: nothing scrolls sideways; a date's label
+// stays beside its field; a chip's name holds the words it shows; result pages
 // are a window of links; each facet shows at most ten values, on a
 // phone behind "Filters" below which the results come first; and typing
 // letter by letter ("b", "bi", "big", "europe-w") always shows results
@@ -59,15 +60,17 @@ was compacted; the build e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991
 
 	for _, scripts := range []bool{true, false} {
 		b.scripts(t, scripts)
-		for _, path := range []string{"/en/search/?q=latency&page=6", "/en/search/?q=b&page=6", "/en/search/?q=overflowprobe", "/en/search/?q=uploads"} {
+		for _, path := range []string{"/en/search/?q=latency&page=6", "/en/search/?q=b&page=6", "/en/search/?q=overflowprobe", "/en/search/?q=uploads",
+			"/en/search/?q=latency&organization=Google+Cloud&from=2019-01&to=2021-06", "/zh-TW/search/?q=latency&organization=Google+Cloud&from=2019-01"} {
 			b.open(t, path)
 			for _, scheme := range []string{"light", "dark"} {
 				b.media(t, "", scheme)
-				for _, w := range []int{phoneWidth, desktopWidth} {
+				for _, w := range []int{narrowWidth, phoneWidth, desktopWidth} {
 					b.width(t, w)
 					where := fmt.Sprintf("%s at %d px, %s, scripts %v", path, w, scheme, scripts)
-					checkLayout(t, b, where, w == phoneWidth)
-					if strings.Contains(path, "page=6") {
+					checkLayout(t, b, where, w <= phoneWidth)
+					checkSearchForm(t, b, where)
+					if strings.Contains(path, "page=6") && w != narrowWidth {
 						checkSearchLayout(t, b, where, w == phoneWidth)
 					}
 				}
@@ -140,6 +143,29 @@ func checkSearchLayout(t *testing.T, b *browser, where string, phone bool) {
 			t.Errorf("%s: the opened filters show no value", where)
 		}
 		b.do(t, "close the filters", chromedp.Evaluate[chromedp.Void](`document.querySelector(".filter-panel").open = false`))
+	}
+}
+
+// checkSearchForm fails t when a date's label is not on the line of its
+// field, or when a chip's name, as a screen reader or voice control
+// knows it, does not hold the words it shows ("Organization: Google
+// Cloud"): a reader who says what is seen must reach it.
+func checkSearchForm(t *testing.T, b *browser, where string) {
+	t.Helper()
+	apart := eval[[]string](t, b, `Array.from(document.querySelectorAll(".search-dates label")).filter(l => {
+		const a = l.getBoundingClientRect(), i = document.getElementById(l.htmlFor).getBoundingClientRect();
+		return a.bottom <= i.top || i.bottom <= a.top;
+	}).map(l => l.htmlFor)`)
+	if len(apart) > 0 {
+		t.Errorf("%s: the labels of %v are on another line than their fields", where, apart)
+	}
+	names := eval[[]string](t, b, `Array.from(document.querySelectorAll(".chip")).filter(c => {
+		const shown = Array.from(c.querySelectorAll(":scope > span:not([aria-hidden])")).map(s => s.innerText).join(" ").replace(/\s+/g, " ").trim();
+		const name = (c.getAttribute("aria-label") || c.innerText).replace(/\s+/g, " ");
+		return !name.includes(shown);
+	}).map(c => c.getAttribute("aria-label") + " / " + c.innerText)`)
+	if len(names) > 0 {
+		t.Errorf("%s: chips named without the words they show: %q", where, names)
 	}
 }
 
