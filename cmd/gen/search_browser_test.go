@@ -22,7 +22,9 @@ import (
 // TestBrowserSearchPage drives the search page of a generated archive of
 // 300 incidents (and one with a long URL, path and hash) at 360 px, a phone's and a desktop's width, in light and dark,
 // with and without JavaScript: nothing scrolls sideways; a date's label
-// stays beside its field; a chip's name holds the words it shows; result pages
+// stays beside its field; a chip's name holds the words it shows; a
+// result's date, severity and duration and an order's name are never
+// broken across lines; result pages
 // are a window of links; each facet shows at most ten values, on a
 // phone behind "Filters" below which the results come first; and typing
 // letter by letter ("b", "bi", "big", "europe-w") always shows results
@@ -147,9 +149,10 @@ func checkSearchLayout(t *testing.T, b *browser, where string, phone bool) {
 }
 
 // checkSearchForm fails t when a date's label is not on the line of its
-// field, or when a chip's name, as a screen reader or voice control
+// field, when a chip's name, as a screen reader or voice control
 // knows it, does not hold the words it shows ("Organization: Google
-// Cloud"): a reader who says what is seen must reach it.
+// Cloud"): a reader who says what is seen must reach it, or when one
+// fact of a result or the name of an order is broken across lines.
 func checkSearchForm(t *testing.T, b *browser, where string) {
 	t.Helper()
 	apart := eval[[]string](t, b, `Array.from(document.querySelectorAll(".search-dates label")).filter(l => {
@@ -166,6 +169,13 @@ func checkSearchForm(t *testing.T, b *browser, where string) {
 	}).map(c => c.getAttribute("aria-label") + " / " + c.innerText)`)
 	if len(names) > 0 {
 		t.Errorf("%s: chips named without the words they show: %q", where, names)
+	}
+	broken := eval[[]string](t, b, `Array.from(document.querySelectorAll(".result .meta time, .result .severity, .result .lasted, .sort a, .sort span")).filter(el => {
+		const lines = new Set(Array.from(el.getClientRects()).map(r => Math.round(r.top)));
+		return lines.size > 1;
+	}).slice(0, 5).map(el => el.textContent)`)
+	if len(broken) > 0 {
+		t.Errorf("%s: broken across lines: %q", where, broken)
 	}
 }
 
