@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
@@ -24,7 +25,8 @@ import (
 // with and without JavaScript: nothing scrolls sideways; a date's label
 // stays beside its field; a chip's name holds the words it shows; a
 // result's date, severity and duration and an order's name are never
-// broken across lines; result pages
+// broken across lines; Tab from the orders reaches what is seen next
+// (on a desktop the results, not the facets beside them); result pages
 // are a window of links; each facet shows at most ten values, on a
 // phone behind "Filters" below which the results come first; and typing
 // letter by letter ("b", "bi", "big", "europe-w") always shows results
@@ -74,6 +76,7 @@ was compacted; the build e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991
 					checkSearchForm(t, b, where)
 					if strings.Contains(path, "page=6") && w != narrowWidth {
 						checkSearchLayout(t, b, where, w == phoneWidth)
+						checkFocusOrder(t, b, where, w == phoneWidth)
 					}
 				}
 			}
@@ -176,6 +179,28 @@ func checkSearchForm(t *testing.T, b *browser, where string) {
 	}).slice(0, 5).map(el => el.textContent)`)
 	if len(broken) > 0 {
 		t.Errorf("%s: broken across lines: %q", where, broken)
+	}
+}
+
+// checkFocusOrder fails t unless Tab from the last order reaches what
+// is seen next: on a phone the Filters disclosure above the results, on
+// a desktop the first result, not the facets beside it.
+func checkFocusOrder(t *testing.T, b *browser, where string, phone bool) {
+	t.Helper()
+	b.do(t, "focus the last order", chromedp.Evaluate[chromedp.Void](`document.querySelector(".sort > :last-child").focus()`))
+	want, got := ".results a", ""
+	if phone {
+		want = ".filter-panel > summary"
+	}
+	for range 200 {
+		b.do(t, "tab", chromedp.KeyEvent(kb.Tab))
+		got = eval[string](t, b, `(el => el.closest(".results") ? ".results a" : el.closest(".facets") ? ".facets a" : el.matches(".filter-panel > summary") ? ".filter-panel > summary" : "")(document.activeElement)`)
+		if got != "" {
+			break
+		}
+	}
+	if got != want {
+		t.Errorf("%s: Tab after the orders reaches %q first, want %q", where, got, want)
 	}
 }
 
