@@ -528,3 +528,33 @@ func TestPagePerPageIsTheAPIs(t *testing.T) {
 		}
 	}
 }
+
+// TestPagePastTheLast: a page past the last (an old link, an archive
+// with fewer results now) leads to the last page, not to a total with
+// no result under it.
+func TestPagePastTheLast(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for query, want := range map[string]string{
+		"page=2":                   "./",
+		"q=dns&sort=oldest&page=9": "./?q=dns&sort=oldest",
+		"page=1":                   "",
+	} {
+		res, err := client.Get(srv.URL + "/en/search/?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got := res.Header.Get("Location"); got != want || (want != "") != (res.StatusCode == http.StatusSeeOther) {
+			t.Errorf("?%s: status %d, location %q; want %q", query, res.StatusCode, got, want)
+		}
+	}
+	srv = serveGenerated(t)
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	first := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}})
+	last := (first.count(t) + 9) / 10
+	p := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}, "page": {strconv.Itoa(last + 1)}})
+	if n := len(p.cards()); p.status != http.StatusOK || n == 0 || !slices.Contains(p.pageLinks(), "["+strconv.Itoa(last)+"]") {
+		t.Errorf("page %d of %d: status %d, %d results, links %q; want the last page", last+1, last, p.status, n, p.pageLinks())
+	}
+}

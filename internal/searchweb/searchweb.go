@@ -160,6 +160,19 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) bool {
 		retryLater(w, err)
 	} else {
 		view.Response = pageResponse(req, res)
+		if last := view.Response.Pages; len(res.Results) == 0 && last > 0 && req.Page > last {
+			// A page past the last (an old link; the archive has fewer
+			// results now) would state the total and show none of them:
+			// the last page shows some.
+			q.Del("lang")
+			q.Set("page", strconv.Itoa(last))
+			if last == 1 {
+				q.Del("page")
+			}
+			w.Header().Set("Location", "./"+encoded(q))
+			w.WriteHeader(http.StatusSeeOther)
+			return true
+		}
 	}
 	page, err := st.pages.SearchPage(lang, view)
 	if err != nil {
@@ -188,10 +201,15 @@ func withoutEmpty(q url.Values) (string, bool) {
 			}
 		}
 	}
-	if !had || len(q) == 0 {
-		return "", had
+	return encoded(q), had
+}
+
+// encoded is the query string of q: "" or "?…".
+func encoded(q url.Values) string {
+	if len(q) == 0 {
+		return ""
 	}
-	return "?" + q.Encode(), true
+	return "?" + q.Encode()
 }
 
 // pageRequest is what the search page shows of a request.
