@@ -156,6 +156,12 @@ func (s *Search) AllURL(facet string) string {
 // all": the rest, in a disclosure, take no room until asked for.
 const FacetShown = 10
 
+// FacetListed is how many values of a facet the page lists at most when
+// a reader asks for all of them: an archive's products run to
+// thousands, and the page stays under 100 KB. The others are found by
+// typing their names.
+const FacetListed = 200
+
 // FacetGroup is one facet as the page lists it.
 type FacetGroup struct {
 	Shown []SearchFacet // the most frequent values, and any selected
@@ -165,6 +171,9 @@ type FacetGroup struct {
 	// so that a reader without JavaScript sees them too); "" when it does.
 	AllURL string
 	Open   bool // the reader asked for all of them
+	// Unlisted is how many values the page leaves out of all of them
+	// (past FacetListed).
+	Unlisted int
 }
 
 // Group is facet's values as the page lists them: values no result has
@@ -187,6 +196,12 @@ func (s *Search) Group(facet string) *FacetGroup {
 		return nil
 	}
 	g.Total = max(g.Total, len(g.Shown)+len(g.More))
+	if keep := max(FacetListed-len(g.Shown), 0); len(g.More) > keep {
+		g.More = g.More[:keep]
+	}
+	if g.Open {
+		g.Unlisted = g.Total - len(g.Shown) - len(g.More)
+	}
 	return g
 }
 

@@ -1,6 +1,7 @@
 package searchweb_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
+	"github.com/postmortem-archive/gen/internal/render"
 )
 
 // generated is a built archive of 300 generated incidents, shared by the
@@ -556,5 +558,53 @@ func TestPagePastTheLast(t *testing.T) {
 	p := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}, "page": {strconv.Itoa(last + 1)}})
 	if n := len(p.cards()); p.status != http.StatusOK || n == 0 || !slices.Contains(p.pageLinks(), "["+strconv.Itoa(last)+"]") {
 		t.Errorf("page %d of %d: status %d, %d results, links %q; want the last page", last+1, last, p.status, n, p.pageLinks())
+	}
+}
+
+// TestAllValuesBounded: asked for every value of a facet of an archive
+// with more products than the page can list (a thousand, as a real
+// archive's), the page lists render.FacetListed of them, says how many
+// it leaves out, and stays under 100 KB.
+func TestAllValuesBounded(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := corpus.Generate(src, corpus.Options{N: 400, Langs: []string{"en"}, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// Each incident gets products of its own.
+	files, err := filepath.Glob(filepath.Join(src, "content", "*", "*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no incidents: %v", err)
+	}
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := fmt.Sprintf("products: [Service %d, Store %d, ", i, i)
+		if err := os.WriteFile(f, []byte(strings.Replace(string(data), "products: [", own, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.CopyFS(filepath.Join(src, "i18n"), os.DirFS("../../i18n")); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "public")
+	if _, err := build.Run(build.Options{Source: src, Dest: dest, BaseURL: "http://127.0.0.1:1313/"}); err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := serveBuilt(t, dest)
+	code, body := get(t, srv, "/en/search/", url.Values{"all": {"product"}})
+	p := getPage(t, func(string, url.Values) (int, []byte) { return code, body }, "", nil)
+	g := p.facetGroups(t)["product"]
+	if g == nil {
+		t.Fatal("no products listed")
+	}
+	listed := len(g.shown) + len(g.more)
+	total := api(t, srv, url.Values{"all": {"product"}, "lang": {"en"}}).FacetTotals["product"]
+	unlisted := findID(p.doc, "unlisted-product")
+	if code != http.StatusOK || len(body) > 100<<10 || listed != render.FacetListed || unlisted == nil ||
+		!strings.HasPrefix(textOfNode(unlisted), strconv.Itoa(total-listed)+" more") {
+		t.Errorf("status %d, %d bytes; %d of %d products listed, the rest: %v", code, len(body), listed, total, unlisted != nil && textOfNode(unlisted) != "")
 	}
 }
