@@ -267,3 +267,29 @@ func (p page) showAll() []string {
 	})
 	return out
 }
+
+// TestNoResultsSaysWhy: when nothing matches, the page asks for other
+// words if there are words, and else for fewer filters: browsing by
+// dates and facets with no word typed, "try other words" says nothing.
+func TestNoResultsSaysWhy(t *testing.T) {
+	srv := serveSite(t, "../build/testdata/reports")
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	for _, c := range []struct {
+		path string
+		q    url.Values
+		want string
+	}{
+		{"/en/search/", url.Values{"q": {"zzzqqq"}}, "Try fewer or other words"},
+		{"/en/search/", url.Values{"from": {"2030-01"}}, "No incident matches these filters and dates"},
+		{"/ja/search/", url.Values{"from": {"2022-01"}, "to": {"2021-01"}, "organization": {"AWS"}}, "この絞り込みと日付"},
+	} {
+		p := getPage(t, get, c.path, c.q)
+		msg := findID(p.doc, "no-results")
+		if p.status != http.StatusOK || msg == nil || !strings.Contains(textOfNode(msg), c.want) {
+			t.Errorf("%s?%s: status %d, %v; want %q", c.path, c.q.Encode(), p.status, msg != nil && textOfNode(msg) != "", c.want)
+			if msg != nil {
+				t.Logf("message: %s", textOfNode(msg))
+			}
+		}
+	}
+}
