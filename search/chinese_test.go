@@ -170,3 +170,29 @@ func TestITWordPairs(t *testing.T) {
 		}
 	}
 }
+
+// Latin letters and Chinese or Japanese typed together are words, as
+// the index cuts them: NFS宕机 finds what NFS 宕机 finds, though no
+// report writes NFS next to 宕机.
+func TestLatinAndCJKTogether(t *testing.T) {
+	t.Parallel()
+	nfs := doc("2025-06-20-cn-nfs", "zh-CN", "zh-CN", "文件存储 NFS 服务器宕机", "一台 NFS 元数据服务器宕机。", "切换后恢复。", "2025-06-20", nil, nil, nil)
+	mount := doc("2025-07-01-cn-mount", "zh-CN", "zh-CN", "NFS 挂载缓慢", "NFS 挂载读写缓慢。", "扩容后恢复。", "2025-07-01", nil, nil, nil)
+	webhook := doc("2025-05-19-ja-webhook", "ja", "ja", "Webhook の送信遅延", "Webhook 送信が最大 40 分遅延しました。", "キューを増設しました。", "2025-05-19", nil, nil, nil)
+	docs := []Document{nfs, mount, webhook}
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			want    []string
+		}{
+			{"NFS宕机", "zh-CN", []string{nfs.ID}},
+			{"ＮＦＳ宕机", "zh-CN", []string{nfs.ID}},
+			{"Webhook遅延", "ja", []string{webhook.ID}},
+		} {
+			got := ids(search(t, ix, Request{Query: tc.q, Lang: tc.lang}))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q finds %v, want %v", name, tc.q, got, tc.want)
+			}
+		}
+	}
+}

@@ -7,8 +7,11 @@
 // must match (AND); a term matches when it occurs in the title, summary,
 // body, timeline or in a product, region or cause name.
 //
-//	word            a word; punctuation inside it (Pub/Sub, europe-west2,
-//	                Gmail服務) makes it a phrase of its parts
+//	word            a word; punctuation inside it (Pub/Sub, europe-west2)
+//	                makes it a phrase of its parts; a change between
+//	                Latin letters or digits and Chinese or Japanese
+//	                (NFS宕机, Webhook遅延) makes it words, as if typed
+//	                with a space
 //	資源耗盡         a run of Chinese or Japanese characters is a phrase:
 //	                its bigrams must be adjacent
 //	"a phrase"      words next to each other (also “…” and 「…」)
@@ -39,6 +42,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/postmortem-archive/gen/i18n"
+	"github.com/postmortem-archive/gen/search/analysis"
 )
 
 // Limits of a query, whatever a reader types.
@@ -279,11 +283,42 @@ func Parse(s string) (*Query, error) {
 				continue
 			}
 		}
-		if err := p.add(Clause{Kind: Text, Value: word, Neg: neg, Bare: true, Start: start, End: i}); err != nil {
+		if err := p.addWord(rs, start, i, neg); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// addWord adds the bare word rs[start:end], a word for each of its runs
+// of one script: the index cuts text where Latin letters or digits meet
+// Chinese or Japanese (NFS宕机 as NFS 宕机), and a reader who writes them
+// together, as those languages are written, means both words, not that
+// they touch. An exclusion is left whole: -NFS宕机 excludes less than
+// -NFS -宕机.
+func (p *Query) addWord(rs []rune, start, end int, neg bool) error {
+	from := start
+	for i := start + 1; i <= end; i++ {
+		if i < end && (neg || !scriptChange(rs[i-1], rs[i])) {
+			continue
+		}
+		c := Clause{Kind: Text, Value: string(rs[from:i]), Neg: neg, Bare: true, Start: from, End: i}
+		if err := p.add(c); err != nil {
+			return err
+		}
+		from = i
+	}
+	return nil
+}
+
+// scriptChange reports whether a and b, adjacent in a word, are a Latin
+// (or other alphabet's) letter or digit and a CJK character, in either
+// order.
+func scriptChange(a, b rune) bool {
+	alnum := func(r rune) bool {
+		return (unicode.IsLetter(r) || unicode.IsNumber(r)) && !analysis.IsCJKRune(r)
+	}
+	return alnum(a) && analysis.IsCJKRune(b) || analysis.IsCJKRune(a) && alnum(b)
 }
 
 func (p *Query) add(c Clause) error {

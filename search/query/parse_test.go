@@ -47,6 +47,15 @@ func TestParse(t *testing.T) {
 		{`- Gmail`, `[Gmail]`},
 		{`Pub/Sub europe-west2`, `[Pub/Sub] [europe-west2]`},
 		{`資源耗盡`, `[資源耗盡]`},
+		// Latin letters or digits and CJK together are words, as the
+		// index cuts them; names of pieces stay whole.
+		{`NFS宕机 Webhook遅延`, `[NFS] [宕机] [Webhook] [遅延]`},
+		{`ＮＦＳ宕机`, `[NFS] [宕机]`},
+		{`宕机NFS宕机`, `[宕机] [NFS] [宕机]`},
+		{`v2.3版本 Pub/Sub服務 us-east-1區域`, `[v2.3] [版本] [Pub/Sub] [服務] [us-east-1] [區域]`},
+		{`2024年`, `[2024] [年]`},
+		{`サーバー障害 NFS-宕机 NFS서버`, `[サーバー障害] [NFS-宕机] [NFS서버]`},
+		{`-NFS宕机`, `-[NFS宕机]`},
 		{`「資源耗盡」 “quota”`, `[資源耗盡] [quota]`},
 		{`title:Gmail`, `title:[Gmail]`},
 		{`TITLE:"Gmail outage"`, `title:[Gmail outage]`},
@@ -91,7 +100,7 @@ func TestParse(t *testing.T) {
 // A bare word knows where it stands, so that a correction can replace it.
 func TestReplace(t *testing.T) {
 	t.Parallel()
-	p, err := Parse(`title:x "a b" 資源 certifcate -rollbak`)
+	p, err := Parse(`title:x "a b" 資源 certifcate -rollbak NFZ宕机`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,13 +109,18 @@ func TestReplace(t *testing.T) {
 		if c.Bare {
 			bare = append(bare, c.Value)
 			if c.Value == "certifcate" {
-				if got := p.Replace(i, "certificate"); got != `title:x "a b" 資源 certificate -rollbak` {
+				if got := p.Replace(i, "certificate"); got != `title:x "a b" 資源 certificate -rollbak NFZ宕机` {
+					t.Errorf("Replace: %q", got)
+				}
+			}
+			if c.Value == "NFZ" {
+				if got := p.Replace(i, "NFS"); got != `title:x "a b" 資源 certifcate -rollbak NFS宕机` {
 					t.Errorf("Replace: %q", got)
 				}
 			}
 		}
 	}
-	if strings.Join(bare, " ") != "資源 certifcate rollbak" {
+	if strings.Join(bare, " ") != "資源 certifcate rollbak NFZ 宕机" {
 		t.Errorf("bare words %q", bare)
 	}
 }
