@@ -138,7 +138,7 @@ func TestDamagedTextIsAnError(t *testing.T) {
 func TestMemoryDeleteText(t *testing.T) {
 	t.Parallel()
 	ix := buildEditable(t)
-	resp := search(t, ix, Request{Query: "資源耗盡", Lang: "zh-TW"})
+	resp := search(t, ix, Request{Query: `"資源耗盡"`, Lang: "zh-TW"})
 	if len(resp.Results) != 1 || len(resp.Results[0].Fragments) == 0 {
 		t.Fatalf("before: %+v", resp.Results)
 	}
@@ -148,8 +148,8 @@ func TestMemoryDeleteText(t *testing.T) {
 	if txt, _ := ix.docs["zh-TW"].Text(idGmail); txt != nil {
 		t.Error("deleted document still has text")
 	}
-	// (The Cloud SQL incident, which says 資源 and 耗盡 apart, is now
-	// found by the compound's parts.)
+	// (The Cloud SQL incident, which says 資源 and 耗盡 apart, is found
+	// by the compound's parts.)
 	if resp := search(t, ix, Request{Query: "資源耗盡"}); slices.Contains(ids(resp), idGmail) {
 		t.Errorf("deleted document still found: %+v", resp.Results)
 	}

@@ -48,11 +48,16 @@ type plan struct {
 	// from and to bound the local dates of the incidents (Request.From
 	// and To), as typed; "" for no bound.
 	from, to string
+
+	// parts are the parts a clause's Chinese or Japanese word also
+	// matches, a compound typed without a space (expand.go).
+	parts map[int]compoundParts
 }
 
 // newPlan checks and parses a request.
 func newPlan(r Request) (*plan, error) {
-	p := &plan{text: strings.TrimSpace(r.Query), page: max(r.Page, 1), perPage: r.PerPage, alternatives: map[int][]string{}, names: map[int][]facetName{}}
+	p := &plan{text: strings.TrimSpace(r.Query), page: max(r.Page, 1), perPage: r.PerPage, alternatives: map[int][]string{}, names: map[int][]facetName{},
+		parts: map[int]compoundParts{}}
 	var err error
 	if p.query, err = query.Parse(p.text); err != nil {
 		return nil, err
@@ -184,7 +189,7 @@ func (ix *engine) search(ctx context.Context, r Request) (resp *Response, err er
 	matches = keepDates(matches, p.from, p.to)
 	defer func() { bufs.matches = matches[:0] }()
 	if forms := surfaces(p.query); len(forms) > 0 && p.ranked && p.sort == "" {
-		if err := preferSurface(ctx, matches, forms, searches); err != nil {
+		if err := preferSurface(ctx, matches, forms, wholes(p), searches); err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
 	}
@@ -237,7 +242,7 @@ func (ix *engine) langSearches(p *plan, bufs *searchBufs) (searches []*langSearc
 				b.present = &ix.present
 			}
 		}
-		queries, err := b.build(p.query, p.filters, p.alternatives, p.names)
+		queries, err := b.build(p.query, p.filters, p.alternatives, p.names, p.parts)
 		if p.filters.lang != "" && lang != p.filters.lang {
 			queries.match = nil // its exclusions still count
 		}

@@ -258,14 +258,12 @@ func (ix *engine) expand(ctx context.Context, p *plan) (err error) {
 				suggestion = withWord(suggestion, i, word)
 				corrected = true
 			}
-			// A compound no index holds, and no typo, also finds its
-			// parts: a typo's parts are mostly what was typed right.
+			// A compound, not a typo, also finds its parts: a typo's
+			// parts are mostly what was typed right.
 			if word == "" {
-				parts, err := ix.unheldParts(ctx, c.Value, others)
-				if err != nil {
+				if p.parts[i], err = ix.compoundParts(ctx, c.Value, others); err != nil {
 					return err
 				}
-				p.alternatives[i] = append(p.alternatives[i], parts...)
 			}
 			continue
 		}
@@ -434,22 +432,42 @@ func (ix *engine) finds(ctx context.Context, word string) (bool, error) {
 	return false, nil
 }
 
-// unheldParts returns the parts (analysis.Parts) of word, a compound
-// typed without a space, if no index holds it whole, nor in one of its
-// other wordings (others): 负载均衡器 is held as 負載平衡器, and its parts
-// would only add the reports of 負載 or 均衡, which 負載平衡器 typed does
-// not find, at the cost of searching each part in every field.
-func (ix *engine) unheldParts(ctx context.Context, word string, others []string) ([]string, error) {
+// compoundParts are the parts of a word (analysis.Parts) and how many
+// of them a report must have to match.
+type compoundParts struct {
+	words []string
+	least int
+}
+
+// compoundParts returns the parts of word, a run of Chinese or Japanese
+// typed without a space. A report may write the compound's words apart
+// (硬盘相继故障 for 硬碟故障), and the index cuts a run into bigrams,
+// not words: so a report that has more than half of the parts matches,
+// as many as a compound of words of two characters or more keeps when
+// written apart (硬碟 and 故障, not 碟故), and one with a single part
+// (故障 alone) does not. When no index holds the word whole, nor in one
+// of its other wordings (others), a report with any part matches, so
+// that the reader is never shown nothing while the parts find something.
+// A run of three ideographs has two parts that overlap: no report writes
+// them apart, and it has none.
+func (ix *engine) compoundParts(ctx context.Context, word string, others []string) (compoundParts, error) {
 	parts := analysis.Parts(word)
 	if parts == nil {
-		return nil, nil
+		return compoundParts{}, nil
 	}
 	for _, w := range append([]string{word}, others...) {
-		if found, err := ix.finds(ctx, w); err != nil || found {
-			return nil, err
+		found, err := ix.finds(ctx, w)
+		if err != nil {
+			return compoundParts{}, err
+		}
+		if found {
+			if n := utf8.RuneCountInString; len(parts) == 2 && n(parts[0])+n(parts[1]) > n(word) {
+				return compoundParts{}, nil // 資料庫: 資料 and 料庫
+			}
+			return compoundParts{parts, len(parts)/2 + 1}, nil
 		}
 	}
-	return parts, nil
+	return compoundParts{parts, 1}, nil
 }
 
 // hasTerms reports whether every token has a term in one of the fields

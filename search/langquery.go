@@ -116,12 +116,12 @@ type langQueries struct {
 // build returns the queries for this language. match is nil when lang: or
 // -lang: leave this language out; exclude is not (exclusion is per
 // incident, whatever languages are searched).
-func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]string, names map[int][]facetName) (langQueries, error) {
+func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]string, names map[int][]facetName, parts map[int]compoundParts) (langQueries, error) {
 	var queries langQueries
 	var must, mustNot, filter []blevequery.Query
 	positives := 0
 	for i, c := range p.Clauses {
-		q, err := b.clause(c, alternatives[i], &queries)
+		q, err := b.clause(c, alternatives[i], parts[i], &queries)
 		if err != nil {
 			return queries, err
 		}
@@ -179,8 +179,9 @@ func (b *langBuilder) build(p *query.Query, f filters, alternatives map[int][]st
 }
 
 // clause returns the query of one clause, nil if it can match nothing in
-// this language; a word also matches its alternatives (expand.go).
-func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *langQueries) (blevequery.Query, error) {
+// this language; a word also matches its alternatives and its parts
+// (expand.go).
+func (b *langBuilder) clause(c query.Clause, alternatives []string, parts compoundParts, queries *langQueries) (blevequery.Query, error) {
 	nodes := &queries.matchNodes
 	if c.Neg {
 		nodes = &queries.excludeNodes
@@ -212,10 +213,9 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 	if q != nil && !c.Neg {
 		queries.highlight(pat, fields)
 	}
-	if len(alternatives) == 0 {
+	if len(alternatives) == 0 && parts.words == nil {
 		return q, nil
 	}
-	alternatives, parts := splitParts(c.Value, alternatives)
 	var exact []string
 	if pat != nil && len(pat.Terms) == 1 {
 		exact = pat.Terms[0]
@@ -230,7 +230,7 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, queries *lan
 		return nil, err
 	}
 	alts = append(alts, more...)
-	if parts != nil {
+	if parts.words != nil {
 		pq, err := b.partsQuery(parts, fields, nodes, queries)
 		if err != nil {
 			return nil, err
@@ -296,30 +296,17 @@ func (b *langBuilder) alternatives(words, exact []string, fields []fieldBoost, q
 	return qs, nil
 }
 
-// splitParts returns apart the alternatives of a word that are its parts
-// (analysis.Parts), which expand.go adds when no index holds it whole.
-func splitParts(word string, alternatives []string) (rest, parts []string) {
-	parts = analysis.Parts(word)
-	if parts == nil {
-		return alternatives, nil
-	}
-	at := slices.Index(alternatives, parts[0])
-	if at < 0 || len(alternatives)-at < len(parts) || !slices.Equal(alternatives[at:at+len(parts)], parts) {
-		return alternatives, nil
-	}
-	return slices.Concat(alternatives[:at], alternatives[at+len(parts):]), parts
-}
-
-// partsQuery matches any of the parts of a compound, at alternativeBoost,
-// their scores adding up as the words of a query do, times the share of
-// the parts matched: the report that has the most of them comes first.
-func (b *langBuilder) partsQuery(parts []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) (blevequery.Query, error) {
+// partsQuery matches the parts of a compound, at least parts.least of
+// them, at alternativeBoost, their scores adding up as the words of a
+// query do, times the share of the parts matched: the report that has
+// the most of them comes first.
+func (b *langBuilder) partsQuery(parts compoundParts, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) (blevequery.Query, error) {
 	scaled := make([]fieldBoost, len(fields))
 	for i, f := range fields {
 		scaled[i] = fieldBoost{f.field, f.boost * alternativeBoost}
 	}
 	var qs []blevequery.Query
-	for _, part := range parts {
+	for _, part := range parts.words {
 		q, pat, err := b.words(part, scaled, nodes)
 		if err != nil {
 			return nil, err
@@ -329,10 +316,12 @@ func (b *langBuilder) partsQuery(parts []string, fields []fieldBoost, nodes *[]*
 			queries.highlight(pat, fields)
 		}
 	}
-	if len(qs) == 0 {
+	if len(qs) < parts.least {
 		return nil, nil
 	}
-	return blevequery.NewDisjunctionQuery(qs), nil
+	d := blevequery.NewDisjunctionQuery(qs)
+	d.SetMin(float64(parts.least))
+	return d, nil
 }
 
 // phraseAlternatives returns the queries of the alternatives that are

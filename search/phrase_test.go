@@ -177,13 +177,14 @@ func refSearch(t *testing.T, s Searcher, refs map[string]bleve.Index, q string) 
 		t.Fatal(err)
 	}
 	best := map[string]float64{}
+	langs := map[string][]string{} // the languages each incident matches in
 	excluded := map[string]bool{}
 	for _, lang := range sortedKeys(ix.subs) {
 		b, err := newLangBuilder(lang, ix.subs[lang].Mapping())
 		if err != nil {
 			t.Fatal(err)
 		}
-		queries, err := b.build(p.query, filters{}, p.alternatives, p.names)
+		queries, err := b.build(p.query, filters{}, p.alternatives, p.names, p.parts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,6 +204,7 @@ func refSearch(t *testing.T, s Searcher, refs map[string]bleve.Index, q string) 
 		norms := lengthNorms(ix.meta.list, lang, ix.docs[lang]) // as Search weighs each document's length
 		if queries.match != nil {
 			for id, s := range run(queries.match) {
+				langs[id] = append(langs[id], lang)
 				s *= float64(norms[ix.meta.incidents[id].ord])
 				if old, ok := best[id]; !ok || s > old {
 					best[id] = s
@@ -243,6 +245,34 @@ func refSearch(t *testing.T, s Searcher, refs map[string]bleve.Index, q string) 
 		}
 		return strings.Compare(a.id, b.id)
 	})
+	// Among the first surfaceWindow, the incidents with the query's
+	// Chinese or Japanese as typed come first, then those with its
+	// compounds whole in another form, then those with their parts
+	// alone (surface.go).
+	if forms := surfaces(p.query); len(forms) > 0 {
+		compounds := wholes(p)
+		tier := func(r idScore) int {
+			best := 2
+			for _, lang := range langs[r.id] {
+				txt, err := ix.docs[lang].Text(r.id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := ix.meta.incidents[r.id].docs[lang].Title + "\n" + txt.All()
+				if containsAll(text, forms) {
+					return 0
+				}
+				if !slices.ContainsFunc(compounds, func(c []string) bool {
+					return !slices.ContainsFunc(c, func(f string) bool { return strings.Contains(text, f) })
+				}) {
+					best = 1
+				}
+			}
+			return best
+		}
+		window := out[:min(len(out), surfaceWindow)]
+		slices.SortStableFunc(window, func(a, b idScore) int { return tier(a) - tier(b) })
+	}
 	return out
 }
 
@@ -333,7 +363,11 @@ func TestHighlightPhrases(t *testing.T) {
 		if got := frags(`"overload of the metadata"`); !slices.Equal(got, []string{"The <mark>overload of the metadata</mark> service stopped writes."}) {
 			t.Errorf("%s: phrase: %q", name, got)
 		}
-		if got := frags(`資源耗盡`); !slices.Equal(got, []string{"配額系統<mark>資源耗盡</mark>。"}) {
+		if got := frags(`"資源耗盡"`); !slices.Equal(got, []string{"配額系統<mark>資源耗盡</mark>。"}) {
+			t.Errorf("%s: CJK phrase: %q", name, got)
+		}
+		// A run is also a compound whose parts it finds apart.
+		if got := frags(`資源耗盡`); !slices.Equal(got, []string{"配額系統<mark>資源耗盡</mark>。", "另一個<mark>資源</mark>在稍後<mark>耗盡</mark>。負載平衡器故障。"}) {
 			t.Errorf("%s: CJK run: %q", name, got)
 		}
 		if got := frags(`資源 耗盡`); !slices.Equal(got, []string{"配額系統<mark>資源</mark><mark>耗盡</mark>。", "另一個<mark>資源</mark>在稍後<mark>耗盡</mark>。負載平衡器故障。"}) {

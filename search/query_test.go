@@ -30,7 +30,7 @@ func TestLangQueries(t *testing.T) {
 		}
 		var first string
 		for i := range 20 {
-			queries, err := b.build(p, filters{year: 2017}, nil, nil)
+			queries, err := b.build(p, filters{year: 2017}, nil, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -64,7 +64,7 @@ func TestCrossLanguage(t *testing.T) {
 
 		// A Chinese query matches only the zh-TW original; an English
 		// reader still gets the English version, with Chinese fragments.
-		resp := search(t, ix, Request{Query: "資源耗盡", Lang: "en"})
+		resp := search(t, ix, Request{Query: `"資源耗盡"`, Lang: "en"})
 		if !slices.Equal(ids(resp), []string{idGmail}) {
 			t.Fatalf("資源耗盡 (en): %v", ids(resp))
 		}
@@ -139,8 +139,11 @@ func TestChineseWords(t *testing.T) {
 			want []string
 		}{
 			// 4 characters, adjacent in the Gmail incident; in the Cloud SQL
-			// incident 資源 and 耗盡 both occur, far apart: no match.
-			{"資源耗盡", []string{idGmail}},
+			// incident 資源 and 耗盡 both occur, far apart: quoted, no
+			// match; typed as a compound, its parts match there too
+			// (below the whole, see the end).
+			{`"資源耗盡"`, []string{idGmail}},
+			{"資源耗盡", []string{idCloudSQL, idGmail}},
 			// The same words separately: both incidents.
 			{"資源 耗盡", []string{idCloudSQL, idGmail}},
 			// 2 characters.
@@ -171,6 +174,9 @@ func TestChineseWords(t *testing.T) {
 			if resp.Total != len(tc.want) {
 				t.Errorf("%q: total %d, want %d", tc.q, resp.Total, len(tc.want))
 			}
+		}
+		if got := ids(search(t, ix, Request{Query: "資源耗盡", Lang: "zh-TW"})); !slices.Equal(got, []string{idGmail, idCloudSQL}) {
+			t.Errorf("資源耗盡 ranks %v, want the whole before its parts", got)
 		}
 		// The Gmail zh-TW title is "Gmail 服務中斷：…", with a space.
 		resp := search(t, ix, Request{Query: "Gmail 服務中斷", Lang: "zh-TW"})
@@ -800,7 +806,7 @@ func TestCollectAllMatchesBleve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				queries, err := b.build(p, filters{}, nil, nil)
+				queries, err := b.build(p, filters{}, nil, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,10 +9,15 @@ package search
 // among the best surfaceWindow by score (a second stage over the first
 // results, which bounds its cost: a few reads of the document store).
 // A Simplified query on a Traditional archive finds every incident
-// through the fold, and keeps its order.
+// through the fold, and keeps its order. Likewise a compound typed
+// without a space that some report holds whole (expand.go) ranks the
+// incidents that have it whole, in any script, above those found by its
+// parts alone, which may say a part more often or in the reader's
+// language.
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/postmortem-archive/gen/search/analysis"
@@ -27,6 +32,7 @@ const surfaceWindow = 64
 const (
 	tierExact  = iota // among the window, has the words as typed
 	tierFolded        // among the window, found only through the fold
+	tierParts         // among the window, has only parts of a compound
 	tierRest          // below the window
 )
 
@@ -52,10 +58,36 @@ func surfaces(q *query.Query) []string {
 	return out
 }
 
+// wholes returns, for each word of p that some report holds whole and
+// that also finds its parts, the forms that hold it whole: the word and
+// its other wordings (analysis.OtherWordings), each as typed and folded
+// into Simplified. They are looked for in the text as written, which
+// costs a tenth of folding it: a report that writes the word in
+// Traditional characters the reader did not type (硬碟故障 for 硬盘故障)
+// is left among the parts, by its score.
+func wholes(p *plan) [][]string {
+	var out [][]string
+	for i, c := range p.query.Clauses {
+		if p.parts[i].least < 2 {
+			continue // held by no report: every match has parts only
+		}
+		var forms []string
+		for _, w := range append([]string{c.Value}, analysis.OtherWordings(c.Value)...) {
+			for _, f := range []string{w, analysis.FoldChineseString(w)} {
+				if !slices.Contains(forms, f) {
+					forms = append(forms, f)
+				}
+			}
+		}
+		out = append(out, forms)
+	}
+	return out
+}
+
 // preferSurface sets the tiers of the matches: it orders the best
 // surfaceWindow of them by score and looks for the surfaces in their
-// text.
-func preferSurface(ctx context.Context, ms []match, forms []string, searches []*langSearch) error {
+// text, and the compounds' wholes (wholes) in those without them.
+func preferSurface(ctx context.Context, ms []match, forms []string, compounds [][]string, searches []*langSearch) error {
 	window := min(len(ms), surfaceWindow)
 	orderTop(ms, window, byRelevance)
 	for i := range ms {
@@ -69,12 +101,49 @@ func preferSurface(ctx context.Context, ms []match, forms []string, searches []*
 		if err != nil {
 			return err
 		}
-		ms[i].tier = tierFolded
-		if exact {
+		switch {
+		case exact:
 			ms[i].tier = tierExact
+		case len(compounds) == 0:
+			ms[i].tier = tierFolded
+		default:
+			whole, err := hasWholes(&ms[i], compounds, searches)
+			if err != nil {
+				return err
+			}
+			ms[i].tier = tierParts
+			if whole {
+				ms[i].tier = tierFolded
+			}
 		}
 	}
 	return nil
+}
+
+// hasWholes reports whether a matching language version of m has a form
+// of each compound in its title or long fields.
+func hasWholes(m *match, compounds [][]string, searches []*langSearch) (bool, error) {
+	for i, ls := range searches {
+		if m.langs&(1<<i) == 0 {
+			continue
+		}
+		d := ls.texts.doc(m.in.id)
+		t, err := ls.texts.get(m.in.id)
+		if err != nil || d == nil || t == nil {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		if !slices.ContainsFunc(compounds, func(forms []string) bool {
+			return !slices.ContainsFunc(forms, func(f string) bool {
+				return strings.Contains(d.Title, f) || strings.Contains(t.All(), f)
+			})
+		}) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // hasSurfaces reports whether a matching language version of m has every

@@ -154,3 +154,38 @@ func TestCompoundFindsItsParts(t *testing.T) {
 		}
 	}
 }
+
+// A compound some report writes whole also finds the reports that write
+// its words apart (硬盘相继故障, in Simplified), after those with the
+// whole, whatever their scores; not those with one of its words alone,
+// which would flood it.
+func TestCompoundWholeThenApart(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("a-whole", "zh-TW", "zh-TW", "網路銀行中斷", "儲存設備有一顆硬碟故障。", "更換。", "2024-01-01", nil, nil, nil),
+		doc("b-apart", "zh-CN", "zh-CN", "镜像站磁盘阵列", "两块硬盘相继故障，阵列降级。", "更换硬盘。", "2024-01-02", nil, nil, nil),
+		doc("c-disk", "zh-TW", "zh-TW", "儲存節點告警", "一顆硬碟的空間不足。", "清理。", "2024-01-03", nil, nil, nil),
+		doc("d-fault", "zh-TW", "zh-TW", "交換器故障", "一台交換器在凌晨故障。", "更換。", "2024-01-04", nil, nil, nil),
+	}
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
+		for _, q := range []string{"硬碟故障", "硬盘故障"} {
+			if got := ids(search(t, ix, Request{Query: q, Lang: "zh-TW"})); !slices.Equal(got, []string{"a-whole", "b-apart"}) {
+				t.Errorf("%s: %q: %v, want [a-whole b-apart]", name, q, got)
+			}
+		}
+		if got := ids(search(t, ix, Request{Query: `"硬碟故障"`, Lang: "zh-TW"})); !slices.Equal(got, []string{"a-whole"}) {
+			t.Errorf("%s: quoted: %v, want [a-whole]", name, got)
+		}
+	}
+	// The whole first though it is in Simplified, which counts half for a
+	// reader of Traditional, and the parts are in a title.
+	docs = []Document{
+		doc("a-whole", "zh-CN", "zh-CN", "云笔记服务异常", "约 40 分钟内云笔记登录缓慢或失败。", "扩容。", "2024-01-01", nil, nil, nil),
+		doc("b-apart", "zh-TW", "zh-TW", "登入後查詢緩慢", "查詢緩慢。", "調整。", "2024-01-02", nil, nil, nil),
+	}
+	for name, ix := range map[string]Searcher{"disk": diskIndex(t, docs), "editable": editableOf(t, docs)} {
+		if got := ids(search(t, ix, Request{Query: "登入緩慢", Lang: "zh-TW"})); !slices.Equal(got, []string{"a-whole", "b-apart"}) {
+			t.Errorf("%s: 登入緩慢: %v, want [a-whole b-apart]", name, got)
+		}
+	}
+}
