@@ -196,3 +196,28 @@ func TestLatinAndCJKTogether(t *testing.T) {
 		}
 	}
 }
+
+// File storage, written 檔案儲存 in Taiwan and 文件存储 on the Mainland,
+// is found either way, though the fold takes 儲存 for 保存, to save, and
+// the Mainland's 文件 for Taiwan's 文件, a document; and before a report
+// with its parts apart in the reader's language.
+func TestStorageBothSides(t *testing.T) {
+	t.Parallel()
+	cn := doc("2025-06-20-cn-nfs", "zh-CN", "zh-CN", "云栈文件存储 NFS 服务器宕机", "文件存储的一台服务器宕机。", "恢复。", "2025-06-20", nil, nil, nil)
+	tw := doc("2023-03-15-tw-bank", "zh-TW", "zh-TW", "核心系統儲存設備故障", "儲存設備有一顆硬碟故障。", "更換。", "2023-03-15", nil, nil, nil)
+	apart := doc("2024-05-02-tw-upload", "zh-TW", "zh-TW", "檔案上傳失敗", "儲存空間不足，檔案無法上傳。", "清理。", "2024-05-02", nil, nil, nil)
+	docs := []Document{cn, tw, apart}
+	for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
+		for _, tc := range []struct {
+			q, lang string
+			want    []string
+		}{
+			{"檔案儲存", "zh-TW", []string{cn.ID, apart.ID}},
+			{"存储设备", "zh-CN", []string{tw.ID}},
+		} {
+			if got := ids(search(t, ix, Request{Query: tc.q, Lang: tc.lang})); !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q finds %v, want %v", name, tc.q, got, tc.want)
+			}
+		}
+	}
+}

@@ -60,9 +60,9 @@ func surfaces(q *query.Query) []string {
 
 // wholes returns, for each word of p that some report holds whole and
 // that also finds its parts, the forms that hold it whole: the word and
-// its other wordings (analysis.OtherWordings), each as typed and folded
-// into Simplified. They are looked for in the text as written, which
-// costs a tenth of folding it: a report that writes the word in
+// its other wordings (analysis.OtherWordings), each as typed, folded and
+// in Simplified characters. They are looked for in the text as written,
+// which costs a tenth of folding it: a report that writes the word in
 // Traditional characters the reader did not type (硬碟故障 for 硬盘故障)
 // is left among the parts, by its score.
 func wholes(p *plan) [][]string {
@@ -73,7 +73,7 @@ func wholes(p *plan) [][]string {
 		}
 		var forms []string
 		for _, w := range append([]string{c.Value}, analysis.OtherWordings(c.Value)...) {
-			for _, f := range []string{w, analysis.FoldChineseString(w)} {
+			for _, f := range []string{w, analysis.FoldChineseString(w), analysis.SimplifiedString(w)} {
 				if !slices.Contains(forms, f) {
 					forms = append(forms, f)
 				}

@@ -135,17 +135,18 @@ func loadFold() (*folder, error) {
 // load reads a dictionary (see readDict) into c, keeping the pairs that
 // fold in place.
 func (c *conversion) load(name string) error {
-	return readDict(name, func(key, val string) {
-		if aligned(key, val) {
-			c.add(key, val)
+	return readDict(name, func(key string, vals []string) {
+		if aligned(key, vals[0]) {
+			c.add(key, vals[0])
 		}
 	})
 }
 
-// readDict calls pair with each key and its first candidate in an
-// OpenCC dictionary: lines of a key, a tab and candidates separated by
-// spaces; lines starting with # are comments.
-func readDict(name string, pair func(key, val string)) error {
+// readDict calls pair with each key and its candidates, the one a
+// conversion takes first, in an OpenCC dictionary: lines of a key, a tab
+// and candidates separated by spaces; lines starting with # are
+// comments.
+func readDict(name string, pair func(key string, vals []string)) error {
 	b, err := dictFiles.ReadFile(name)
 	if err != nil {
 		return err
@@ -160,8 +161,11 @@ func readDict(name string, pair func(key, val string)) error {
 		if !ok {
 			return fmt.Errorf("search/analysis/%s:%d:1: a line without a tab; want key<TAB>values", name, n)
 		}
-		val, _, _ := strings.Cut(vals, " ")
-		pair(key, val)
+		cands := strings.Fields(vals)
+		if len(cands) == 0 {
+			return fmt.Errorf("search/analysis/%s:%d:1: a key without a candidate", name, n)
+		}
+		pair(key, cands)
 	}
 	return sc.Err()
 }
@@ -261,6 +265,19 @@ func foldChinese(b []byte) bool {
 func FoldChineseString(s string) string {
 	b := []byte(s)
 	FoldChinese(b)
+	return string(b)
+}
+
+// SimplifiedString returns s in Simplified characters, the fold's second
+// stage alone: a Mainland word as the Mainland writes it (文件存儲 →
+// 文件存储), where the fold would take 文件 for Taiwan's (文档).
+func SimplifiedString(s string) string {
+	f, err := foldTables()
+	if err != nil {
+		panic(err) // the embedded dictionaries are tested
+	}
+	b := []byte(s)
+	f[1].apply(b)
 	return string(b)
 }
 

@@ -4,7 +4,10 @@ package analysis
 // reverse. The fold (chinese.go) keeps only the phrase pairs of OpenCC's
 // Taiwan dictionary that turn each character into one, so that offsets
 // hold: 資料 → 数据 is folded, but 記憶體 (Taiwan) and 内存 (Mainland)
-// differ in length, and a reader typing 内存 would not find 記憶體. Nor
+// differ in length, and a reader typing 内存 would not find 記憶體; and
+// it folds Mainland text too, where a Mainland word may be a Taiwan word
+// of another sense (文件, a file, is folded as Taiwan's document, 文档,
+// away from Taiwan's 檔案, which folds to 文件). Nor
 // does OpenCC pair every word of incident reports (憑證 and 证书, 負載平衡
 // and 负载均衡): gen's own pairs, itphrases.txt, are never folded (a
 // reader typing the one character 憑 still finds 憑證), only searched for.
@@ -34,18 +37,42 @@ var wordings = sync.OnceValues(func() (map[string][]string, error) {
 		}
 	}
 	for _, name := range []string{twPhrases, itPhrases} {
-		err := readDict(name, func(tw, cn string) {
-			if name == twPhrases && utf8.RuneCountInString(tw) == utf8.RuneCountInString(cn) {
-				return // folded already
+		err := readDict(name, func(tw string, cns []string) {
+			for _, cn := range cns[1:] {
+				if FoldChineseString(cn) != FoldChineseString(tw) {
+					add(cn, tw) // a sense the fold misses (senses): 存儲 finds 儲存
+				}
 			}
-			add(cn, tw)
-			add(tw, cn)
+			// A pair the fold does not make one: of another length, or
+			// whose Mainland word is a Taiwan word folded again (Taiwan's
+			// 檔案 folds to 文件, the Mainland's 文件 to 文档, Taiwan's
+			// document).
+			if cn := cns[0]; FoldChineseString(tw) != FoldChineseString(cn) {
+				add(cn, tw)
+				add(tw, cn)
+			}
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+})
+
+// senses maps a Taiwan phrase, as written, to the Mainland's words for
+// its senses that the fold, which takes the first, misses: 儲存 is
+// folded as 保存 (to save), and is storage too, 存儲. Keyed as written,
+// not folded, so that the Mainland's 保存 does not become storage.
+var senses = sync.OnceValues(func() (map[string][]string, error) {
+	out := map[string][]string{}
+	err := readDict(twPhrases, func(tw string, cns []string) {
+		for _, cn := range cns[1:] {
+			if FoldChineseString(cn) != FoldChineseString(tw) {
+				out[tw] = append(out[tw], cn)
+			}
+		}
+	})
+	return out, err
 })
 
 // maxWordingRunes is the longest phrase looked for.
@@ -64,6 +91,10 @@ func OtherWordings(s string) []string {
 	if err != nil {
 		panic(err) // the embedded dictionaries are tested
 	}
+	more, err := senses()
+	if err != nil {
+		panic(err)
+	}
 	folded := FoldChineseString(s) // same byte offsets as s
 	type part struct {
 		text  string
@@ -81,7 +112,11 @@ func OtherWordings(s string) []string {
 		}
 		end, other := ends[0], []string(nil)
 		for k := n - 1; k >= 1; k-- {
-			if o, ok := m[folded[i:ends[k]]]; ok {
+			o, ok := m[folded[i:ends[k]]]
+			if ms, sense := more[s[i:ends[k]]]; sense {
+				o, ok = append(slices.Clip(o), ms...), true
+			}
+			if ok {
 				end, other = ends[k], o
 				break
 			}
