@@ -31,25 +31,21 @@ var genFloors = map[string]floor{
 	// 停電, 不斷電系統, 証明書, うるう秒: the generated incidents of the
 	// cause each names say it in other words, or only in English and
 	// Chinese.
-	"cjk-word": {recall: 0.93, mrr: 1, zero: 0},
-	"cjk-char": {recall: 0.99, mrr: 1, zero: 0},
-	// 硬盘故障 finds the bank's 硬碟…故障, not the mirror site's 硬盘…故障.
-	"simplified": {recall: 0.95, mrr: 1, zero: 0},
-	// 檔案儲存 does not find 文件存储.
-	"traditional": {recall: 0.83, mrr: 0.83, zero: 0},
-	// 硬碟故障 as 硬盘故障; Webhook遅延 finds nothing.
-	"compound": {recall: 0.79, mrr: 0.86, zero: 1},
-	"loanword": {recall: 1, mrr: 1, zero: 0},
-	// NFS宕机 finds nothing (NFS 宕机 does).
-	"mixed": {recall: 0.86, mrr: 0.86, zero: 1},
+	"cjk-word":    {recall: 0.93, mrr: 1, zero: 0},
+	"cjk-char":    {recall: 0.99, mrr: 1, zero: 0},
+	"simplified":  {recall: 0.98, mrr: 1, zero: 0},
+	"traditional": {recall: 1, mrr: 1, zero: 0},
+	"compound":    {recall: 1, mrr: 1, zero: 0},
+	"loanword":    {recall: 1, mrr: 1, zero: 0},
+	"mixed":       {recall: 1, mrr: 1, zero: 0},
 }
 
 // genLangFloors are the floors of the readers of each language
 // (LanguageOf), on the same site.
 var genLangFloors = map[string]floor{
 	"en": {recall: 0.96, mrr: 0.98, zero: 0},
-	"zh": {recall: 0.94, mrr: 0.97, zero: 1},
-	"ja": {recall: 0.92, mrr: 0.98, zero: 1},
+	"zh": {recall: 0.98, mrr: 1, zero: 0},
+	"ja": {recall: 0.95, mrr: 1, zero: 0},
 }
 
 const floorDistractors = 200
