@@ -66,8 +66,13 @@ func newBestQuery(qs []blevequery.Query, tie float64) blevequery.Query {
 }
 
 func (q *fieldsQuery) Searcher(ctx context.Context, i index.IndexReader, m mapping.IndexMapping, options blevesearch.SearcherOptions) (blevesearch.Searcher, error) {
-	s := &fieldsSearcher{tie: q.Tie}
-	for _, fq := range q.Fields {
+	s := &fieldsSearcher{tie: q.Tie, scale: make([]float64, len(q.Fields))}
+	for k, fq := range q.Fields {
+		if same, ok := fq.(*sameForm); ok && k > 0 && s.children[0] != nil {
+			s.children = append(s.children, nil)
+			s.scale[k] = same.Scale
+			continue
+		}
 		c, err := fq.Searcher(ctx, i, m, options)
 		if err != nil {
 			return nil, errors.Join(err, s.Close())
@@ -82,7 +87,8 @@ func (q *fieldsQuery) Searcher(ctx context.Context, i index.IndexReader, m mappi
 // order) and scores each by its best child plus tie of the others.
 type fieldsSearcher struct {
 	tie      float64
-	children []blevesearch.Searcher
+	children []blevesearch.Searcher       // nil: a sameForm of the first
+	scale    []float64                    // of each sameForm, by child
 	curr     []*blevesearch.DocumentMatch // each child's next document; nil: none left
 	started  bool
 }
@@ -90,6 +96,9 @@ type fieldsSearcher struct {
 func (s *fieldsSearcher) start(ctx *blevesearch.SearchContext) error {
 	s.started = true
 	for i, c := range s.children {
+		if c == nil {
+			continue
+		}
 		var err error
 		if s.curr[i], err = c.Next(ctx); err != nil {
 			return err
@@ -114,10 +123,24 @@ func (s *fieldsSearcher) Next(ctx *blevesearch.SearchContext) (*blevesearch.Docu
 		return nil, nil
 	}
 	var rv *blevesearch.DocumentMatch
-	var best, sum float64
+	var best, sum, first float64
+	matchedFirst := false
 	for i, dm := range s.curr {
+		if s.children[i] == nil {
+			// The first child again, in its place among the forms, so
+			// that the sum is added up in the same order.
+			if matchedFirst {
+				v := first * s.scale[i]
+				sum += v
+				best = max(best, v)
+			}
+			continue
+		}
 		if dm == nil || dm.IndexInternalID.Value() != low {
 			continue
+		}
+		if i == 0 {
+			first, matchedFirst = dm.Score, true
 		}
 		sum += dm.Score
 		best = max(best, dm.Score)
@@ -142,6 +165,9 @@ func (s *fieldsSearcher) Advance(ctx *blevesearch.SearchContext, id index.IndexI
 			s.curr[i] = nil
 		}
 		for i, c := range s.children {
+			if c == nil {
+				continue
+			}
 			var err error
 			if s.curr[i], err = c.Advance(ctx, id); err != nil {
 				return nil, err
@@ -166,6 +192,9 @@ func (s *fieldsSearcher) Advance(ctx *blevesearch.SearchContext, id index.IndexI
 func (s *fieldsSearcher) Close() error {
 	var err error
 	for _, c := range s.children {
+		if c == nil {
+			continue
+		}
 		if cerr := c.Close(); cerr != nil {
 			err = errors.Join(err, cerr)
 		}
@@ -173,9 +202,17 @@ func (s *fieldsSearcher) Close() error {
 	return err
 }
 
+// Weight, Count and the rest count a sameForm as the searcher it
+// repeats would count itself (its weight scales with the square of its
+// boost), so that scores and the order bleve gives a conjunction's
+// children stay the same.
 func (s *fieldsSearcher) Weight() float64 {
 	var w float64
-	for _, c := range s.children {
+	for i, c := range s.children {
+		if c == nil {
+			w += s.children[0].Weight() * (s.scale[i] * s.scale[i])
+			continue
+		}
 		w += c.Weight()
 	}
 	return w
@@ -183,13 +220,18 @@ func (s *fieldsSearcher) Weight() float64 {
 
 func (s *fieldsSearcher) SetQueryNorm(qnorm float64) {
 	for _, c := range s.children {
-		c.SetQueryNorm(qnorm)
+		if c != nil {
+			c.SetQueryNorm(qnorm)
+		}
 	}
 }
 
 func (s *fieldsSearcher) Count() uint64 {
 	var n uint64
 	for _, c := range s.children {
+		if c == nil {
+			c = s.children[0]
+		}
 		n += c.Count()
 	}
 	return n
@@ -200,7 +242,9 @@ func (s *fieldsSearcher) Min() int { return 0 }
 func (s *fieldsSearcher) Size() int {
 	n := 64
 	for _, c := range s.children {
-		n += c.Size()
+		if c != nil {
+			n += c.Size()
+		}
 	}
 	return n
 }
@@ -208,9 +252,27 @@ func (s *fieldsSearcher) Size() int {
 func (s *fieldsSearcher) DocumentMatchPoolSize() int {
 	n := 1
 	for _, c := range s.children {
-		n += c.DocumentMatchPoolSize()
+		if c != nil {
+			n += c.DocumentMatchPoolSize()
+		}
 	}
 	return n
+}
+
+// sameForm is, among the forms of a word (newFormsQuery), the first form
+// again at a scale: an alternative that analyses to the word itself (a
+// name typed whole is also the word of the name it begins, Pub/Sub of
+// Cloud Pub/Sub; a Traditional word and the Simplified one it folds to).
+// Searching the same phrase again at a lower boost scored each document
+// by exactly the first form's score times that scale, and walked the
+// phrase's postings in every field a second time: half the cost of a name
+// typed whole.
+type sameForm struct {
+	Scale float64 `json:"same_scale"`
+}
+
+func (q *sameForm) Searcher(context.Context, index.IndexReader, mapping.IndexMapping, blevesearch.SearcherOptions) (blevesearch.Searcher, error) {
+	return nil, errors.New("search: a repeated form of a word outside the forms of the word") // not reached
 }
 
 // absentQuery is a term query in a field that lacks the term

@@ -225,7 +225,7 @@ func (b *langBuilder) clause(c query.Clause, alternatives []string, parts compou
 		return nil, err
 	}
 	// Names of several words (Blob Storage, europe-west2), and CJK phrases.
-	more, err := b.phraseAlternatives(alternatives, fields, nodes, queries)
+	more, err := b.phraseAlternatives(alternatives, pat, fields, nodes, queries)
 	if err != nil {
 		return nil, err
 	}
@@ -328,16 +328,23 @@ func (b *langBuilder) partsQuery(parts compoundParts, fields []fieldBoost, nodes
 // phrases here (a Taiwan word for a Mainland one: 記憶體 for 内存; a
 // respelling of three characters or more: 伺服器 for 伺服氣; load
 // balancer for ロードバランサー), in the fields, at alternativeBoost,
-// and adds them to the highlights.
-func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) ([]blevequery.Query, error) {
+// and adds them to the highlights. An alternative that analyses to the
+// word's own pattern (own) is a sameForm.
+func (b *langBuilder) phraseAlternatives(words []string, own *locate.Pattern, fields []fieldBoost, nodes *[]*phraseQuery, queries *langQueries) ([]blevequery.Query, error) {
 	scaled := make([]fieldBoost, len(fields))
 	for i, f := range fields {
 		scaled[i] = fieldBoost{f.field, f.boost * alternativeBoost}
 	}
 	var qs []blevequery.Query
 	for _, w := range words {
-		if len(b.text.Analyze([]byte(w))) < 2 {
+		toks := b.text.Analyze([]byte(w))
+		if len(toks) < 2 {
 			continue // a word: alternatives
+		}
+		if p := locate.NewPattern(toks, b.kind); own != nil && samePattern(p, own) {
+			qs = append(qs, &sameForm{Scale: alternativeBoost})
+			queries.highlight(p, fields)
+			continue
 		}
 		q, pat, err := b.words(w, scaled, nodes)
 		if err != nil || q == nil {
@@ -350,6 +357,11 @@ func (b *langBuilder) phraseAlternatives(words []string, fields []fieldBoost, no
 		queries.highlight(pat, fields)
 	}
 	return qs, nil
+}
+
+// samePattern reports whether two patterns match the same.
+func samePattern(p, q *locate.Pattern) bool {
+	return p.Run == q.Run && slices.EqualFunc(p.Terms, q.Terms, slices.Equal)
 }
 
 // highlight adds the pattern of a word or phrase matched in fields to the
@@ -414,7 +426,7 @@ func (b *langBuilder) words(text string, fields []fieldBoost, nodes *[]*phraseQu
 		}
 		q := &phraseQuery{Terms: pat.Terms, FieldVal: f.field, BoostVal: f.boost, field: checkedField(f.field), pat: pat, node: len(*nodes), twin: -1}
 		for _, o := range *nodes {
-			if o.field == q.field && o.pat.Run == pat.Run && slices.EqualFunc(o.Terms, pat.Terms, slices.Equal) {
+			if o.field == q.field && samePattern(o.pat, pat) {
 				q.twin = o.node
 				break
 			}

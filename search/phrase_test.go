@@ -148,13 +148,86 @@ func refQuery(q blevequery.Query) blevequery.Query {
 		c.BoostVal = q.BoostVal
 		return c
 	case *fieldsQuery:
-		return &fieldsQuery{Fields: conv(q.Fields), Tie: q.Tie}
+		fields := conv(q.Fields)
+		for i, f := range q.Fields {
+			// bleve searches the phrase again at the scale's boost.
+			if same, ok := f.(*sameForm); ok {
+				fields[i] = scaledQuery(fields[0], same.Scale)
+			}
+		}
+		return &fieldsQuery{Fields: fields, Tie: q.Tie}
 	case *blevequery.DisjunctionQuery:
 		c := blevequery.NewDisjunctionQuery(conv(q.Disjuncts))
 		c.BoostVal, c.Min = q.BoostVal, q.Min
 		return c
 	}
 	return q
+}
+
+// scaledQuery is a copy of q, a word's query converted by refQuery,
+// with its boosts times scale.
+func scaledQuery(q blevequery.Query, scale float64) blevequery.Query {
+	switch q := q.(type) {
+	case *blevequery.MultiPhraseQuery:
+		c := *q
+		c.SetBoost(q.BoostVal.Value() * scale)
+		return &c
+	case *blevequery.TermQuery:
+		c := *q
+		c.SetBoost(q.BoostVal.Value() * scale)
+		return &c
+	case *absentQuery:
+		return &absentQuery{Weight: q.Weight * scale * scale}
+	case *fieldsQuery:
+		c := &fieldsQuery{Tie: q.Tie}
+		for _, f := range q.Fields {
+			c.Fields = append(c.Fields, scaledQuery(f, scale))
+		}
+		return c
+	}
+	panic(fmt.Sprintf("scaledQuery: %T", q))
+}
+
+// A name typed whole is also the word of the name it begins (Pub/Sub of
+// Cloud Pub/Sub, europe-west2), an alternative at half weight: its
+// phrase is searched once in each field, not twice (the alternative is
+// a sameForm; TestPhrasesMatchTermVectors compares the scores with
+// bleve's phrase queries searching it twice).
+func TestNameTypedWholeSearchedOnce(t *testing.T) {
+	t.Parallel()
+	ix := mustOpen(t, buildDir(t, phraseDocs()))
+	for _, q := range []string{"Pub/Sub", "europe-west2", "pub/sub"} {
+		p, err := newPlan(Request{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.expand(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(p.alternatives[0], func(w string) bool { return strings.EqualFold(w, q) }) {
+			t.Fatalf("%q: not its own alternative: %q", q, p.alternatives[0])
+		}
+		b, err := newLangBuilder("en", ix.subs["en"].Mapping())
+		if err != nil {
+			t.Fatal(err)
+		}
+		queries, err := b.build(p.query, filters{}, p.alternatives, p.names, p.parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields := map[string]int{}
+		for _, n := range queries.matchNodes {
+			fields[n.FieldVal]++
+		}
+		for f, n := range fields {
+			if n != 1 {
+				t.Errorf("%q: its phrase is searched %d times in %s", q, n, f)
+			}
+		}
+		if len(fields) == 0 {
+			t.Errorf("%q: no phrase searched", q)
+		}
+	}
 }
 
 type idScore struct {
