@@ -116,6 +116,20 @@ func (in *incident) refresh() {
 	in.duration = durationBand(time.Duration(in.primary.Duration) * time.Second)
 }
 
+// namesAgree reports whether every language version of the incident has
+// the same products, regions, causes, organization and severity.
+func (in *incident) namesAgree() bool {
+	first := in.docs[in.langs[0]]
+	for _, l := range in.langs[1:] {
+		d := in.docs[l]
+		if !slices.Equal(d.Products, first.Products) || !slices.Equal(d.Regions, first.Regions) ||
+			!slices.Equal(d.Causes, first.Causes) || d.Organization != first.Organization || d.Severity != first.Severity {
+			return false
+		}
+	}
+	return true
+}
+
 // metaStore holds the docstore.Meta of every indexed document.
 type metaStore struct {
 	incidents map[string]*incident
@@ -134,6 +148,10 @@ type metaStore struct {
 	duration  []int64           // primary.Duration, seconds
 	severity  []int8            // severityRank of the most severe of severities
 	langDocs  map[string][]bool // by language: whether ord has a document in it
+	// ownNames: a language version of ord has names of its own (a
+	// product, region, cause, organization or severity the others do
+	// not have), so its facet values are not each version's names.
+	ownNames []bool
 	// termCounts are the incidents with each value of each facet, by
 	// kind and id: a name of no incident left completes no word.
 	termCounts [numFacetKinds][]int32
@@ -183,6 +201,7 @@ func (s *metaStore) reindex() {
 	s.beginNsec = make([]int32, n)
 	s.duration = make([]int64, n)
 	s.severity = make([]int8, n)
+	s.ownNames = make([]bool, n)
 	s.langDocs = map[string][]bool{}
 	for k := range s.termCounts {
 		s.termCounts[k] = make([]int32, len(s.terms[k].names))
@@ -210,6 +229,7 @@ func (s *metaStore) reindex() {
 		for _, v := range in.severities {
 			s.severity[i] = max(s.severity[i], severityRank(v))
 		}
+		s.ownNames[i] = !in.namesAgree()
 	}
 	s.facetOff[n] = int32(len(s.facetData))
 }

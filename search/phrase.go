@@ -30,6 +30,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	blevesearch "github.com/blevesearch/bleve/v2/search"
@@ -64,6 +65,9 @@ type phraseCheck struct {
 	only     map[uint64]struct{} // checkNow: reject other documents unchecked
 	targets  []uint64            // the documents of only, in order
 	texts    *textCache
+	// names says, for a node in a name field, whether each value of
+	// its facet holds the phrase (namesHold), by facet id.
+	names [][]atomic.Int32
 }
 
 // deferredSets holds, by document number, the nodes that accepted a
@@ -85,6 +89,14 @@ func withCheck(ctx context.Context, c *phraseCheck) context.Context {
 // documents, using the buffer deferred if it is large enough.
 func newPhraseCheck(nodes []*phraseQuery, texts *textCache, docs int, deferred []nodeSet) *phraseCheck {
 	c := &phraseCheck{nodes: nodes, texts: texts, sets: &deferredSets{}}
+	for i, q := range nodes {
+		if q.field > titleField {
+			if c.names == nil {
+				c.names = make([][]atomic.Int32, len(nodes))
+			}
+			c.names[i] = make([]atomic.Int32, len(texts.meta.terms[nameKind(q.field)].names))
+		}
+	}
 	if len(nodes) > 0 {
 		if cap(deferred) >= docs {
 			c.sets.byNum = deferred[:docs]
@@ -157,12 +169,20 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 	if d == nil {
 		return false, nil
 	}
-	var values []string
-	switch q.field {
-	case titleField:
+	if q.field == titleField {
 		t := analysis.CleanText(d.Title)
 		f := locate.Field{Text: t, Flags: analysis.TextFlags(t, c.texts.loc.Kind)}
 		return len(c.texts.loc.Find(q.pat, &f, true)) > 0, nil
+	}
+	return c.texts.inNames(q, d), nil
+}
+
+// inNames reports whether the phrase of node q, in a name field (a
+// product, region, cause, organization or severity), occurs in the
+// document d's names of that field.
+func (c *textCache) inNames(q *phraseQuery, d *docstore.Meta) bool {
+	var values []string
+	switch q.field {
 	case productField:
 		values = d.Products
 	case regionField:
@@ -176,11 +196,75 @@ func (c *phraseCheck) holds(q *phraseQuery, id string) (bool, error) {
 	}
 	// A phrase occurs within one value of a list.
 	for _, v := range values {
-		if c.texts.inValue(q.pat, v) {
-			return true, nil
+		if c.inValue(q.pat, v) {
+			return true
 		}
 	}
-	return false, nil
+	return false
+}
+
+// namesHold is holds for a node in a name field, of the document iid,
+// while its candidates are collected (accept); unknown reports that it
+// cannot tell (no table of the index's documents), and the check is
+// deferred. It reads the incident's facet values, in the metadata's flat
+// arrays, and whether each holds the phrase, kept by value: reading each
+// candidate's own metadata missed the cache at every step and was a
+// third of the cost of a name begun (europe-w), whose region_text has
+// thousands of candidates.
+func (c *phraseCheck) namesHold(q *phraseQuery, iid index.IndexInternalID) (ok, unknown bool, err error) {
+	if c.texts.ordOf == nil {
+		return false, true, nil
+	}
+	ord, err := c.texts.ordOf(iid)
+	if err != nil || ord < 0 {
+		return false, false, err
+	}
+	m := c.texts.meta
+	if m.ownNames[ord] {
+		d := m.list[ord].docs[c.texts.lang]
+		return d != nil && c.texts.inNames(q, d), false, nil
+	}
+	kind, held := nameKind(q.field), c.names[q.node]
+	for _, e := range m.facetData[m.facetOff[ord]:m.facetOff[ord+1]] {
+		if int(e>>24) != kind {
+			continue
+		}
+		id := e & (1<<24 - 1)
+		switch held[id].Load() {
+		case nameHolds:
+			return true, false, nil
+		case nameLacks:
+			continue
+		}
+		if c.texts.inValue(q.pat, m.terms[kind].names[id]) {
+			held[id].Store(nameHolds)
+			return true, false, nil
+		}
+		held[id].Store(nameLacks)
+	}
+	return false, false, nil
+}
+
+// Whether a facet value holds a phrase (phraseCheck.names); 0: not known
+// yet.
+const (
+	nameHolds = 1 + iota
+	nameLacks
+)
+
+// nameKind is the facet kind of the names of a name field.
+func nameKind(field int) int {
+	switch field {
+	case productField:
+		return facetKindProduct
+	case regionField:
+		return facetKindRegion
+	case causeField:
+		return facetKindCause
+	case orgField:
+		return facetKindOrg
+	}
+	return facetKindSev
 }
 
 // verify checks, on its text, the phrases of the nodes that accepted the
@@ -223,8 +307,11 @@ type textCache struct {
 	// values keeps whether a phrase occurs in a name (a product, region,
 	// cause, organization or severity): candidates share a few dozen
 	// names, and analysing the name again for each was a sixth of what
-	// a query of two names allocated.
-	values map[valueKey]bool
+	// a query of two names allocated. Names are checked as candidates
+	// are collected, by the two halves of a split search at once
+	// (langSearch.hits): valuesMu guards values and loc there.
+	valuesMu sync.Mutex
+	values   map[valueKey]bool
 	// ordOf gives the incident of a document of the search's reader.
 	ordOf func(index.IndexInternalID) (int32, error)
 	// sketches are the sketches by incident ord of a read-only index
@@ -289,6 +376,8 @@ type valueKey struct {
 
 // inValue reports whether the phrase pat occurs in the name v.
 func (c *textCache) inValue(pat *locate.Pattern, v string) bool {
+	c.valuesMu.Lock()
+	defer c.valuesMu.Unlock()
 	k := valueKey{pat, v}
 	if ok, known := c.values[k]; known {
 		return ok
@@ -412,6 +501,17 @@ func (s *phraseSearcher) accept(ctx *blevesearch.SearchContext, dm *blevesearch.
 	if len(s.q.pairs) > 0 {
 		if no, err := c.texts.sketchRejects(dm.IndexInternalID, s.q.pairs); no || err != nil {
 			return false, err
+		}
+	}
+	if s.q.field > titleField && c.mode == checkDefer {
+		// A name field: its names are in the metadata, and checking
+		// them costs a look-up, so the node is never left unchecked: a
+		// candidate it would reject (europe-west4 and us-west2 for
+		// europe-west2) has the exact score of what else it matches, and
+		// is not searched again when checked.
+		ok, unknown, err := c.namesHold(s.q, dm.IndexInternalID)
+		if !unknown || err != nil {
+			return ok, err
 		}
 	}
 	switch c.mode {

@@ -230,6 +230,35 @@ func TestNameTypedWholeSearchedOnce(t *testing.T) {
 	}
 }
 
+// A phrase in a name field (a region, a product…) is checked as its
+// candidates are collected, from the names: an incident of europe-west4
+// and us-west2 has both words of europe-west2 in its regions but not the
+// name, and is no match, even where the search checks nothing (totals
+// and facets then count the candidates of the other fields unchecked).
+func TestNamePhrasesCheckedWhenCollected(t *testing.T) {
+	t.Parallel()
+	docs := []Document{
+		doc("2020-01-01-london", "en", "en", "Storage latency in europe-west2", "Writes were slow.", "Disks were slow.",
+			"2020-01-01", []string{"Cloud Storage"}, []string{"europe-west2"}, nil),
+		doc("2020-01-02-two-regions", "en", "en", "Storage latency", "Writes were slow.", "Disks were slow.",
+			"2020-01-02", []string{"Cloud Storage"}, []string{"europe-west4", "us-west2"}, nil),
+	}
+	dir := buildDir(t, docs)
+	for _, split := range []int{1 << 30, 1} { // one search, or two halves at once
+		ix, err := Open(dir, WithEagerChecks(0), WithSplitAt(split))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		for _, q := range []string{"europe-west2", `"europe west2"`, `region:"europe west2"`} {
+			resp := search(t, ix, Request{Query: q, PerPage: 1})
+			if resp.Total != 1 || facet(resp, FacetRegion, "us-west2") != 0 {
+				t.Errorf("split at %d, %q: total %d, us-west2 %d; want 1, 0", split, q, resp.Total, facet(resp, FacetRegion, "us-west2"))
+			}
+		}
+	}
+}
+
 type idScore struct {
 	id    string
 	score float64
