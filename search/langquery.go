@@ -373,9 +373,19 @@ func (queries *langQueries) highlight(pat *locate.Pattern, fields []fieldBoost) 
 			h.Fields |= 1 << i
 		}
 	}
-	if h.Fields != 0 {
-		queries.highlights = append(queries.highlights, h)
+	if h.Fields == 0 {
+		return
 	}
+	// A pattern highlighted already (a name typed whole is also the
+	// word of the name it begins, and the name's text) is searched once
+	// in each field of a result, not once for each time.
+	for i, o := range queries.highlights {
+		if samePattern(o.Pattern, pat) {
+			queries.highlights[i].Fields |= h.Fields
+			return
+		}
+	}
+	queries.highlights = append(queries.highlights, h)
 }
 
 // keyword is an exact, case-insensitive match of a whole keyword value.

@@ -192,7 +192,7 @@ func scaledQuery(q blevequery.Query, scale float64) blevequery.Query {
 // Cloud Pub/Sub, europe-west2), an alternative at half weight: its
 // phrase is searched once in each field, not twice (the alternative is
 // a sameForm; TestPhrasesMatchTermVectors compares the scores with
-// bleve's phrase queries searching it twice).
+// bleve's phrase queries searching it twice), and highlighted once.
 func TestNameTypedWholeSearchedOnce(t *testing.T) {
 	t.Parallel()
 	ix := mustOpen(t, buildDir(t, phraseDocs()))
@@ -226,6 +226,15 @@ func TestNameTypedWholeSearchedOnce(t *testing.T) {
 		}
 		if len(fields) == 0 {
 			t.Errorf("%q: no phrase searched", q)
+		}
+		// And highlighted once: the word, its alternative and the
+		// name's text are one pattern.
+		for i, h := range queries.highlights {
+			for _, o := range queries.highlights[:i] {
+				if samePattern(h.Pattern, o.Pattern) {
+					t.Errorf("%q: %q highlighted twice", q, h.Pattern.Terms)
+				}
+			}
 		}
 	}
 }
