@@ -60,6 +60,8 @@ type Pattern struct {
 	// anchors are the anchors of the first position's terms; nil when
 	// one of them has none (the text is then analysed in full).
 	anchors []anchor
+	// alnum: every anchor is ASCII letters and digits.
+	alnum bool
 }
 
 type anchor struct {
@@ -164,6 +166,7 @@ func NewPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *Pattern {
 			p.Run = run.String()
 		}
 	}
+	p.alnum = true
 	for _, term := range p.Terms[0] {
 		a, ok := anchorOf(term, kind)
 		if !ok {
@@ -171,6 +174,9 @@ func NewPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *Pattern {
 			break
 		}
 		p.anchors = append(p.anchors, a)
+		for i := 0; i < len(a.s); i++ {
+			p.alnum = p.alnum && isAlnumByte(a.s[i])
+		}
 	}
 	return p
 }
@@ -214,6 +220,9 @@ type Field struct {
 	// the first Find that needs it: a field is searched for every
 	// pattern of a query.
 	width *widthFold
+	// wideAlnum says whether Text has a character folded to an ASCII
+	// letter or digit (foldsToAlnum); 0: not known yet.
+	wideAlnum int8
 }
 
 // widthFold is a text with the characters the analyzer turns into ASCII
@@ -262,6 +271,22 @@ func newWidthFold(text string) *widthFold {
 		return &widthFold{s: text}
 	}
 	return &widthFold{string(append(folded, text[done:]...)), shifts}
+}
+
+// foldsToAlnum reports whether text has a character that newWidthFold
+// folds to an ASCII letter or digit.
+func foldsToAlnum(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c != 0xEF && c != 0xC4 && c != 0xE2 {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r >= 0xFF01 && r <= 0xFF5E && isAlnumByte(byte(r-0xFF01+'!')) || r == 0x130 || r == 0x212A {
+			return true
+		}
+		i += size - 1
+	}
+	return false
 }
 
 // offset returns the offset in the text of offset i of the fold.
@@ -473,6 +498,19 @@ func widthUsable(p *Pattern, f *Field) bool {
 // in the analyzer's view of the text, and maybe more; Find's windows are
 // analysed as before, so what matches is the same.
 func widthHits(p *Pattern, f *Field, search string) []int {
+	if f.wideAlnum == 0 {
+		f.wideAlnum = 1
+		if foldsToAlnum(f.Text) {
+			f.wideAlnum = 2
+		}
+	}
+	if p.alnum && f.wideAlnum == 1 {
+		// Only punctuation folds (a Chinese report's full-width
+		// commas): no anchor has it, and before an anchor it is no
+		// letter or digit either way, so the text as it is has the
+		// same places, without a folded copy of it for every search.
+		return hits(p, search)
+	}
 	if f.width == nil {
 		f.width = newWidthFold(search)
 	}

@@ -182,3 +182,28 @@ func TestWidthFold(t *testing.T) {
 		}
 	}
 }
+
+// A Chinese text whose only full-width characters are punctuation (its
+// commas between names) is searched as it is, without a folded copy for
+// each search; one with full-width letters is folded
+// (TestLocateMatchesAnalyzer checks what both find).
+func TestWidthFoldOnlyForLetters(t *testing.T) {
+	an := mapping.NewIndexMapping().AnalyzerNamed(analysis.For("zh-TW"))
+	loc := &Locator{Analyzer: an, Kind: analysis.KindOf("zh-TW")}
+	p := NewPattern(an.Analyze([]byte("us-west-2")), loc.Kind)
+	for _, tc := range []struct {
+		text   string
+		folded bool
+	}{{"影響 us-east-1，us-west-2 及 europe-west2；", false}, {"影響 us-east-1，ｕｓ－ｗｅｓｔ－２ 及 us-west-2", true}} {
+		f := &Field{Text: tc.text, Flags: analysis.TextFlags(tc.text, loc.Kind)}
+		if f.Flags&analysis.FoldASCII == 0 {
+			t.Fatalf("%q: no full-width form to fold", tc.text)
+		}
+		if got := loc.Find(p, f, false); len(got) == 0 {
+			t.Errorf("%q: us-west-2 not found", tc.text)
+		}
+		if folded := f.width != nil; folded != tc.folded {
+			t.Errorf("%q: folded %v, want %v", tc.text, folded, tc.folded)
+		}
+	}
+}
