@@ -62,6 +62,8 @@ type Pattern struct {
 	anchors []anchor
 	// alnum: every anchor is ASCII letters and digits.
 	alnum bool
+	// anchorKey names the anchors, for Field.hits.
+	anchorKey string
 }
 
 type anchor struct {
@@ -177,6 +179,10 @@ func NewPattern(toks bleveanalysis.TokenStream, kind analysis.Kind) *Pattern {
 		for i := 0; i < len(a.s); i++ {
 			p.alnum = p.alnum && isAlnumByte(a.s[i])
 		}
+		p.anchorKey += a.s + "\x00"
+		if a.ascii {
+			p.anchorKey += "a"
+		}
 	}
 	return p
 }
@@ -223,6 +229,11 @@ type Field struct {
 	// wideAlnum says whether Text has a character folded to an ASCII
 	// letter or digit (foldsToAlnum); 0: not known yet.
 	wideAlnum int8
+	// hits keeps the places of each set of anchors found (by
+	// Pattern.anchorKey): the words a prefix completes to, or the names
+	// it begins (europe-west1, europe-west2… of europe-w), share their
+	// first word, and each was searched for in the whole text.
+	hits map[string][]int
 }
 
 // widthFold is a text with the characters the analyzer turns into ASCII
@@ -521,6 +532,29 @@ func widthHits(p *Pattern, f *Field, search string) []int {
 	return hs
 }
 
+// anchorHits returns hits of p in search, the searched text of f (or
+// widthHits), found once for all the patterns of the same anchors.
+func (f *Field) anchorHits(p *Pattern, width bool, search string) []int {
+	key := "h" + p.anchorKey
+	if width {
+		key = "w" + p.anchorKey
+	}
+	if hs, ok := f.hits[key]; ok {
+		return hs
+	}
+	var hs []int
+	if width {
+		hs = widthHits(p, f, search)
+	} else {
+		hs = hits(p, search)
+	}
+	if f.hits == nil {
+		f.hits = map[string][]int{}
+	}
+	f.hits[key] = hs
+	return hs
+}
+
 // hits returns the offsets in s (a field's searched text) where one of
 // p's anchors occurs.
 func hits(p *Pattern, s string) []int {
@@ -596,9 +630,9 @@ func (l *Locator) Find(p *Pattern, f *Field, first bool) []Span {
 	var hs []int
 	switch {
 	case l.usable(p, f):
-		hs = hits(p, search)
+		hs = f.anchorHits(p, false, search)
 	case widthUsable(p, f):
-		hs = widthHits(p, f, search)
+		hs = f.anchorHits(p, true, search)
 	default:
 		return matchTokens(p, l.analyse(f.Text, 0, len(f.Text)), first, nil)
 	}

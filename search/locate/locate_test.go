@@ -207,3 +207,23 @@ func TestWidthFoldOnlyForLetters(t *testing.T) {
 		}
 	}
 }
+
+// Patterns whose first words have the same anchors (the names a prefix
+// begins: europe-west1, europe-west2) are searched for in a field's text
+// once, and each finds what it finds alone.
+func TestSharedAnchorsSearchedOnce(t *testing.T) {
+	an := mapping.NewIndexMapping().AnalyzerNamed(analysis.For("en"))
+	loc := &Locator{Analyzer: an, Kind: analysis.KindOf("en")}
+	text := "Regions affected: europe-west1, us-west2 and europe-west2. Europe was quiet."
+	shared := &Field{Text: text, Flags: analysis.TextFlags(text, loc.Kind)}
+	for _, q := range []string{"europe-west1", "europe-west2", "europe-west3", "europe"} {
+		p := NewPattern(an.Analyze([]byte(q)), loc.Kind)
+		alone := &Field{Text: text, Flags: shared.Flags}
+		if got, want := loc.Find(p, shared, false), loc.Find(p, alone, false); !slices.Equal(got, want) {
+			t.Errorf("%q: %v in a field searched before, %v alone", q, got, want)
+		}
+	}
+	if len(shared.hits) != 1 {
+		t.Errorf("the text was searched for %d sets of anchors, want 1", len(shared.hits))
+	}
+}
