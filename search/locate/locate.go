@@ -229,11 +229,14 @@ type Field struct {
 	// wideAlnum says whether Text has a character folded to an ASCII
 	// letter or digit (foldsToAlnum); 0: not known yet.
 	wideAlnum int8
-	// hits keeps the places of each set of anchors found (by
-	// Pattern.anchorKey): the words a prefix completes to, or the names
-	// it begins (europe-west1, europe-west2… of europe-w), share their
-	// first word, and each was searched for in the whole text.
-	hits map[string][]int
+	// hits are the places of the anchors last searched for (hitsKey,
+	// Pattern.anchorKey; hitsWidth, by widthHits): the names a prefix
+	// begins (europe-west1, europe-west2… of europe-w), searched one
+	// after the other, share their first word, and each was searched for
+	// in the whole text.
+	hitsKey   string
+	hitsWidth bool
+	hits      []int
 }
 
 // widthFold is a text with the characters the analyzer turns into ASCII
@@ -533,14 +536,11 @@ func widthHits(p *Pattern, f *Field, search string) []int {
 }
 
 // anchorHits returns hits of p in search, the searched text of f (or
-// widthHits), found once for all the patterns of the same anchors.
+// widthHits), found once for the patterns of the same anchors searched
+// one after the other.
 func (f *Field) anchorHits(p *Pattern, width bool, search string) []int {
-	key := "h" + p.anchorKey
-	if width {
-		key = "w" + p.anchorKey
-	}
-	if hs, ok := f.hits[key]; ok {
-		return hs
+	if p.anchorKey == f.hitsKey && width == f.hitsWidth { // "": none yet
+		return f.hits
 	}
 	var hs []int
 	if width {
@@ -548,10 +548,7 @@ func (f *Field) anchorHits(p *Pattern, width bool, search string) []int {
 	} else {
 		hs = hits(p, search)
 	}
-	if f.hits == nil {
-		f.hits = map[string][]int{}
-	}
-	f.hits[key] = hs
+	f.hitsKey, f.hitsWidth, f.hits = p.anchorKey, width, hs
 	return hs
 }
 
