@@ -70,3 +70,24 @@ func TestNormalSentence(t *testing.T) {
 		}
 	}
 }
+
+// A fragment is written in one allocation, however many marks it has.
+func TestFormatFragmentAllocatesOnce(t *testing.T) {
+	s := strings.Repeat("The quota system failed and the quota was raised. ", 4)
+	fr := fragment{Start: 4, End: len(s) - 10}
+	for i := strings.Index(s, "quota"); i >= 0 && i+5 <= fr.End; {
+		fr.marks = append(fr.marks, mark{Span: Span{i, i + 5}})
+		j := strings.Index(s[i+5:], "quota")
+		if j < 0 {
+			break
+		}
+		i += 5 + j
+	}
+	var out string
+	if n := testing.AllocsPerRun(100, func() { out = formatFragment(s, fr) }); n != 1 {
+		t.Errorf("%v allocations for %d marks", n, len(fr.marks))
+	}
+	if strings.Count(out, "<mark>quota</mark>") != len(fr.marks) || !strings.HasPrefix(out, "…") || !strings.HasSuffix(out, "…") {
+		t.Errorf("fragment %q", out)
+	}
+}
