@@ -23,7 +23,8 @@ package search
 // some do not is searched again with its phrases checked (checkNow), for
 // its exact score or to drop it. Unchecked candidates only ever make a
 // score or a count too high, never too low, so the page is exact either
-// way.
+// way. A phrase in a name field is never deferred: its candidates' names
+// are in the metadata, and checking them costs a look-up (namesHold).
 
 import (
 	"context"

@@ -92,7 +92,9 @@
 // holds only checked results. Results and their order are then exact,
 // while the total and the facet counts also count the candidates left
 // unchecked: they are an upper bound, within a few percent of the true
-// counts for real phrases.
+// counts for real phrases. A phrase in the names of products, regions,
+// causes, organizations or severities is checked on every candidate as
+// it is found, from the names, which costs a look-up.
 //
 // # Beyond the words typed
 //
