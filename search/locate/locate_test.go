@@ -237,3 +237,34 @@ func TestSharedAnchorsSearchedOnce(t *testing.T) {
 		t.Errorf("the text was searched %d times for the same anchors, want 1", searched)
 	}
 }
+
+// indexFold finds the first place of an anchor in any case of ASCII
+// letters, as a search of the text lowered does, stepping on the
+// anchor's rarest letter (the u of eur, not its e).
+func TestIndexFold(t *testing.T) {
+	if r := rarest("eur"); r != 1 {
+		t.Errorf("rarest letter of eur at %d, want 1 (u)", r)
+	}
+	lower := func(s string) string {
+		b := []byte(s)
+		for i := range b {
+			b[i] = lowerASCII(b[i])
+		}
+		return string(b)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	const letters = "eEuUrRpPaAzZ09.-ｅ "
+	for range 20000 {
+		s := make([]byte, r.IntN(40))
+		for i := range s {
+			s[i] = letters[r.IntN(len(letters))]
+		}
+		a := make([]byte, 1+r.IntN(4))
+		for i := range a {
+			a[i] = lowerASCII(letters[r.IntN(len(letters))])
+		}
+		if got, want := indexFold(string(s), string(a)), strings.Index(lower(string(s)), string(a)); got != want {
+			t.Fatalf("%q in %q: %d, want %d", a, s, got, want)
+		}
+	}
+}
