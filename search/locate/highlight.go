@@ -238,7 +238,7 @@ func repeats(c fragment, picked []fragment) bool {
 // occurrence of one that is. They are returned in document order.
 func pickFragments(cands []fragment) []fragment {
 	shown := map[int]bool{}
-	var picked []fragment
+	picked := make([]fragment, 0, maxFragments) // one allocation: a fragment is large
 	for len(picked) < maxFragments {
 		best, bestScore := -1, 0
 		for i, c := range cands {

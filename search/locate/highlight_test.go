@@ -91,3 +91,22 @@ func TestFormatFragmentAllocatesOnce(t *testing.T) {
 		t.Errorf("fragment %q", out)
 	}
 }
+
+// Picking the fragments of a result allocates their list once.
+func TestPickFragmentsAllocatesOnce(t *testing.T) {
+	var cands []fragment
+	for i := range 8 {
+		cands = append(cands, fragment{f: 0, Start: i * 100, End: i*100 + 50, marks: []mark{{Span{i * 100, i*100 + 5}, i % 3}},
+			sentences: []string{string(rune('a' + i))}})
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		for i := range cands {
+			cands[i].f = 0
+		}
+		if got := pickFragments(cands); len(got) != maxFragments {
+			t.Fatalf("%d fragments", len(got))
+		}
+	}); n > 1 {
+		t.Errorf("%v allocations", n)
+	}
+}
