@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -265,6 +266,26 @@ func TestNamePhrasesCheckedWhenCollected(t *testing.T) {
 				t.Errorf("split at %d, %q: total %d, us-west2 %d; want 1, 0", split, q, resp.Total, facet(resp, FacetRegion, "us-west2"))
 			}
 		}
+	}
+}
+
+// A check without phrases says that nothing is unchecked without taking
+// the lock of the documents beyond its table (every hit of a query of
+// words asks).
+func TestUncheckedWithoutPhrasesTakesNoLock(t *testing.T) {
+	t.Parallel()
+	c := newPhraseCheck(nil, nil, 10, nil)
+	c.sets.extraMu.Lock()
+	defer c.sets.extraMu.Unlock()
+	done := make(chan nodeSet)
+	go func() { done <- c.unchecked(1 << 40) }()
+	select {
+	case set := <-done:
+		if !set.empty() {
+			t.Errorf("unchecked nodes %v", set)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("unchecked waits for the lock")
 	}
 }
 
