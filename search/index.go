@@ -17,12 +17,7 @@ func Open(dir string, opts ...Option) (*Index, error) {
 	// What a search reads of every document it meets, by ord.
 	for l, t := range e.ords {
 		t.norms = lengthNorms(e.meta.list, l, e.docs[l])
-		t.sketches = make([][]byte, len(e.meta.list))
-		for ord, in := range e.meta.list {
-			if in.docs[l] != nil {
-				t.sketches[ord], _ = e.docs[l].Sketch(in.id)
-			}
-		}
+		t.sketches = newSketchTable(e.meta.list, l, e.docs[l])
 	}
 	return &Index{engine: e}, nil
 }

@@ -23,11 +23,11 @@ import (
 // them, so that collecting hits does not read bleve's stored _id field.
 type ordTable struct {
 	t []atomic.Int32
-	// sketches are the phrase sketches of the documents, by incident
-	// ord (nil: none), read once when the index is opened: a phrase
-	// looks up the sketch of every candidate in each long field, and a
-	// lookup by id was half the cost of a common phrase.
-	sketches [][]byte
+	// sketches are the phrase sketches of the documents, read once when
+	// the index is opened: a phrase looks up the sketch of every
+	// candidate in each long field, and a lookup by id was half the cost
+	// of a common phrase.
+	sketches *sketchTable
 	// norms are the documents' length factors, by incident ord
 	// (lengthNorms).
 	norms []float32

@@ -289,6 +289,33 @@ func TestUncheckedWithoutPhrasesTakesNoLock(t *testing.T) {
 	}
 }
 
+// The sketches an Index reads when it opens, one after the other in one
+// run of bytes, are each document's, and a document without one has
+// none.
+func TestSketchTable(t *testing.T) {
+	t.Parallel()
+	ix := mustOpen(t, buildDir(t, phraseDocs()))
+	for lang, ords := range ix.ords {
+		with := 0
+		for ord, in := range ix.meta.list {
+			want, ok := []byte(nil), false
+			if in.docs[lang] != nil {
+				want, ok = ix.docs[lang].Sketch(in.id)
+			}
+			got := ords.sketches.of(int32(ord))
+			if !slices.Equal(got, want) || (got == nil) != (!ok || want == nil) {
+				t.Fatalf("%s %s: sketch of %d bytes (nil %v), want %d (nil %v)", lang, in.id, len(got), got == nil, len(want), want == nil)
+			}
+			if got != nil {
+				with++
+			}
+		}
+		if with == 0 || with == len(ix.meta.list) {
+			t.Errorf("%s: %d of %d incidents have a sketch", lang, with, len(ix.meta.list))
+		}
+	}
+}
+
 type idScore struct {
 	id    string
 	score float64
