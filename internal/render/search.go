@@ -93,15 +93,51 @@ type SearchFacet struct {
 	Count int
 }
 
-// SearchChip is an active filter, with the URL that removes it.
+// SearchChip is an active filter, with the form that removes it (the id
+// of its SearchForm, whose fields are the request without it).
 type SearchChip struct {
-	Facet, Label, Remove string
+	Facet, Label, Form string
 }
 
-// SearchSort is an order of results the page offers.
+// SearchSort is an order of results the page offers: the value of its
+// parameter sort, "" for the default.
 type SearchSort struct {
-	Label, URL string
-	Current    bool
+	Label, Value string
+	Current      bool
+}
+
+// SearchForm is one of the page's small GET forms that its choices
+// submit (facet values, chips, orders, result pages, "List all"): the
+// request once, as hidden fields, but the parameter its buttons set or
+// remove, so that the page's size does not grow with the query's length
+// times its choices. One form, the request whole, serves the values of
+// every facet not filtered by and the result pages; a filtered facet
+// has a form of its own, without the filter, for its values and chip.
+type SearchForm struct {
+	ID     string      // the form's id, which its buttons name in their form attribute
+	Fields [][2]string // hidden fields: name, value
+}
+
+// searchParams are the URL parameters of a request the page's forms
+// keep, in the order they are written.
+var searchParams = slices.Concat([]string{"q"}, SearchFilters, []string{"sort", "all"})
+
+// Forms of the page (SearchForm.ID) but the filters' own (filterForm).
+const (
+	formRequest = "refine"       // the request whole: sets a filter not set, or the page
+	formSort    = "refine-sort"  // sets the order
+	formAll     = "refine-all"   // lists all of one facet's values
+	formClear   = "refine-clear" // removes every filter
+)
+
+// filterForm is the id of the form that sets filter param: the
+// request's when the filter is not set, else its own, which holds the
+// request without it and removes it.
+func (s *Search) filterForm(param string) string {
+	if s.Request.Filters[param] == "" {
+		return formRequest
+	}
+	return formRequest + "-" + param
 }
 
 // filterParam is the URL parameter filtering by facet.
@@ -133,23 +169,10 @@ func (s *Search) With(key, value string) string {
 	return s.url(q)
 }
 
-// FacetURL is the URL that filters by one value of a facet, or, when that
-// filter is active, removes it.
-func (s *Search) FacetURL(facet, term string) string {
-	if s.Active(facet, term) {
-		return s.With(filterParam(facet), "")
-	}
-	return s.With(filterParam(facet), term)
-}
-
-// AllURL is the URL that lists every value of a facet, when some are
-// not listed; "" when all are. It is a link, so that a reader without
-// JavaScript sees them too.
-func (s *Search) AllURL(facet string) string {
-	if s.Response == nil || s.Request.AllFacet == facet || s.Response.FacetTotals[facet] <= len(s.Response.Facets[facet]) {
-		return ""
-	}
-	return s.With("all", facet)
+// listsAll reports whether the page offers to list every value of a
+// facet: some are not listed, and the reader has not asked for them.
+func (s *Search) listsAll(facet string) bool {
+	return s.Response != nil && s.Request.AllFacet != facet && s.Response.FacetTotals[facet] > len(s.Response.Facets[facet])
 }
 
 // FacetShown is how many values of a facet the page lists before "Show
@@ -167,10 +190,14 @@ type FacetGroup struct {
 	Shown []SearchFacet // the most frequent values, and any selected
 	More  []SearchFacet // the rest of those the response lists
 	Total int           // values of the facet among the results
-	// AllURL lists every value, when the response does not (a link,
-	// so that a reader without JavaScript sees them too); "" when it does.
-	AllURL string
-	Open   bool // the reader asked for all of them
+	// Param is the URL parameter that filters by the facet, Form the id
+	// of the form its values' buttons submit.
+	Param, Form string
+	// All is the id of the form that lists every value, when the
+	// response does not (a button, so that a reader without JavaScript
+	// sees them too); "" when it does.
+	All  string
+	Open bool // the reader asked for all of them
 	// Unlisted is how many values the page leaves out of all of them
 	// (past FacetListed).
 	Unlisted int
@@ -182,7 +209,11 @@ func (s *Search) Group(facet string) *FacetGroup {
 	if s.Response == nil {
 		return nil
 	}
-	g := &FacetGroup{Total: s.Response.FacetTotals[facet], AllURL: s.AllURL(facet), Open: s.Request.AllFacet == facet}
+	param := filterParam(facet)
+	g := &FacetGroup{Total: s.Response.FacetTotals[facet], Param: param, Form: s.filterForm(param), Open: s.Request.AllFacet == facet}
+	if s.listsAll(facet) {
+		g.All = formAll
+	}
 	for _, v := range s.Response.Facets[facet] {
 		switch {
 		case v.Count <= 0:
@@ -303,13 +334,13 @@ func (s *Search) Chips() ([]SearchChip, error) {
 		if err != nil {
 			return nil, err
 		}
-		chips = append(chips, SearchChip{Facet: facetOf(param), Label: label, Remove: s.With(param, "")})
+		chips = append(chips, SearchChip{Facet: facetOf(param), Label: label, Form: s.filterForm(param)})
 	}
 	return chips, nil
 }
 
-// Sorts are the orders of results, each with its URL. Without words
-// there is no relevance: the default is newest first.
+// Sorts are the orders of results, each with its parameter's value.
+// Without words there is no relevance: the default is newest first.
 func (s *Search) Sorts() ([]SearchSort, error) {
 	cur, names := s.Request.Sort, SearchSorts
 	if s.Request.Query == "" {
@@ -331,7 +362,7 @@ func (s *Search) Sorts() ([]SearchSort, error) {
 		if name == SearchSorts[0] || s.Request.Query == "" && name == "date" {
 			v = "" // the default
 		}
-		out = append(out, SearchSort{Label: label, URL: s.With("sort", v), Current: name == cur})
+		out = append(out, SearchSort{Label: label, Value: v, Current: name == cur})
 	}
 	return out, nil
 }
@@ -339,15 +370,67 @@ func (s *Search) Sorts() ([]SearchSort, error) {
 // Kept are the parameters a new query keeps (the filters and the order),
 // as hidden fields of the search form; the dates are fields of their own.
 func (s *Search) Kept() [][2]string {
+	return s.fields(slices.Concat([]string{"q", "all"}, searchDates)...)
+}
+
+// fields are the request's parameters as hidden fields, in the order of
+// searchParams, but those in except; never the page.
+func (s *Search) fields(except ...string) [][2]string {
 	var out [][2]string
 	q := s.params()
-	for _, k := range append(slices.Clone(SearchFilters), "sort") {
-		if v := q.Get(k); v != "" && !slices.Contains(searchDates, k) {
+	for _, k := range searchParams {
+		if v := q.Get(k); v != "" && !slices.Contains(except, k) {
 			out = append(out, [2]string{k, v})
 		}
 	}
 	return out
 }
+
+// Forms are the page's forms its choices submit, each holding the
+// request once (SearchForm): the request's, for the values of the facets
+// not filtered by and the result pages; one per filter set, for its
+// facet's values and its chip; those of the orders, "List all" and
+// "Clear filters" when the page shows them. A choice's button names its
+// form (FacetGroup.Form, SearchChip.Form…) and sets its parameter; a
+// button without a name removes it.
+func (s *Search) Forms() []SearchForm {
+	var out []SearchForm
+	add := func(id string, except ...string) {
+		out = append(out, SearchForm{ID: id, Fields: s.fields(except...)})
+	}
+	request, listsAll := s.Pager() != nil, false
+	for _, param := range SearchFilters {
+		if s.Request.Filters[param] != "" {
+			add(s.filterForm(param), param)
+		} else if s.Group(facetOf(param)) != nil {
+			request = true
+		}
+		listsAll = listsAll || s.listsAll(facetOf(param)) && s.Group(facetOf(param)) != nil
+	}
+	if request {
+		add(formRequest)
+	}
+	if s.Response != nil && s.Response.Total > 1 {
+		add(formSort, "sort")
+	}
+	if listsAll {
+		add(formAll, "all")
+	}
+	if s.Filtered() {
+		add(formClear, slices.Concat(SearchFilters, []string{"all"})...)
+	}
+	return out
+}
+
+// PageForm is the id of the form the result pages' buttons submit, each
+// with its number (Pager's Newer, Older and Links' URL), page 1 without.
+func (s *Search) PageForm() string { return formRequest }
+
+// SortForm is the id of the form the orders' buttons submit.
+func (s *Search) SortForm() string { return formSort }
+
+// ClearForm is the id of the form that removes every filter.
+func (s *Search) ClearForm() string { return formClear }
 
 // Message is the error in the page's language.
 func (s *Search) Message() (string, error) {
@@ -355,17 +438,6 @@ func (s *Search) Message() (string, error) {
 		return "", nil
 	}
 	return s.l.T(s.Error.Key, s.Error.Args...)
-}
-
-// PageURL returns the URL of results page n.
-func (s *Search) PageURL(n int) string {
-	q := s.params()
-	if n > 1 {
-		q.Set("page", strconv.Itoa(n))
-	} else {
-		q.Del("page")
-	}
-	return s.url(q)
 }
 
 func (s *Search) url(q url.Values) string {
@@ -395,13 +467,14 @@ func (s *Search) params() url.Values {
 	return q
 }
 
-// Pager is the window of result page links: the first, the last and
-// two on either side of the current page; nil when there is one page.
+// Pager is the window of result pages: the first, the last and two on
+// either side of the current page; nil when there is one page. Its
+// "URLs" are the pages' numbers, the values of the buttons of PageForm.
 func (s *Search) Pager() *Pager {
 	if s.Response == nil || s.Response.Pages < 2 {
 		return nil
 	}
-	return pageWindow(min(s.Page(), s.Response.Pages), s.Response.Pages, s.PageURL)
+	return pageWindow(min(s.Page(), s.Response.Pages), s.Response.Pages, strconv.Itoa)
 }
 
 // Page is the current page number.
@@ -415,13 +488,6 @@ func (s *Search) Filtered() bool {
 		}
 	}
 	return false
-}
-
-// Cleared is the search URL for the current query and order without any
-// filter.
-func (s *Search) Cleared() string {
-	c := &Search{Request: SearchRequest{Query: s.Request.Query, Sort: s.Request.Sort}, base: s.base}
-	return c.PageURL(1)
 }
 
 // searchPage is the search page of lang with s on it.

@@ -40,33 +40,79 @@ func (p page) count(t *testing.T) int {
 	if n == nil {
 		t.Fatal("no result count on the page")
 	}
-	f := strings.Fields(textOfNode(n))
-	v, err := strconv.Atoi(f[0])
-	if err != nil {
-		t.Fatalf("result count %q", textOfNode(n))
+	// The number is the first word in English, the second in Chinese
+	// ("找到 101 起事故").
+	for _, f := range strings.Fields(textOfNode(n)) {
+		if v, err := strconv.Atoi(strings.ReplaceAll(f, ",", "")); err == nil {
+			return v
+		}
 	}
-	return v
+	t.Fatalf("result count %q", textOfNode(n))
+	return 0
 }
 
-// chips are the active filters' chips: facet → removal URL.
+// chips are the active filters' chips: facet → the address each leads
+// to, which removes it.
 func (p page) chips() map[string]string {
 	out := map[string]string{}
 	walk(p.doc, func(n *html.Node) {
-		if n.Data == "a" && attrOf(n, "class") == "chip" {
-			out[attrOf(n, "data-facet")] = attrOf(n, "href")
+		if n.Data == "button" && attrOf(n, "class") == "chip" {
+			out[attrOf(n, "data-facet")] = p.submits(n)
 		}
 	})
 	return out
 }
 
-func (p page) link(class string) string {
-	var href string
+// button is the address the button of class leads to.
+func (p page) button(class string) string {
+	var to string
 	walk(p.doc, func(n *html.Node) {
-		if n.Data == "a" && attrOf(n, "class") == class {
-			href = attrOf(n, "href")
+		if n.Data == "button" && attrOf(n, "class") == class {
+			to = p.submits(n)
 		}
 	})
-	return href
+	return to
+}
+
+// submits is the address a button of the page leads to, as a browser
+// submits its form: the form's action, its fields, and the button's own
+// name and value when it has a name. The form is the one the button
+// names, or the one it is in.
+func (p page) submits(button *html.Node) string {
+	form := findID(p.doc, attrOf(button, "form"))
+	for up := button.Parent; form == nil && up != nil; up = up.Parent {
+		if up.Data == "form" {
+			form = up
+		}
+	}
+	if form == nil {
+		return ""
+	}
+	q := url.Values{}
+	walk(form, func(n *html.Node) {
+		if n.Data == "input" && attrOf(n, "name") != "" {
+			q.Add(attrOf(n, "name"), attrOf(n, "value"))
+		}
+	})
+	if name := attrOf(button, "name"); name != "" {
+		q.Add(name, attrOf(button, "value"))
+	}
+	if len(q) == 0 {
+		return attrOf(form, "action")
+	}
+	return attrOf(form, "action") + "?" + q.Encode()
+}
+
+// choices are the page's buttons that set parameter name, each with
+// the words it shows, without the count beside them.
+func (p page) choices(name string) map[string]string {
+	out := map[string]string{}
+	walk(p.doc, func(n *html.Node) {
+		if n.Data == "button" && attrOf(n, "name") == name {
+			out[attrOf(n, "value")] = strings.TrimSpace(n.FirstChild.Data)
+		}
+	})
+	return out
 }
 
 // TestBrowseWithoutWords: without words, the API and the page list every
@@ -103,25 +149,16 @@ func TestBrowseWithoutWords(t *testing.T) {
 		t.Fatalf("the search page without words: status %d", p.status)
 	}
 	// Languages are named in the reader's language.
-	var langs []string
-	walk(getPage(t, get, "/ja/search/", nil).doc, func(n *html.Node) {
-		if n.Data == "a" && strings.Contains(attrOf(n, "href"), "language=") {
-			langs = append(langs, textOfNode(n))
-		}
-	})
-	if !slices.Contains(langs, "英語") || !slices.Contains(langs, "日本語") {
+	ja := getPage(t, get, "/ja/search/", nil)
+	langs := ja.choices("language")
+	if langs["en"] != "英語" || langs["ja"] != "日本語" {
 		t.Errorf("language facet on the Japanese page: %q", langs)
 	}
 	// Causes too, as their term pages name them: the i18n file's name,
 	// else the slug in words; in the facet and in the filter's chip.
-	causes := map[string]string{}
-	walk(getPage(t, get, "/ja/search/", nil).doc, func(n *html.Node) {
-		if u, err := url.Parse(attrOf(n, "href")); n.Data == "a" && err == nil && u.Query().Has("cause") {
-			causes[u.Query().Get("cause")] = textOfNode(n)
-		}
-	})
+	causes := ja.choices("cause")
 	walk(getPage(t, get, "/ja/search/", url.Values{"cause": {"load-spike"}}).doc, func(n *html.Node) {
-		if n.Data == "a" && attrOf(n, "class") == "chip" {
+		if n.Data == "button" && attrOf(n, "class") == "chip" {
 			causes["chip"] = textOfNode(n)
 		}
 	})
@@ -176,7 +213,7 @@ func TestEveryFilterShowsAChipAndClears(t *testing.T) {
 	if len(p.chips()) != 2 {
 		t.Errorf("chips %v, want organization and year", p.chips())
 	}
-	u, _ := url.Parse(p.link("clear-filters"))
+	u, _ := url.Parse(p.button("clear-filters"))
 	if got := u.Query(); len(got) != 1 || got.Get("q") != "dns" {
 		t.Errorf("clear filters links to %s; want the words only", u)
 	}
@@ -215,7 +252,7 @@ func TestQueryErrorsInTheReadersLanguage(t *testing.T) {
 }
 
 // TestFacetShowsAll: a facet lists its most frequent values; when it has
-// more, a link (no JavaScript needed) lists every one of them.
+// more, a button (no JavaScript needed) lists every one of them.
 func TestFacetShowsAll(t *testing.T) {
 	src := t.TempDir()
 	if err := corpus.Generate(src, corpus.Options{N: 150, Langs: []string{"en"}, Seed: 3}); err != nil {
@@ -242,25 +279,20 @@ func TestFacetShowsAll(t *testing.T) {
 	}
 	u, _ := url.Parse(links[0])
 	full := getPage(t, get, u.Path, u.Query())
-	n := 0
-	walk(full.doc, func(a *html.Node) {
-		if a.Data == "a" && strings.Contains(attrOf(a, "href"), "product=") {
-			n++
-		}
-	})
-	if n != total || len(full.showAll()) != 0 {
+	if n := len(full.choices("product")); n != total || len(full.showAll()) != 0 {
 		t.Errorf("after show all: %d product links, want %d; show-all links %q", n, total, full.showAll())
 	}
 }
 
-// showAll are the page's links that list every value of a facet.
+// showAll are the addresses of the page's buttons that list every value
+// of a facet.
 func (p page) showAll() []string {
 	var out []string
 	walk(p.doc, func(n *html.Node) {
 		if n.Data == "p" && attrOf(n, "class") == "facet-all" {
-			walk(n, func(a *html.Node) {
-				if a.Data == "a" {
-					out = append(out, attrOf(a, "href"))
+			walk(n, func(b *html.Node) {
+				if b.Data == "button" {
+					out = append(out, p.submits(b))
 				}
 			})
 		}

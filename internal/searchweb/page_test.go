@@ -12,12 +12,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
 	"github.com/postmortem-archive/gen/internal/bench/corpus"
 	"github.com/postmortem-archive/gen/internal/build"
 	"github.com/postmortem-archive/gen/internal/render"
+	"github.com/postmortem-archive/gen/internal/sitetest"
+	"github.com/postmortem-archive/gen/search/query"
 )
 
 // generated is a built archive of 300 generated incidents, shared by the
@@ -129,23 +132,23 @@ func TestResultPagesWindow(t *testing.T) {
 			t.Errorf("page %d: the total is stated %d times", c.page, n)
 		}
 	}
-	// A link leads to the page it names.
-	var href string
+	// A page's button leads to the page it names.
+	var to string
 	walk(first.doc, func(n *html.Node) {
-		if n.Data == "a" && textOfNode(n) == last {
-			href = attrOf(n, "href")
+		if n.Data == "button" && textOfNode(n) == last {
+			to = first.submits(n)
 		}
 	})
-	u, err := url.Parse(href)
+	u, err := url.Parse(to)
 	if err != nil || u.Query().Get("page") != last || u.Query().Get("q") != "latency" {
-		t.Errorf("link to the last page: %q", href)
+		t.Errorf("the last page's button leads to %q", to)
 	}
 }
 
 // facetGroup is one facet's section of the page: the values listed, those
 // behind "Show all", and the summary's words.
 type facetGroup struct {
-	shown, more []string // the values' URLs' parameter values
+	shown, more []string // the values' buttons' values
 	counts      []int
 	summary     string
 }
@@ -170,15 +173,9 @@ func (p page) facetGroups(t *testing.T) map[string]*facetGroup {
 				if a.Data != "li" {
 					return
 				}
-				link := a.FirstChild
-				u, err := url.Parse(attrOf(link, "href"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				for k := range u.Query() {
-					if k != "q" && k != "page" && k != "all" && k != "sort" {
-						name = k
-					}
+				b := a.FirstChild
+				if n := attrOf(b, "name"); n != "" {
+					name = n
 				}
 				in := &g.shown
 				for up := a.Parent; up != sec; up = up.Parent {
@@ -186,8 +183,8 @@ func (p page) facetGroups(t *testing.T) map[string]*facetGroup {
 						in = &g.more
 					}
 				}
-				*in = append(*in, u.Query().Get(name))
-				c, _ := strconv.Atoi(textOfNode(a.LastChild))
+				*in = append(*in, attrOf(b, "value"))
+				c, _ := strconv.Atoi(textOfNode(b.LastChild))
 				g.counts = append(g.counts, c)
 			})
 			if name != "" {
@@ -240,7 +237,7 @@ func TestFacetsCapped(t *testing.T) {
 	f := getPage(t, get, "/en/search/", url.Values{"q": {"latency"}, "organization": {org}})
 	var chip string
 	walk(f.doc, func(n *html.Node) {
-		if n.Data == "a" && attrOf(n, "class") == "chip" {
+		if n.Data == "button" && attrOf(n, "class") == "chip" {
 			chip = textOfNode(n)
 		}
 	})
@@ -251,7 +248,7 @@ func TestFacetsCapped(t *testing.T) {
 
 // TestFiltersBehindADisclosure: the filters are a disclosure before the
 // results ("Filters (n)", n the active filters), so that a phone shows
-// the results first and the filters one tap away; they work as links
+// the results first and the filters one tap away; they work as forms
 // without JavaScript.
 func TestFiltersBehindADisclosure(t *testing.T) {
 	srv := serveGenerated(t)
@@ -467,21 +464,126 @@ func TestDateRangeAndOldestFirst(t *testing.T) {
 }
 
 // TestSearchPageSizeBounded: the page stays under 100 KB whatever is
-// asked: a letter, a common word, every value of the largest facet, the
-// last page.
+// asked, on an archive of 1,000 incidents: a letter, a common word,
+// every value of the largest facet, the last page; and the longest
+// queries a reader may send, every facet's values listed in turn, with
+// filters, an order and a page: the page writes the query once per
+// form, not once per value, order or page it offers.
 func TestSearchPageSizeBounded(t *testing.T) {
-	srv := serveGenerated(t)
+	sitetest.SkipUnderRace(t)
+	if testing.Short() {
+		t.Skip("builds 1,000 incidents")
+	}
+	srv := serveCorpus(t, corpus.Options{N: 1000, Langs: []string{"en", "zh-TW"}, Seed: 1, VariedLength: true})
 	const limit = 100 << 10
+	largest, at := 0, ""
+	check := func(path string, q url.Values) page {
+		t.Helper()
+		code, body := get(t, srv, path, q)
+		if code != http.StatusOK || len(body) > limit {
+			t.Errorf("%s %.120s: status %d, %d bytes (limit %d)", path, q.Encode(), code, len(body), limit)
+		}
+		if len(body) > largest {
+			largest, at = len(body), path+" "+q.Encode()
+		}
+		return getPage(t, func(string, url.Values) (int, []byte) { return code, body }, "", nil)
+	}
 	for _, q := range []url.Values{
 		{"q": {"b"}}, {"q": {"e"}}, {"q": {"latency"}}, {}, {"all": {"product"}},
 		{"q": {"latency"}, "all": {"product"}, "page": {"20"}}, {"q": {"s"}, "sort": {"oldest"}},
 	} {
-		code, body := get(t, srv, "/en/search/", q)
-		if code != http.StatusOK || len(body) > limit {
-			t.Errorf("%v: status %d, %d bytes (limit %d)", q, code, len(body), limit)
-		}
-		t.Logf("%v: %d bytes", q, len(body))
+		check("/en/search/", q)
 	}
+	facets := []string{"", "organization", "product", "region", "cause", "severity", "year", "duration", "lang"}
+	for _, c := range longQueries(t) {
+		for _, all := range facets {
+			q := url.Values{"q": {c.q}}
+			if all != "" {
+				q.Set("all", all)
+			}
+			p := check(c.path, q)
+			// What the query finds, with every facet's values: not an
+			// error page, nor a short one.
+			if n, values := p.count(t), p.facetValues(); n < 50 || values < 100 {
+				t.Errorf("%s, all=%s: %d incidents, %d facet values; the test wants a query that finds many", c.name, all, n, values)
+			}
+		}
+		// Filtered, ordered and paged, every value of the largest facet
+		// listed: a chip per filter, every form.
+		q := url.Values{"q": {c.q}, "severity": {"unknown"}, "duration": {"1-4h"}, "from": {"2010-01"}, "sort": {"oldest"}, "page": {"2"}, "all": {"product"}}
+		if p := check(c.path, q); len(p.chips()) != 3 || len(p.pageLinks()) < 3 {
+			t.Errorf("%s filtered: chips %v, page links %v", c.name, p.chips(), p.pageLinks())
+		}
+	}
+	t.Logf("largest page: %d bytes, %s", largest, at)
+}
+
+// longQuery is a query of query.MaxQueryRunes runes that finds many
+// incidents of the generated archive, on the search page at path.
+type longQuery struct{ name, path, q string }
+
+// longQueries are the longest queries a reader may send: 512 Chinese
+// characters (a phrase of the generated reports, as many times as a
+// query may hold words, apart by ideographic spaces: 9 bytes each in a
+// URL); and a word with excluded phrases of ampersands (each 5 bytes in
+// HTML, 3 in a URL), which analyse to nothing.
+func longQueries(t *testing.T) []longQuery {
+	phrase := []rune("錯誤的設定變更是第一次在這種規模下觸發它的事件")
+	n := query.MaxClauses
+	runes := query.MaxQueryRunes - (n - 1) // the separators
+	var zh []string
+	for i := range n {
+		k := runes / n
+		if i < runes%n {
+			k++
+		}
+		zh = append(zh, string(phrase[:k]))
+	}
+	ascii := "latency"
+	runes = query.MaxQueryRunes - len(ascii) - (n-1)*len(` -""`)
+	for i := range n - 1 {
+		k := runes / (n - 1)
+		if i < runes%(n-1) {
+			k++
+		}
+		ascii += ` -"` + strings.Repeat("&", k) + `"`
+	}
+	out := []longQuery{{"512 Chinese characters", "/zh-TW/search/", strings.Join(zh, "\u3000")}, {"512 ASCII characters", "/en/search/", ascii}}
+	for _, c := range out {
+		if got := utf8.RuneCountInString(c.q); got != query.MaxQueryRunes {
+			t.Fatalf("%s: %d runes, want %d", c.name, got, query.MaxQueryRunes)
+		}
+	}
+	return out
+}
+
+// facetValues is how many facet values the page lists.
+func (p page) facetValues() int {
+	n := 0
+	walk(p.doc, func(f *html.Node) {
+		if f.Data == "aside" && attrOf(f, "class") == "facets" {
+			walk(f, func(li *html.Node) {
+				if li.Data == "li" {
+					n++
+				}
+			})
+		}
+	})
+	return n
+}
+
+// serveCorpus builds a generated archive with the site's languages and
+// serves it with search.
+func serveCorpus(t *testing.T, opts corpus.Options) *httptest.Server {
+	t.Helper()
+	src := t.TempDir()
+	if err := corpus.Generate(src, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(src, "i18n"), os.DirFS("../../i18n")); err != nil {
+		t.Fatal(err)
+	}
+	return serveSite(t, src)
 }
 
 // TestEmptyFormFieldsLeaveTheAddress: a form sent without JavaScript
