@@ -27,8 +27,10 @@ import (
 // result's date, severity and duration and an order's name are never
 // broken across lines; Tab from the orders reaches what is seen next
 // (on a desktop the results, not the facets beside them); result pages
-// are a window of links; each facet shows at most ten values, on a
-// phone behind "Filters" below which the results come first; and typing
+// are a window of buttons; each facet shows at most ten values, on a
+// phone behind "Filters" below which the results come first; a facet's
+// value, an order, a page and a chip each lead where they say, in place
+// with JavaScript (checkChoices); and typing
 // letter by letter ("b", "bi", "big", "europe-w") always shows results
 // or says to keep typing, never that no incident matches.
 func TestBrowserSearchPage(t *testing.T) {
@@ -83,7 +85,10 @@ was compacted; the build e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991
 		}
 	}
 	b.media(t, "", "light")
-	b.scripts(t, true)
+	for _, scripts := range []bool{false, true} {
+		b.scripts(t, scripts)
+		checkChoices(t, b, scripts)
+	}
 	b.clean(t, "search pages")
 
 	// Typing letter by letter, with the script answering as one types.
@@ -107,6 +112,67 @@ was compacted; the build e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991
 		}
 	}
 	b.clean(t, "typing")
+}
+
+// checkChoices chooses on the search page, with and without
+// JavaScript, a facet's value, an order, a result page and a chip (each
+// a button of a small form that holds the query): each leads to the
+// address a link would, with what was chosen kept in the next; with
+// JavaScript, in place, the address following, Back going back a
+// choice, and the focus on the value chosen, now shown chosen, or on
+// the count of results.
+func checkChoices(t *testing.T, b *browser, scripts bool) {
+	t.Helper()
+	where := fmt.Sprintf("choices, scripts %v", scripts)
+	b.width(t, desktopWidth)
+	b.open(t, "/en/search/?q=latency")
+	b.do(t, "mark the page", chromedp.Evaluate[chromedp.Void](`window.__samePage = true`))
+	param := func(name string) string {
+		return fmt.Sprintf(`new URLSearchParams(location.search).get(%q)`, name)
+	}
+	// same is true while the page is the one first opened: with
+	// JavaScript every choice is answered in place, without a new page.
+	same := `window.__samePage === true`
+	if !scripts {
+		same = `window.__samePage === undefined`
+	}
+	choose := func(what, selector string) string {
+		t.Helper()
+		value := eval[string](t, b, fmt.Sprintf(`(el => { el.setAttribute("data-pick", ""); return el.value; })(document.querySelector(%q))`, selector))
+		b.do(t, what, chromedp.Click(chromedp.CSS(`[data-pick]`)))
+		return value
+	}
+	org := choose("choose an organization", `.facets section[data-facet="organization"] button:not([aria-current])`)
+	b.waitFor(t, where+": the organization chosen", fmt.Sprintf(`%s && document.readyState === "complete" && %s === %q && %s === "latency" &&
+		document.querySelector('.chip[data-facet="organization"]') !== null &&
+		document.querySelector('.search-form input[type="hidden"][name="organization"]').value === %q`, same, param("organization"), org, param("q"), org))
+	chosen := fmt.Sprintf(`(el => el && el.value === %q && el.getAttribute("aria-current") === "true" && el.getAttribute("aria-label").startsWith("Remove the filter Organization: "))`, org)
+	if !eval[bool](t, b, chosen+`(document.querySelector('.facets section[data-facet="organization"] button[aria-current]'))`) {
+		t.Errorf("%s: %s is not shown chosen", where, org)
+	}
+	if scripts && !eval[bool](t, b, chosen+`(document.activeElement)`) {
+		t.Errorf("%s: after choosing %s the focus is on %s", where, org, eval[string](t, b, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	countFocused := `document.activeElement === document.getElementById("result-count")`
+	choose("sort oldest first", `.sort button[value="oldest"]`)
+	b.waitFor(t, where+": oldest first", fmt.Sprintf(`%s && document.readyState === "complete" && %s === "oldest" && %s === %q`, same, param("sort"), param("organization"), org))
+	choose("the next page", `.pagination li:last-child button`)
+	b.waitFor(t, where+": the second page", fmt.Sprintf(`%s && document.readyState === "complete" && %s === "2" && %s === "oldest" && %s === %q && document.querySelector('.pagination [aria-current="page"]').textContent === "2"`,
+		same, param("page"), param("sort"), param("organization"), org))
+	if scripts {
+		if !eval[bool](t, b, countFocused) {
+			t.Errorf("%s: after a page the focus is on %s, want the count of results", where, eval[string](t, b, `document.activeElement.outerHTML.slice(0, 120)`))
+		}
+		b.do(t, "back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+		b.waitFor(t, where+": back on the first page", fmt.Sprintf(`%s && %s === null && %s === "oldest" && document.querySelector('.pagination [aria-current="page"]').textContent === "1"`, same, param("page"), param("sort")))
+	}
+	choose("remove the organization", `.chip[data-facet="organization"]`)
+	b.waitFor(t, where+": the organization removed", fmt.Sprintf(`%s && document.readyState === "complete" && %s === null && %s === "oldest" && %s === "latency" && document.querySelector(".chip") === null`,
+		same, param("organization"), param("sort"), param("q")))
+	if scripts && !eval[bool](t, b, countFocused) {
+		t.Errorf("%s: after removing a filter the focus is on %s, want the count of results", where, eval[string](t, b, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	b.clean(t, where)
 }
 
 // checkSearchLayout fails t unless the result pages are a window of at
@@ -173,7 +239,7 @@ func checkSearchForm(t *testing.T, b *browser, where string) {
 	if len(names) > 0 {
 		t.Errorf("%s: chips named without the words they show: %q", where, names)
 	}
-	broken := eval[[]string](t, b, `Array.from(document.querySelectorAll(".result .meta time, .result .severity, .result .lasted, .sort a, .sort span")).filter(el => {
+	broken := eval[[]string](t, b, `Array.from(document.querySelectorAll(".result .meta time, .result .severity, .result .lasted, .sort button, .sort span")).filter(el => {
 		const lines = new Set(Array.from(el.getClientRects()).map(r => Math.round(r.top)));
 		return lines.size > 1;
 	}).slice(0, 5).map(el => el.textContent)`)
@@ -194,7 +260,7 @@ func checkFocusOrder(t *testing.T, b *browser, where string, phone bool) {
 	}
 	for range 200 {
 		b.do(t, "tab", chromedp.KeyEvent(kb.Tab))
-		got = eval[string](t, b, `(el => el.closest(".results") ? ".results a" : el.closest(".facets") ? ".facets a" : el.matches(".filter-panel > summary") ? ".filter-panel > summary" : "")(document.activeElement)`)
+		got = eval[string](t, b, `(el => el.closest(".results") ? ".results a" : el.closest(".facets") ? ".facets button" : el.matches(".filter-panel > summary") ? ".filter-panel > summary" : "")(document.activeElement)`)
 		if got != "" {
 			break
 		}

@@ -2,6 +2,7 @@ package searchweb_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -477,14 +478,23 @@ func TestSearchPageSizeBounded(t *testing.T) {
 	srv := serveCorpus(t, corpus.Options{N: 1000, Langs: []string{"en", "zh-TW"}, Seed: 1, VariedLength: true})
 	const limit = 100 << 10
 	largest, at := 0, ""
-	check := func(path string, q url.Values) page {
+	// check gets the page, named what (the query's name, or "" for the
+	// query itself) and the other parameters.
+	check := func(path, what string, q url.Values) page {
 		t.Helper()
 		code, body := get(t, srv, path, q)
-		if code != http.StatusOK || len(body) > limit {
-			t.Errorf("%s %.120s: status %d, %d bytes (limit %d)", path, q.Encode(), code, len(body), limit)
+		if what == "" {
+			what = strconv.Quote(q.Get("q"))
 		}
+		params := maps.Clone(q)
+		params.Del("q")
+		what += " " + params.Encode()
+		if code != http.StatusOK || len(body) > limit {
+			t.Errorf("%s %s: status %d, %d bytes (limit %d)", path, what, code, len(body), limit)
+		}
+		t.Logf("%s %s: %d bytes", path, what, len(body))
 		if len(body) > largest {
-			largest, at = len(body), path+" "+q.Encode()
+			largest, at = len(body), path+" "+what
 		}
 		return getPage(t, func(string, url.Values) (int, []byte) { return code, body }, "", nil)
 	}
@@ -492,7 +502,7 @@ func TestSearchPageSizeBounded(t *testing.T) {
 		{"q": {"b"}}, {"q": {"e"}}, {"q": {"latency"}}, {}, {"all": {"product"}},
 		{"q": {"latency"}, "all": {"product"}, "page": {"20"}}, {"q": {"s"}, "sort": {"oldest"}},
 	} {
-		check("/en/search/", q)
+		check("/en/search/", "", q)
 	}
 	facets := []string{"", "organization", "product", "region", "cause", "severity", "year", "duration", "lang"}
 	for _, c := range longQueries(t) {
@@ -501,7 +511,7 @@ func TestSearchPageSizeBounded(t *testing.T) {
 			if all != "" {
 				q.Set("all", all)
 			}
-			p := check(c.path, q)
+			p := check(c.path, c.name, q)
 			// What the query finds, with every facet's values: not an
 			// error page, nor a short one.
 			if n, values := p.count(t), p.facetValues(); n < 50 || values < 100 {
@@ -511,7 +521,7 @@ func TestSearchPageSizeBounded(t *testing.T) {
 		// Filtered, ordered and paged, every value of the largest facet
 		// listed: a chip per filter, every form.
 		q := url.Values{"q": {c.q}, "severity": {"unknown"}, "duration": {"1-4h"}, "from": {"2010-01"}, "sort": {"oldest"}, "page": {"2"}, "all": {"product"}}
-		if p := check(c.path, q); len(p.chips()) != 3 || len(p.pageLinks()) < 3 {
+		if p := check(c.path, c.name, q); len(p.chips()) != 3 || len(p.pageLinks()) < 3 {
 			t.Errorf("%s filtered: chips %v, page links %v", c.name, p.chips(), p.pageLinks())
 		}
 	}

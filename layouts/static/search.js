@@ -1,7 +1,8 @@
-// Makes the search page answer as you type. The page works without it:
-// the form submits to the server, which renders the same page with
-// results. This script fetches that same server-rendered page and swaps
-// in its results, so both paths show exactly the same thing.
+// Makes the search page answer as you type, and its choices (a facet's
+// value, a chip, an order, a result page) in place. The page works
+// without it: the forms submit to the server, which renders the same
+// page with results. This script fetches that same server-rendered page
+// and swaps in its results, so both paths show exactly the same thing.
 //
 // What is shown stays until the next answer arrives (no empty flash in
 // between); nothing is searched while an input method is composing (the
@@ -62,9 +63,33 @@
     }, SETTLED_PAUSE);
   }
 
+  // The search form holds the filters and order of the results shown,
+  // as hidden fields, for the next words typed; back or forward in
+  // history, it holds that page's words and dates too.
+  function syncForm(doc, all) {
+    var other = doc.querySelector(".search-form");
+    if (!other) return;
+    Array.prototype.forEach.call(form.querySelectorAll('input[type="hidden"]'), function (el) { el.remove(); });
+    Array.prototype.forEach.call(other.querySelectorAll('input[type="hidden"]'), function (el) {
+      form.appendChild(document.importNode(el, true));
+    });
+    if (all) {
+      ["q", "from", "to"].forEach(function (name) {
+        if (form.elements[name] && other.elements[name]) form.elements[name].value = other.elements[name].value;
+      });
+    }
+  }
+
   function search() {
     if (composing) return;
-    var target = url(), mine = ++seq;
+    load(url(), {});
+  }
+
+  // load fetches the page at target and swaps in its results. how.push:
+  // a choice, a step in history; how.restore: a step back or forward,
+  // whose form is put back too; how.focus, run once they are shown.
+  function load(target, how) {
+    var mine = ++seq;
     results.setAttribute("aria-busy", "true");
     fetch(target, { headers: { "Accept": "text/html" } }).then(function (res) {
       // A query the server cannot search (400) still has a page to show.
@@ -82,7 +107,10 @@
       }));
       openFilters(wasOpen);
       shown = new URL(target, location.href).href;
-      settle();
+      if (how.push || how.restore) syncForm(doc, how.restore);
+      if (how.push && shown !== location.href) history.pushState(null, "", shown);
+      if (!how.push && !how.restore) settle();
+      if (how.focus) how.focus();
     }).catch(function () {
       // Keep what is shown; the form still works.
       if (mine === seq) results.removeAttribute("aria-busy");
@@ -112,6 +140,49 @@
     if (composing || e.isComposing) return;
     later();
   });
+
+  // A choice is a button of one of the small forms that hold the
+  // request (.search-forms): what it would submit is fetched instead, and
+  // the address follows at once, a step Back returns from.
+  results.addEventListener("submit", function (e) {
+    var f = e.target, b = e.submitter || document.activeElement;
+    if (!f.parentNode || !f.parentNode.classList.contains("search-forms")) return;
+    e.preventDefault();
+    var params = new URLSearchParams();
+    new FormData(f).forEach(function (v, k) { params.append(k, v); });
+    if (b && b.form === f && b.name) params.append(b.name, b.value);
+    var qs = params.toString();
+    clearTimeout(timer);
+    clearTimeout(settleTimer);
+    load(f.action + (qs ? "?" + qs : ""), { push: true, focus: refocus(b) });
+  });
+  window.addEventListener("popstate", function () {
+    clearTimeout(timer);
+    clearTimeout(settleTimer);
+    load(location.href, { restore: true });
+  });
+
+  // refocus is what to focus once a choice is answered: a facet's value
+  // where it is now (chosen, or not), or its facet's disclosure for
+  // "List all"; else the count of results the choice changed, or what
+  // is said in its place.
+  function refocus(b) {
+    var section = b && b.closest && b.closest(".facets section[data-facet]");
+    var facet = section && section.getAttribute("data-facet"), value = b && b.value, all = b && b.name === "all";
+    return function () {
+      var el = null;
+      var s = facet && results.querySelector('.facets section[data-facet="' + facet + '"]');
+      if (s && all) el = s.querySelector(".facet-more > summary");
+      if (s && !all) {
+        el = Array.prototype.find.call(s.querySelectorAll("button"), function (c) { return c.value === value; });
+      }
+      if (!el || !el.checkVisibility || !el.checkVisibility()) {
+        el = document.getElementById("result-count") || results.querySelector("#no-results, #keep-typing, #search-error");
+        if (el) el.tabIndex = -1;
+      }
+      if (el) el.focus();
+    };
+  }
 
   // Arrow keys move between the search box and the result links.
   function links() { return Array.prototype.slice.call(results.querySelectorAll(".result h2 a")); }
