@@ -1,6 +1,7 @@
 package searchweb_test
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -323,5 +324,50 @@ func TestNoResultsSaysWhy(t *testing.T) {
 				t.Logf("message: %s", textOfNode(msg))
 			}
 		}
+	}
+}
+
+// TestChoicesSubmitTheRequestOnce: every choice of the page (a facet's
+// value, a chip, an order, a page, List all, Clear filters) is a button
+// whose form sends each parameter once: what it sets, and the rest of
+// the request but the page, which only a page's button sets.
+func TestChoicesSubmitTheRequestOnce(t *testing.T) {
+	srv := serveGenerated(t)
+	get := func(path string, q url.Values) (int, []byte) { return get(t, srv, path, q) }
+	product := api(t, srv, url.Values{"q": {"latency"}, "lang": {"en"}}).Facets["product"][0].Term
+	request := url.Values{"q": {"latency"}, "product": {product}, "from": {"2010-01"}, "sort": {"oldest"}, "all": {"region"}, "page": {"2"}}
+	p := getPage(t, get, "/en/search/", request)
+	buttons := 0
+	walk(findID(p.doc, "search-results"), func(n *html.Node) {
+		if n.Data != "button" {
+			return
+		}
+		buttons++
+		u, err := url.Parse(p.submits(n))
+		if err != nil || u.Path != "/en/search/" {
+			t.Fatalf("%s leads to %q", textOfNode(n), p.submits(n))
+		}
+		got, name := u.Query(), attrOf(n, "name")
+		want := maps.Clone(request)
+		want.Del("page")
+		// A button without a name removes what its form leaves out:
+		// refine-product the filter (a chip, the chosen value),
+		// refine-sort the order (the default), refine the page (the
+		// first), refine-clear every filter.
+		form := attrOf(n, "form")
+		switch {
+		case name != "":
+			want.Set(name, attrOf(n, "value"))
+		case form == "refine-clear":
+			want = url.Values{"q": {"latency"}, "sort": {"oldest"}}
+		default:
+			want.Del(strings.TrimPrefix(form, "refine-"))
+		}
+		if got.Encode() != want.Encode() {
+			t.Errorf("%q (%s=%s) sends %s, want %s", textOfNode(n), name, attrOf(n, "value"), got.Encode(), want.Encode())
+		}
+	})
+	if buttons < 50 {
+		t.Errorf("%d buttons; the test wants a page of facets, orders and pages", buttons)
 	}
 }
