@@ -400,12 +400,12 @@ func (s *Search) Forms() []SearchForm {
 	}
 	request, listsAll := s.Pager() != nil, false
 	for _, param := range SearchFilters {
-		if s.Request.Filters[param] != "" {
+		set, g := s.Request.Filters[param] != "", s.Group(facetOf(param))
+		if set {
 			add(s.filterForm(param), param)
-		} else if s.Group(facetOf(param)) != nil {
-			request = true
 		}
-		listsAll = listsAll || s.listsAll(facetOf(param)) && s.Group(facetOf(param)) != nil
+		request = request || g != nil && !set
+		listsAll = listsAll || g != nil && g.All != ""
 	}
 	if request {
 		add(formRequest)
