@@ -372,7 +372,10 @@ func keepDuration(ms []match, meta *metaStore, band string) []match {
 		return ms
 	}
 	id, ok := meta.terms[facetKindDur].ids[band]
-	return slices.DeleteFunc(ms, func(m match) bool { return !ok || !slices.Contains(m.in.facetIDs[facetKindDur], id) })
+	want := int32(facetKindDur)<<24 | id
+	return slices.DeleteFunc(ms, func(m match) bool {
+		return !ok || !slices.Contains(meta.facetData[meta.facetOff[m.ord]:meta.facetOff[m.ord+1]], want)
+	})
 }
 
 // isDateBound reports whether s is a year-month (2021-03) or a date

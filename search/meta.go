@@ -10,23 +10,22 @@ import (
 
 // incident groups the language versions of one incident. The derived
 // fields are recomputed by refresh whenever docs changes, so that searches
-// (which read them for every matching incident) do no work.
+// (which read them for every matching incident) do no work. Every search
+// holds ten thousands of incidents and the collector scans them at each
+// cycle: the facet values are numbers, not strings (their names are in
+// the metaStore's term tables).
 type incident struct {
 	id   string
 	ord  int32                     // index in metaStore.list
 	docs map[string]*docstore.Meta // by lang
 
-	langs                     []string       // sorted keys of docs
-	orig                      string         // language of the original
-	primary                   *docstore.Meta // the original if present, else the first language
-	year                      string         // of primary.Begin, "" if unknown
-	products, regions, causes []string       // distinct values over all languages
-	orgs, severities          []string       // the same, one value each
-	duration                  string         // band of primary.Duration (DurationBands)
+	langs   []string       // sorted keys of docs
+	orig    string         // language of the original
+	primary *docstore.Meta // the original if present, else the first language
 
-	// The same values as numbers in the metaStore's term tables, for
-	// counting facets.
-	facetIDs [numFacetKinds][]int32
+	// facets are the incident's values of every facet, distinct over
+	// its languages, as kind<<24 | id in the metaStore's term tables.
+	facets []int32
 }
 
 // The facets counted from the metadata; lang is counted from the matches.
@@ -89,14 +88,18 @@ func (in *incident) refresh() {
 	if in.primary == nil {
 		in.primary = in.docs[in.langs[0]]
 	}
-	in.year = ""
+}
+
+// facetValues returns the values of each facet kind of an incident:
+// keyword values normally agree across languages; a localised name counts
+// too.
+func (in *incident) facetValues() [numFacetKinds][]string {
+	year := ""
 	if d := in.primary.Date; len(d) >= 4 {
-		in.year = d[:4] // the local date's year, as the site lists it
+		year = d[:4] // the local date's year, as the site lists it
 	} else if b := in.primary.Begin; !b.IsZero() {
-		in.year = strconv.Itoa(b.Year())
+		year = strconv.Itoa(b.Year())
 	}
-	// Keyword values normally agree across languages; a localised name
-	// counts too.
 	distinct := func(pick func(*docstore.Meta) []string) []string {
 		var out []string
 		for _, l := range in.langs {
@@ -108,12 +111,15 @@ func (in *incident) refresh() {
 		}
 		return out
 	}
-	in.products = distinct(func(d *docstore.Meta) []string { return d.Products })
-	in.regions = distinct(func(d *docstore.Meta) []string { return d.Regions })
-	in.causes = distinct(func(d *docstore.Meta) []string { return d.Causes })
-	in.orgs = distinct(func(d *docstore.Meta) []string { return []string{d.Organization} })
-	in.severities = distinct(func(d *docstore.Meta) []string { return []string{d.Severity} })
-	in.duration = durationBand(time.Duration(in.primary.Duration) * time.Second)
+	return [numFacetKinds][]string{
+		facetKindProduct: distinct(func(d *docstore.Meta) []string { return d.Products }),
+		facetKindRegion:  distinct(func(d *docstore.Meta) []string { return d.Regions }),
+		facetKindCause:   distinct(func(d *docstore.Meta) []string { return d.Causes }),
+		facetKindOrg:     distinct(func(d *docstore.Meta) []string { return []string{d.Organization} }),
+		facetKindSev:     distinct(func(d *docstore.Meta) []string { return []string{d.Severity} }),
+		facetKindYear:    {year},
+		facetKindDur:     {durationBand(time.Duration(in.primary.Duration) * time.Second)},
+	}
 }
 
 // namesAgree reports whether every language version of the incident has
@@ -211,11 +217,9 @@ func (s *metaStore) reindex() {
 		if in == nil {
 			continue
 		}
-		for k, ids := range in.facetIDs {
-			for _, id := range ids {
-				s.facetData = append(s.facetData, int32(k)<<24|id)
-				s.termCounts[k][id]++
-			}
+		for _, f := range in.facets {
+			s.facetData = append(s.facetData, f)
+			s.termCounts[f>>24][f&(1<<24-1)]++
 		}
 		for _, l := range in.langs {
 			if s.langDocs[l] == nil {
@@ -226,8 +230,10 @@ func (s *metaStore) reindex() {
 		s.beginSec[i] = in.primary.Begin.Unix()
 		s.beginNsec[i] = int32(in.primary.Begin.Nanosecond())
 		s.duration[i] = in.primary.Duration
-		for _, v := range in.severities {
-			s.severity[i] = max(s.severity[i], severityRank(v))
+		for _, f := range in.facets {
+			if f>>24 == facetKindSev {
+				s.severity[i] = max(s.severity[i], severityRank(s.terms[facetKindSev].names[f&(1<<24-1)]))
+			}
 		}
 		s.ownNames[i] = !in.namesAgree()
 	}
@@ -250,15 +256,15 @@ func (s *metaStore) put(m *docstore.Meta) {
 
 // number sets the facet ids of an incident.
 func (s *metaStore) number(in *incident) {
-	for k, vs := range [numFacetKinds][]string{in.products, in.regions, in.causes, in.orgs, in.severities, {in.year}, {in.duration}} {
-		ids := in.facetIDs[k][:0]
+	in.facets = in.facets[:0]
+	for k, vs := range in.facetValues() {
 		for _, v := range vs {
 			if v != "" {
-				ids = append(ids, s.terms[k].id(v))
+				in.facets = append(in.facets, int32(k)<<24|s.terms[k].id(v))
 			}
 		}
-		in.facetIDs[k] = ids
 	}
+	in.facets = slices.Clip(in.facets)
 }
 
 func (s *metaStore) delete(id, lang string) {
