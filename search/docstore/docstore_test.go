@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // writeStore writes a store of n documents with varied text and returns
@@ -32,7 +33,8 @@ func writeStore(t *testing.T, n int) (string, map[string]*Text, []*Meta) {
 		}
 		texts[id] = tx
 		all = append(all, tx)
-		metas = append(metas, &Meta{ID: id, Lang: "en", Title: "Incident " + id, Begin: time.Date(2017, 1, 1+i, 0, 0, 0, 0, time.UTC)})
+		metas = append(metas, &Meta{ID: id, Lang: "en", Title: "Incident " + id, Begin: time.Date(2017, 1, 1+i, 0, 0, 0, 0, time.UTC),
+			Products: []string{"Cloud SQL", fmt.Sprint("BigQuery ", i%2)}, Zone: "Asia/Taipei"})
 	}
 	w.SetDict(SampleDict(all))
 	c, err := NewCompressor(w.dict)
@@ -107,6 +109,30 @@ func TestRoundTrip(t *testing.T) {
 
 // A damaged document store is an error when opened or read, never a panic
 // and never wrong text.
+// TestMetaShared checks that the strings and name lists the documents
+// have alike are one copy: every search holds them all.
+func TestMetaShared(t *testing.T) {
+	t.Parallel()
+	path, _, _ := writeStore(t, 4)
+	s, got, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+	if !same(got[0].Zone, got[1].Zone) || !same(got[0].Lang, got[3].Lang) || !same(got[1].Products[0], got[2].Products[0]) {
+		t.Error("a string the documents have alike is not shared")
+	}
+	if &got[0].Products[0] != &got[2].Products[0] || &got[0].Products[0] == &got[1].Products[0] {
+		t.Errorf("the products of 0 and 2 (%q) are not one list, or 1's (%q) is theirs", got[0].Products, got[1].Products)
+	}
+	for _, m := range got {
+		if k, ok := s.entries[m.ID]; !ok || k.clen == 0 {
+			t.Fatalf("no entry for %q", m.ID)
+		}
+	}
+}
+
 func TestCorrupt(t *testing.T) {
 	t.Parallel()
 	path, texts, _ := writeStore(t, 6)

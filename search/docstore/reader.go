@@ -84,7 +84,8 @@ func read(path string, f *os.File) (*Reader, []*Meta, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.entries, err = decodeTable(path, tail[ft.tableOff-ft.dictOff:], ft.count, ft.dictOff); err != nil {
+	ids := intern(metas)
+	if s.entries, err = decodeTable(path, tail[ft.tableOff-ft.dictOff:], ft.count, ft.dictOff, ids); err != nil {
 		return nil, nil, err
 	}
 	for _, m := range metas {
@@ -151,6 +152,50 @@ func decodeMeta(path string, b []byte) ([]*Meta, error) {
 	return metas, nil
 }
 
+// intern makes the strings and name lists of metas that are alike (a
+// language, a product, a zone, the products of two incidents) one copy
+// each, and returns the documents' ids by themselves. A search holds the
+// metadata of every document, and the collector marks each of its
+// objects at every cycle: a cycle during a query made the p99 of search.
+func intern(metas []*Meta) map[string]string {
+	strs, lists := map[string]string{}, map[string][]string{}
+	one := func(s *string) {
+		if v, ok := strs[*s]; ok {
+			*s = v
+		} else {
+			strs[*s] = *s
+		}
+	}
+	list := func(l *[]string) {
+		if len(*l) == 0 {
+			return
+		}
+		for i := range *l {
+			one(&(*l)[i])
+		}
+		k := strings.Join(*l, "\x00")
+		if v, ok := lists[k]; ok && slices.Equal(v, *l) {
+			*l = v
+		} else if !ok {
+			lists[k] = *l
+		}
+	}
+	ids := make(map[string]string, len(metas))
+	for _, m := range metas {
+		if m == nil {
+			continue
+		}
+		ids[m.ID] = m.ID
+		for _, s := range []*string{&m.Lang, &m.OriginalLang, &m.Date, &m.Organization, &m.Severity, &m.Zone} {
+			one(s)
+		}
+		for _, l := range []*[]string{&m.Products, &m.Regions, &m.Causes} {
+			list(l)
+		}
+	}
+	return ids
+}
+
 // tableReader decodes the table; the first error sticks.
 type tableReader struct {
 	b   []byte
@@ -181,8 +226,8 @@ func (r *tableReader) bytes(n uint64) []byte {
 var errBadTable = errors.New("bad table")
 
 // decodeTable decodes the table of count documents whose records end at
-// dataEnd.
-func decodeTable(path string, table []byte, count uint32, dataEnd uint64) (map[string]entry, error) {
+// dataEnd; an id of ids is kept as that string, not a copy.
+func decodeTable(path string, table []byte, count uint32, dataEnd uint64, ids map[string]string) (map[string]entry, error) {
 	entries := make(map[string]entry, count)
 	r := &tableReader{b: table}
 	for i := uint32(0); i < count && r.err == nil; i++ {
@@ -190,7 +235,11 @@ func decodeTable(path string, table []byte, count uint32, dataEnd uint64) (map[s
 		if r.err == nil && n == 0 {
 			return nil, corruptf(path, "bad table")
 		}
-		id := string(r.bytes(n))
+		b := r.bytes(n)
+		id, ok := ids[string(b)]
+		if !ok {
+			id = string(b)
+		}
 		var e entry
 		e.off, e.clen = r.uvarint(), r.uvarint()
 		var total uint64
