@@ -386,6 +386,7 @@ func BenchmarkQuery(b *testing.B) {
 	var took, cpu []time.Duration
 	byKind := map[string][]time.Duration{}
 	i := 0
+	gc := gcStats()
 	for b.Loop() {
 		q := benchQueries[i%len(benchQueries)]
 		i++
@@ -415,6 +416,29 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	_, n := ix.Count()
 	b.ReportMetric(float64(n), "docs")
+	gc.report(b, len(took))
+}
+
+// gcSample reads the collector's work so far: a cycle during a query
+// is charged to it, and makes the p99.
+type gcSample []metrics.Sample
+
+func gcStats() gcSample {
+	s := gcSample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(s)
+	return s
+}
+
+// report reports the cycles per thousand queries since s, their CPU
+// each, and the heap a cycle scanned last.
+func (s gcSample) report(b *testing.B, queries int) {
+	now := gcStats()
+	cycles := float64(now[0].Value.Uint64() - s[0].Value.Uint64())
+	b.ReportMetric(cycles*1000/float64(max(queries, 1)), "gc/1000q")
+	if cycles > 0 {
+		b.ReportMetric((now[1].Value.Float64()-s[1].Value.Float64())*1000/cycles, "gc-cpu-ms/gc")
+	}
+	b.ReportMetric(float64(now[2].Value.Uint64())/(1<<20), "gc-scan-MB")
 }
 
 // quantileMS returns the q quantile of ds in milliseconds.
