@@ -173,20 +173,28 @@ func (ix *engine) search(ctx context.Context, r Request) (resp *Response, err er
 	}
 	defer ix.bufs.Put(bufs)
 
-	searches, err := ix.langSearches(p, bufs)
-	if err != nil {
-		return nil, err
+	// A compound some report holds whole is searched without its parts
+	// first: the parts, searched in every field, were most of its cost,
+	// and are searched only if the whole leaves the window of its tiers
+	// unfilled (surface.go); else they would add reports ranked below
+	// the whole's.
+	parts := p.parts
+	p.parts = wholeOnly(parts)
+	searches, matches, err := ix.matches(ctx, p, bufs)
+	if err == nil && len(p.parts) < len(parts) && len(matches) < surfaceWindow {
+		if err = closeReaders(searches); err == nil {
+			p.parts = parts
+			searches, matches, err = ix.matches(ctx, p, bufs)
+		}
 	}
 	defer func() {
 		if cerr := closeReaders(searches); err == nil && cerr != nil {
 			resp, err = nil, cerr
 		}
 	}()
-	if err := collect(ctx, searches); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	matches := keepDuration(collapse(ix.meta, searches, bufs, p.reader), ix.meta, p.filters.duration)
-	matches = keepDates(matches, p.from, p.to)
 	defer func() { bufs.matches = matches[:0] }()
 	if forms := surfaces(p.query); len(forms) > 0 && p.ranked && p.sort == "" {
 		if err := preferSurface(ctx, matches, forms, wholes(p), searches); err != nil {
@@ -211,6 +219,32 @@ func (ix *engine) search(ctx context.Context, r Request) (resp *Response, err er
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil
+}
+
+// matches runs the searches of p in every language and returns them
+// with the matches, one per incident, filtered by duration and dates.
+func (ix *engine) matches(ctx context.Context, p *plan, bufs *searchBufs) ([]*langSearch, []match, error) {
+	searches, err := ix.langSearches(p, bufs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := collect(ctx, searches); err != nil {
+		return searches, nil, err
+	}
+	matches := keepDuration(collapse(ix.meta, searches, bufs, p.reader), ix.meta, p.filters.duration)
+	return searches, keepDates(matches, p.from, p.to), nil
+}
+
+// wholeOnly returns the parts of the words of a plan without those of
+// the compounds some report holds whole.
+func wholeOnly(parts map[int]compoundParts) map[int]compoundParts {
+	out := map[int]compoundParts{}
+	for i, c := range parts {
+		if c.least < 2 {
+			out[i] = c
+		}
+	}
+	return out
 }
 
 // langSearches builds the queries of each language index; a language

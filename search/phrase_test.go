@@ -335,6 +335,19 @@ func refSearch(t *testing.T, s Searcher, refs map[string]bleve.Index, q string) 
 	if err := ix.expand(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
+	// As Search, a compound held whole first without its parts.
+	parts := p.parts
+	p.parts = wholeOnly(parts)
+	out := refSearchPlan(t, ix, refs, p)
+	if len(p.parts) < len(parts) && len(out) < surfaceWindow {
+		p.parts = parts
+		out = refSearchPlan(t, ix, refs, p)
+	}
+	return out
+}
+
+// refSearchPlan answers an expanded plan from the reference indexes.
+func refSearchPlan(t *testing.T, ix *engine, refs map[string]bleve.Index, p *plan) []idScore {
 	best := map[string]float64{}
 	langs := map[string][]string{} // the languages each incident matches in
 	excluded := map[string]bool{}

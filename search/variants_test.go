@@ -189,3 +189,28 @@ func TestCompoundWholeThenApart(t *testing.T) {
 		}
 	}
 }
+
+// A compound that fills the window of the tiers whole (surfaceWindow
+// reports) does not find the reports with its parts apart: they would
+// rank below every report with the whole. One in fewer reports does.
+func TestCompoundPartsOnlyBelowFewWholes(t *testing.T) {
+	t.Parallel()
+	apart := doc("2020-01-01-apart", "zh-TW", "zh-TW", "配額", "另一個資源在稍後耗盡。", "流量。", "2020-01-01", nil, nil, nil)
+	for _, n := range []int{surfaceWindow - 4, surfaceWindow} {
+		docs := []Document{apart}
+		for i := range n {
+			id := fmt.Sprintf("2021-01-01-whole-%02d", i)
+			docs = append(docs, doc(id, "zh-TW", "zh-TW", "配額", "配額系統資源耗盡。", "流量。", "2021-01-01", nil, nil, nil))
+		}
+		for name, ix := range map[string]Searcher{"disk": mustOpen(t, buildDir(t, docs)), "editable": editableOf(t, docs)} {
+			resp := search(t, ix, Request{Query: "資源耗盡", Lang: "zh-TW"})
+			found := false
+			for page := 1; (page-1)*DefaultPerPage < resp.Total; page++ {
+				found = found || slices.Contains(ids(search(t, ix, Request{Query: "資源耗盡", Lang: "zh-TW", Page: page})), apart.ID)
+			}
+			if want := n < surfaceWindow; found != want || resp.Total != n+map[bool]int{true: 1}[want] {
+				t.Errorf("%s, %d wholes: total %d, the report with the parts apart found: %v, want %v", name, n, resp.Total, found, want)
+			}
+		}
+	}
+}
