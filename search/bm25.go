@@ -62,7 +62,7 @@ func lengthNorms(list []*incident, lang string, src docstore.Source) []float32 {
 	out := make([]float32, len(list))
 	total, docs := 0, 0
 	for ord, in := range list {
-		if in == nil || in.docs[lang] == nil { // nil: removed
+		if in == nil || in.doc(lang) == nil { // nil: removed
 			continue
 		}
 		n, _ := src.Length(in.id)
@@ -72,7 +72,7 @@ func lengthNorms(list []*incident, lang string, src docstore.Source) []float32 {
 	}
 	avg := float64(max(total, 1)) / float64(max(docs, 1))
 	for ord, n := range out {
-		if in := list[ord]; in != nil && in.docs[lang] != nil {
+		if in := list[ord]; in != nil && in.doc(lang) != nil {
 			out[ord] = float32(lengthFactor(float64(n) / avg))
 		}
 	}

@@ -85,7 +85,7 @@ func TestDocStoreRoundTrip(t *testing.T) {
 			if got == nil || got.All() != want.All() || got.Field(1) != want.Field(1) || got.Field(2) != want.Field(2) || got.Flags != want.Flags {
 				t.Fatalf("%s: %s (%s): text %+v, want %+v", name, d.ID, lang, got, want)
 			}
-			m := x.meta.incidents[d.ID].docs[lang]
+			m := x.meta.incidents[d.ID].doc(lang)
 			if m.Title != d.Title || m.URL != d.URL || !slices.Equal(m.Products, d.Products) || !m.Begin.Equal(d.Begin.UTC()) {
 				t.Errorf("%s: %s (%s): meta %+v", name, d.ID, lang, m)
 			}

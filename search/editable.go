@@ -83,8 +83,8 @@ func (ix *Editable) Replace(ids map[string]bool, docs []schema.Document) error {
 		if in == nil {
 			continue
 		}
-		for lang := range in.docs {
-			if !slices.ContainsFunc(byLang[lang], func(d *schema.Document) bool { return d.ID == id }) {
+		for _, d := range in.docs {
+			if lang := d.Lang; !slices.ContainsFunc(byLang[lang], func(d *schema.Document) bool { return d.ID == id }) {
 				gone[lang] = append(gone[lang], id)
 			}
 		}
@@ -330,7 +330,7 @@ func (ix *Editable) countBase(m *mapping.IndexMappingImpl, fast *analysis.Fast, 
 		return nil
 	}
 	in := ix.meta.incidents[id]
-	if in == nil || in.docs[lang] == nil {
+	if in == nil || in.doc(lang) == nil {
 		return nil
 	}
 	t, err := o.base.Text(id)
@@ -340,7 +340,7 @@ func (ix *Editable) countBase(m *mapping.IndexMappingImpl, fast *analysis.Fast, 
 	if t == nil {
 		return fmt.Errorf("search: %s (%s) has no text in the document store", id, lang)
 	}
-	a, err := schema.Analyse(m, fast, nil, schema.DocumentOf(in.docs[lang]), t)
+	a, err := schema.Analyse(m, fast, nil, schema.DocumentOf(in.doc(lang)), t)
 	if err != nil {
 		return err
 	}

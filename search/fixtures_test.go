@@ -222,7 +222,7 @@ func (ix *Editable) Delete(id, lang string) error {
 	defer ix.norms.clear()
 	defer ix.meta.reindex()
 	idx := ix.subs[lang]
-	if in := ix.meta.incidents[id]; idx == nil || in == nil || in.docs[lang] == nil {
+	if in := ix.meta.incidents[id]; idx == nil || in == nil || in.doc(lang) == nil {
 		return nil
 	}
 	return ix.indexMem(idx, lang, nil, []string{id})

@@ -98,7 +98,7 @@ func (ls *langSearch) ordOf(iid index.IndexInternalID) (int32, error) {
 		return -1, err
 	}
 	in := ls.meta.incidents[id]
-	if in == nil || in.docs[ls.lang] == nil {
+	if in == nil || in.doc(ls.lang) == nil {
 		return -1, nil
 	}
 	if cache {

@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/postmortem-archive/gen/search/docstore"
@@ -16,10 +17,9 @@ import (
 // the metaStore's term tables).
 type incident struct {
 	id   string
-	ord  int32                     // index in metaStore.list
-	docs map[string]*docstore.Meta // by lang
+	ord  int32            // index in metaStore.list
+	docs []*docstore.Meta // one per language, by Lang
 
-	langs   []string       // sorted keys of docs
 	orig    string         // language of the original
 	primary *docstore.Meta // the original if present, else the first language
 
@@ -71,22 +71,31 @@ func (in *incident) date() string {
 	return ""
 }
 
+// doc returns the incident's document in lang, nil if none.
+func (in *incident) doc(lang string) *docstore.Meta {
+	for _, d := range in.docs {
+		if d.Lang == lang {
+			return d
+		}
+	}
+	return nil
+}
+
 func (in *incident) refresh() {
-	in.langs = sortedKeys(in.docs)
 	// The original: the language whose document says it is the original,
 	// else what the documents claim.
 	in.orig = ""
-	for _, l := range in.langs {
-		if d := in.docs[l]; d.OriginalLang == l {
+	for _, d := range in.docs {
+		if l := d.Lang; d.OriginalLang == l {
 			in.orig = l
 			break
 		} else if in.orig == "" {
 			in.orig = d.OriginalLang
 		}
 	}
-	in.primary = in.docs[in.orig]
+	in.primary = in.doc(in.orig)
 	if in.primary == nil {
-		in.primary = in.docs[in.langs[0]]
+		in.primary = in.docs[0]
 	}
 }
 
@@ -102,8 +111,8 @@ func (in *incident) facetValues() [numFacetKinds][]string {
 	}
 	distinct := func(pick func(*docstore.Meta) []string) []string {
 		var out []string
-		for _, l := range in.langs {
-			for _, v := range pick(in.docs[l]) {
+		for _, d := range in.docs {
+			for _, v := range pick(d) {
 				if v != "" && !slices.Contains(out, v) {
 					out = append(out, v)
 				}
@@ -125,9 +134,8 @@ func (in *incident) facetValues() [numFacetKinds][]string {
 // namesAgree reports whether every language version of the incident has
 // the same products, regions, causes, organization and severity.
 func (in *incident) namesAgree() bool {
-	first := in.docs[in.langs[0]]
-	for _, l := range in.langs[1:] {
-		d := in.docs[l]
+	first := in.docs[0]
+	for _, d := range in.docs[1:] {
 		if !slices.Equal(d.Products, first.Products) || !slices.Equal(d.Regions, first.Regions) ||
 			!slices.Equal(d.Causes, first.Causes) || d.Organization != first.Organization || d.Severity != first.Severity {
 			return false
@@ -221,7 +229,8 @@ func (s *metaStore) reindex() {
 			s.facetData = append(s.facetData, f)
 			s.termCounts[f>>24][f&(1<<24-1)]++
 		}
-		for _, l := range in.langs {
+		for _, d := range in.docs {
+			l := d.Lang
 			if s.langDocs[l] == nil {
 				s.langDocs[l] = make([]bool, n)
 			}
@@ -245,11 +254,16 @@ func newMetaStore() *metaStore { return &metaStore{incidents: map[string]*incide
 func (s *metaStore) put(m *docstore.Meta) {
 	in := s.incidents[m.ID]
 	if in == nil {
-		in = &incident{id: m.ID, ord: int32(len(s.list)), docs: map[string]*docstore.Meta{}}
+		in = &incident{id: m.ID, ord: int32(len(s.list))}
 		s.incidents[m.ID] = in
 		s.list = append(s.list, in)
 	}
-	in.docs[m.Lang] = m
+	at, found := slices.BinarySearchFunc(in.docs, m.Lang, func(d *docstore.Meta, l string) int { return strings.Compare(d.Lang, l) })
+	if found {
+		in.docs[at] = m
+	} else {
+		in.docs = slices.Insert(in.docs, at, m)
+	}
 	in.refresh()
 	s.number(in)
 }
@@ -272,7 +286,7 @@ func (s *metaStore) delete(id, lang string) {
 	if in == nil {
 		return
 	}
-	delete(in.docs, lang)
+	in.docs = slices.DeleteFunc(in.docs, func(d *docstore.Meta) bool { return d.Lang == lang })
 	if len(in.docs) == 0 {
 		delete(s.incidents, id)
 		s.list[in.ord] = nil

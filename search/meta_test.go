@@ -39,7 +39,7 @@ func TestMetaHeapObjects(t *testing.T) {
 	held := float64(objects()-before) / float64(len(s.list))
 	runtime.KeepAlive(s)
 	t.Logf("%.1f objects per incident", held)
-	if held > 6 {
-		t.Errorf("the metadata holds %.1f heap objects per incident, want at most 6", held)
+	if held > 4 {
+		t.Errorf("the metadata holds %.1f heap objects per incident, want at most 4", held)
 	}
 }

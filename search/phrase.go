@@ -228,7 +228,7 @@ func (c *phraseCheck) namesHold(q *phraseQuery, iid index.IndexInternalID) (ok, 
 	}
 	m := c.texts.meta
 	if m.ownNames[ord] {
-		d := m.list[ord].docs[c.texts.lang]
+		d := m.list[ord].doc(c.texts.lang)
 		return d != nil && c.texts.inNames(q, d), false, nil
 	}
 	kind, held := nameKind(q.field), c.names[q.node]
@@ -343,7 +343,7 @@ const hasSketch = 1 << 63
 func newSketchTable(list []*incident, lang string, src docstore.Source) *sketchTable {
 	t := &sketchTable{ends: make([]uint64, len(list))}
 	for ord, in := range list {
-		if in != nil && in.docs[lang] != nil {
+		if in != nil && in.doc(lang) != nil {
 			if sk, ok := src.Sketch(in.id); ok && sk != nil {
 				t.data = append(t.data, sk...)
 				t.ends[ord] = uint64(len(t.data)) | hasSketch
@@ -463,7 +463,7 @@ func (c *textCache) get(id string) (*docstore.Text, error) {
 // doc returns the metadata of a document.
 func (c *textCache) doc(id string) *docstore.Meta {
 	if in := c.meta.incidents[id]; in != nil {
-		return in.docs[c.lang]
+		return in.doc(c.lang)
 	}
 	return nil
 }

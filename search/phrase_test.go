@@ -299,7 +299,7 @@ func TestSketchTable(t *testing.T) {
 		with := 0
 		for ord, in := range ix.meta.list {
 			want, ok := []byte(nil), false
-			if in.docs[lang] != nil {
+			if in.doc(lang) != nil {
 				want, ok = ix.docs[lang].Sketch(in.id)
 			}
 			got := ords.sketches.of(int32(ord))
@@ -430,7 +430,7 @@ func refSearchPlan(t *testing.T, ix *engine, refs map[string]bleve.Index, p *pla
 				if err != nil {
 					t.Fatal(err)
 				}
-				text := ix.meta.incidents[r.id].docs[lang].Title + "\n" + txt.All()
+				text := ix.meta.incidents[r.id].doc(lang).Title + "\n" + txt.All()
 				if containsAll(text, forms) {
 					return 0
 				}

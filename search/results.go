@@ -29,7 +29,7 @@ func (ix *engine) results(page []match, p *plan, searches []*langSearch) ([]Resu
 	for i := range page {
 		m := &page[i]
 		show := displayLang(m, searches, p.query, p.reader)
-		d := m.in.docs[show]
+		d := m.in.doc(show)
 		r := &results[i]
 		*r = Result{
 			ID:           m.in.id,
@@ -123,22 +123,21 @@ func (ix *engine) excerpt(r *Result, m *match, ls *langSearch) error {
 // English original), else the original, else the best-matching one;
 // languages the query excluded with lang: are never chosen.
 func displayLang(m *match, searches []*langSearch, q *query.Query, reader string) string {
-	if reader != "" && m.in.docs[reader] != nil && q.Allows(reader) {
+	if reader != "" && m.in.doc(reader) != nil && q.Allows(reader) {
 		return reader
 	}
 	if reader != "" {
 		var have []string
-		for lang, d := range m.in.docs {
-			if d != nil && q.Allows(lang) {
-				have = append(have, lang)
+		for _, d := range m.in.docs { // by language
+			if q.Allows(d.Lang) {
+				have = append(have, d.Lang)
 			}
 		}
-		slices.Sort(have) // the same choice whatever the map's order
 		if near, ok := i18n.Readable(reader, have); ok {
 			return near
 		}
 	}
-	if o := m.in.orig; o != "" && m.in.docs[o] != nil && q.Allows(o) {
+	if o := m.in.orig; o != "" && m.in.doc(o) != nil && q.Allows(o) {
 		return o
 	}
 	return m.bestLang(searches).lang
