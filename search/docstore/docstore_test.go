@@ -126,6 +126,11 @@ func TestMetaShared(t *testing.T) {
 	if &got[0].Products[0] != &got[2].Products[0] || &got[0].Products[0] == &got[1].Products[0] {
 		t.Errorf("the products of 0 and 2 (%q) are not one list, or 1's (%q) is theirs", got[0].Products, got[1].Products)
 	}
+	// The ids, titles and URLs, each unique, are parts of one string.
+	// (The documents have no URL.)
+	if end := unsafe.Add(unsafe.Pointer(unsafe.StringData(got[0].Title)), len(got[0].Title)); end != unsafe.Pointer(unsafe.StringData(got[1].ID)) {
+		t.Error("the ids, titles and URLs are not parts of one string")
+	}
 	for _, m := range got {
 		if k, ok := s.entries[m.ID]; !ok || k.clen == 0 {
 			t.Fatalf("no entry for %q", m.ID)

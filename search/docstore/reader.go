@@ -89,9 +89,6 @@ func read(path string, f *os.File) (*Reader, []*Meta, error) {
 		return nil, nil, err
 	}
 	for _, m := range metas {
-		if m == nil {
-			return nil, nil, corruptf(path, "empty meta")
-		}
 		if _, ok := s.entries[m.ID]; !ok {
 			return nil, nil, corruptf(path, "no text for %q", m.ID)
 		}
@@ -145,18 +142,27 @@ func decodeMeta(path string, b []byte) ([]*Meta, error) {
 	if err != nil {
 		return nil, corruptf(path, "meta: %v", err)
 	}
-	var metas []*Meta
-	if err := json.Unmarshal(metaJSON, &metas); err != nil {
+	// One array of them, not an object each (see intern).
+	var all []Meta
+	if err := json.Unmarshal(metaJSON, &all); err != nil {
 		return nil, corruptf(path, "meta: %v", err)
+	}
+	metas := make([]*Meta, len(all))
+	for i := range all {
+		if all[i].ID == "" {
+			return nil, corruptf(path, "empty meta")
+		}
+		metas[i] = &all[i]
 	}
 	return metas, nil
 }
 
 // intern makes the strings and name lists of metas that are alike (a
 // language, a product, a zone, the products of two incidents) one copy
-// each, and returns the documents' ids by themselves. A search holds the
-// metadata of every document, and the collector marks each of its
-// objects at every cycle: a cycle during a query made the p99 of search.
+// each, the others (ids, titles, URLs) parts of one string, and returns
+// the documents' ids by themselves. A search holds the metadata of every
+// document, and the collector marks each of its objects at every cycle:
+// a cycle during a query made the p99 of search.
 func intern(metas []*Meta) map[string]string {
 	strs, lists := map[string]string{}, map[string][]string{}
 	one := func(s *string) {
@@ -180,11 +186,24 @@ func intern(metas []*Meta) map[string]string {
 			lists[k] = *l
 		}
 	}
+	var b strings.Builder
+	for _, m := range metas {
+		b.Grow(len(m.ID) + len(m.Title) + len(m.URL))
+	}
+	for _, m := range metas {
+		b.WriteString(m.ID)
+		b.WriteString(m.Title)
+		b.WriteString(m.URL)
+	}
+	arena, at := b.String(), 0
+	cut := func(s *string) {
+		*s, at = arena[at:at+len(*s)], at+len(*s)
+	}
 	ids := make(map[string]string, len(metas))
 	for _, m := range metas {
-		if m == nil {
-			continue
-		}
+		cut(&m.ID)
+		cut(&m.Title)
+		cut(&m.URL)
 		ids[m.ID] = m.ID
 		for _, s := range []*string{&m.Lang, &m.OriginalLang, &m.Date, &m.Organization, &m.Severity, &m.Zone} {
 			one(s)
