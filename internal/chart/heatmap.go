@@ -184,18 +184,7 @@ func severityKey(l Legend) [][]keyItem {
 		}
 		items = append(items, keyItem{swatch: name, label: label})
 	}
-	var rows [][]keyItem
-	x := viewWidth // forces the first row
-	for _, it := range items {
-		w := keyItemWidth(it)
-		if x+w > viewWidth-4 {
-			rows = append(rows, nil)
-			x = 4
-		}
-		rows[len(rows)-1] = append(rows[len(rows)-1], it)
-		x += w
-	}
-	return rows
+	return keyRows(items, viewWidth, keyItemWidth)
 }
 
 // keyItemWidth is the room an item takes, its trailing gap included.

@@ -263,15 +263,16 @@ func monthKeyRows(l MonthLegend) [][]keyItem {
 	if l.Days != "" {
 		items = append(items, keyItem{label: l.Days})
 	}
-	return keyRows(items, fontText, viewWidth)
+	return keyRows(items, viewWidth, func(it keyItem) float64 { return keyWidth(it, fontText) })
 }
 
-// keyRows cuts key items into rows no wider than width, measured at font.
-func keyRows(items []keyItem, font, width float64) [][]keyItem {
+// keyRows cuts key items into rows no wider than width, each item as
+// wide as itemWidth says.
+func keyRows(items []keyItem, width float64, itemWidth func(keyItem) float64) [][]keyItem {
 	var rows [][]keyItem
 	x := width // forces the first row
 	for _, it := range items {
-		w := keyWidth(it, font)
+		w := itemWidth(it)
 		if x+w > width-4 {
 			rows = append(rows, nil)
 			x = 4

@@ -52,7 +52,7 @@ func YearSVG(c YearChart) string {
 		}
 		items[i] = keyItem{swatch: name, label: label}
 	}
-	rows := keyRows(items, yrFont, yrWidth)
+	rows := keyRows(items, yrWidth, func(it keyItem) float64 { return keyWidth(it, yrFont) })
 	keyH := 4 + yrKeyRow*float64(len(rows))
 	base := keyH + yrCountH + yrPlotH // the columns' foot
 	height := base + 30
