@@ -93,24 +93,18 @@ func Mapping(lang string) (*mapping.IndexMappingImpl, error) {
 	im.IndexDynamic = false
 	im.DocValuesDynamic = false
 
-	text := func() *mapping.FieldMapping {
-		f := mapping.NewTextFieldMapping()
-		f.Analyzer = textAnalyzer
-		f.Store = false
-		f.IncludeTermVectors = false
-		f.IncludeInAll = false
-		f.DocValues = false
-		return f
+	field := func(analyzer string) func() *mapping.FieldMapping {
+		return func() *mapping.FieldMapping {
+			f := mapping.NewTextFieldMapping()
+			f.Analyzer = analyzer
+			f.Store = false
+			f.IncludeTermVectors = false
+			f.IncludeInAll = false
+			f.DocValues = false
+			return f
+		}
 	}
-	keyword := func() *mapping.FieldMapping {
-		f := mapping.NewTextFieldMapping()
-		f.Analyzer = KeywordAnalyzer
-		f.Store = false
-		f.IncludeTermVectors = false
-		f.IncludeInAll = false
-		f.DocValues = false
-		return f
-	}
+	text, keyword := field(textAnalyzer), field(KeywordAnalyzer)
 
 	dm := mapping.NewDocumentStaticMapping()
 	for _, name := range TextFields {
